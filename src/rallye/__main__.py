@@ -1,0 +1,5 @@
+import sys
+
+from rallye.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Bots for both games. They see views, never states."""

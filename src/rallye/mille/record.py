@@ -1,0 +1,204 @@
+"""Mille Bornes games as data: JSON-lines records, save files and verified replay.
+
+A record (format 1) is, line by line::
+
+    {"type":"header","game":"mille","format":1,"edition":"wm2006","players":2,"seed":7}
+    {"type":"deal","hand":0,"dealer":1,"deck":["D100","ROLL",...]}      top first
+    {"type":"action","hand":0,"player":0,"action":"play ROLL"}          player 0-based
+    ...
+    {"type":"score","hand":0,"sheet":{...}}                             after each hand
+    {"type":"end","winners":[0],"totals":[5125,3300]}                   when the match is over
+
+A save file is a record without its ``end`` line: ``replay`` rebuilds the state and play
+resumes from it. ``replay`` verifies everything: each deck against the seed, each action's
+legality and actor, each score sheet; the first wrong line is named in the error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rallye.core.errors import GameError, RecordError
+from rallye.core.record import Line, parse_jsonl, read_jsonl, write_jsonl
+from rallye.mille.actions import Action, parse_action
+from rallye.mille.cards import CARDS
+from rallye.mille.edition import get_edition
+from rallye.mille.engine import apply_as, is_over, new_match
+from rallye.mille.state import MilleState
+
+FORMAT = 1
+
+
+@dataclass
+class Recorder:
+    """Builds a record while a match is played: ``rec.step(state, player, action)``."""
+
+    state: MilleState
+    lines: list[Line] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, state: MilleState) -> Recorder:
+        header: Line = {
+            "type": "header",
+            "game": "mille",
+            "format": FORMAT,
+            "edition": state.edition.key,
+            "players": state.n_players,
+            "seed": state.seed,
+        }
+        rec = cls(state, [header])
+        rec._deal_line(state)
+        return rec
+
+    def _deal_line(self, s: MilleState) -> None:
+        self.lines.append({"type": "deal", "hand": s.hand_no, "dealer": s.dealer, "deck": list(s.deck)})
+
+    def step(self, player: int, action: Action) -> MilleState:
+        """Apply ``action`` by ``player`` (checked) and record it; returns the new state."""
+        before = self.state
+        after = apply_as(before, player, action)
+        self.lines.append({"type": "action", "hand": before.hand_no, "player": player, "action": str(action)})
+        for sheet in after.sheets[len(before.sheets) :]:
+            self.lines.append({"type": "score", "hand": sheet.hand, "sheet": sheet.to_json()})
+        if is_over(after):
+            self.lines.append({"type": "end", "winners": list(after.winners), "totals": list(after.totals)})
+        elif after.hand_no != before.hand_no:
+            self._deal_line(after)
+        self.state = after
+        return after
+
+    def save(self, path: str | Path) -> None:
+        write_jsonl(path, self.lines)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The result of a verified replay."""
+
+    initial: MilleState
+    final: MilleState
+    states: tuple[MilleState, ...]  # after each action
+    actions: tuple[tuple[int, Action], ...]
+    finished: bool  # the record has its end line
+
+    def recorder(self) -> Recorder:
+        """A recorder positioned at the end, to resume a saved game."""
+        rec = Recorder.start(self.initial)
+        for player, action in self.actions:
+            rec.step(player, action)
+        return rec
+
+
+def _int(line: Line, name: str, where: str) -> int:
+    v = line.get(name)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise RecordError(f"{where}: field '{name}' must be an integer", rule="record-format")
+    return v
+
+
+def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") -> Replay:
+    it: Iterator[tuple[int, Line]] = iter(lines)
+    try:
+        n, head = next(it)
+    except StopIteration:
+        raise RecordError(f"{source}: the record is empty", rule="record-format") from None
+    where = f"{source}: line {n}"
+    if head.get("type") != "header" or head.get("game") != "mille":
+        raise RecordError(f"{where}: the first line must be a Mille Bornes header", rule="record-format")
+    if head.get("format") != FORMAT:
+        raise RecordError(f"{where}: unsupported record format {head.get('format')!r}", rule="record-format")
+    ed_name = head.get("edition")
+    if not isinstance(ed_name, str):
+        raise RecordError(f"{where}: field 'edition' must be an edition key", rule="record-format")
+    try:
+        ed = get_edition(ed_name)
+        players = _int(head, "players", where)
+        seed = _int(head, "seed", where)
+        state = new_match(ed, players, seed)
+    except RecordError:
+        raise
+    except GameError as exc:
+        raise RecordError(f"{where}: {exc.message}", rule="record-header") from None
+    initial = state
+    states: list[MilleState] = []
+    actions: list[tuple[int, Action]] = []
+    expect_deal = True
+    pending_sheets: list[Any] = []
+    finished = False
+    for n, line in it:
+        where = f"{source}: line {n}"
+        kind = line["type"]
+        if finished:
+            raise RecordError(f"{where}: nothing may follow the end line", rule="record-format")
+        if kind == "deal":
+            if not expect_deal or pending_sheets:
+                raise RecordError(f"{where}: unexpected deal line", rule="record-order")
+            deck = line.get("deck")
+            if not isinstance(deck, list) or not all(c in CARDS for c in deck):
+                raise RecordError(f"{where}: field 'deck' must be a list of card ids", rule="record-format")
+            if _int(line, "hand", where) != state.hand_no or _int(line, "dealer", where) != state.dealer:
+                raise RecordError(
+                    f"{where}: expected hand {state.hand_no} dealt by seat {state.dealer}", rule="dealer-rotation"
+                )
+            if tuple(deck) != state.deck:
+                raise RecordError(f"{where}: the deck order is not the one seed {seed} deals", rule="deck")
+            expect_deal = False
+            continue
+        if expect_deal and kind not in ("score", "end"):
+            raise RecordError(f"{where}: a deal line must come first in each hand", rule="record-order")
+        if kind == "action":
+            if pending_sheets:
+                raise RecordError(f"{where}: the score line of the finished hand is missing", rule="record-order")
+            player = _int(line, "player", where)
+            text = line.get("action")
+            if not isinstance(text, str):
+                raise RecordError(f"{where}: field 'action' must be action text", rule="record-format")
+            if _int(line, "hand", where) != state.hand_no:
+                raise RecordError(f"{where}: the action belongs to hand {state.hand_no}", rule="record-order")
+            try:
+                action = parse_action(text)
+                new = apply_as(state, player, action)
+            except GameError as exc:
+                raise RecordError(f"{where}: {exc}", rule=exc.rule) from None
+            pending_sheets.extend(new.sheets[len(state.sheets) :])
+            if new.hand_no != state.hand_no and not is_over(new):
+                expect_deal = True
+            state = new
+            states.append(new)
+            actions.append((player, action))
+        elif kind == "score":
+            if not pending_sheets:
+                raise RecordError(f"{where}: no hand has ended here", rule="record-order")
+            sheet = pending_sheets.pop(0)
+            if line.get("sheet") != sheet.to_json():
+                raise RecordError(
+                    f"{where}: the score sheet of hand {sheet.hand + 1} is wrong; the rules give "
+                    f"totals {list(sheet.totals)}",
+                    rule="score",
+                )
+        elif kind == "end":
+            if pending_sheets or not is_over(state):
+                raise RecordError(f"{where}: the match is not over here", rule="record-order")
+            if line.get("winners") != list(state.winners) or line.get("totals") != list(state.totals):
+                raise RecordError(
+                    f"{where}: wrong result; the rules give winners {list(state.winners)}"
+                    f" and totals {list(state.totals)}",
+                    rule="score",
+                )
+            finished = True
+        else:
+            raise RecordError(f"{where}: unknown line type {kind!r}", rule="record-format")
+    if pending_sheets:
+        raise RecordError(f"{source}: the record ends before the score line of the last hand", rule="record-order")
+    return Replay(initial, state, tuple(states), tuple(actions), finished)
+
+
+def replay_text(text: str, source: str = "<record>") -> Replay:
+    return replay_lines(parse_jsonl(text, source=source), source)
+
+
+def replay_file(path: str | Path) -> Replay:
+    return replay_lines(read_jsonl(path), str(path))

@@ -1,0 +1,224 @@
+"""What one player may see: the only way secrets leave the engine [DESIGN habit 8].
+
+A :class:`MilleView` holds the player's own hand, every side's tableau, the discard pile
+(face up, so public), how many cards each player holds and the draw pile holds, whose turn
+it is, this hand's public events and the score sheets. It never holds another player's
+cards, nor the draw pile's order, nor the seed.
+
+The JSON form (``to_json``; documented field by field in ``docs/view-json.md``) is what
+``rallye bot`` reads, and ``MilleView.from_json(v.to_json()) == v``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rallye.core.errors import RecordError
+from rallye.mille.cards import CARDS
+from rallye.mille.edition import SCORE_LINES, Edition, get_edition
+from rallye.mille.state import Event, MilleState, ScoreSheet, Tableau
+
+VIEW_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MilleView:
+    edition: Edition
+    n_players: int
+    seat: int
+    side: int
+    sides: tuple[tuple[int, ...], ...]
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    tableaus: tuple[Tableau, ...]
+    discard: tuple[str, ...]
+    draw_count: int
+    deck_size: int
+    current: int
+    phase: str
+    target: int
+    cf_turn: bool
+    extended_by: int | None
+    hand_no: int
+    dealer: int
+    events: tuple[Event, ...]
+    totals: tuple[int, ...]
+    sheets: tuple[ScoreSheet, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def my_tableau(self) -> Tableau:
+        return self.tableaus[self.side]
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.current == self.seat and self.phase != "over"
+
+    def unseen_counts(self) -> dict[str, int]:
+        """Cards this player has not seen: in others' hands or the draw pile (by id)."""
+        left = _counts(self.edition.deck_for(self.n_players))
+        for c in self.hand + self.discard:
+            left[c] -= 1
+        for t in self.tableaus:
+            for c in t.cards():
+                left[c] -= 1
+        return left
+
+    # -- JSON ------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": VIEW_VERSION,
+            "game": "mille",
+            "edition": self.edition.key,
+            "n_players": self.n_players,
+            "seat": self.seat,
+            "side": self.side,
+            "sides": [list(s) for s in self.sides],
+            "hand": list(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "tableaus": [
+                {
+                    "battle": list(t.battle),
+                    "speed": list(t.speed),
+                    "distance": list(t.distance),
+                    "safeties": list(t.safeties),
+                    "coups": list(t.coups),
+                    "km": t.km,
+                    "d200": t.d200,
+                }
+                for t in self.tableaus
+            ],
+            "discard": list(self.discard),
+            "draw_count": self.draw_count,
+            "deck_size": self.deck_size,
+            "current": self.current,
+            "phase": self.phase,
+            "target": self.target,
+            "cf_turn": self.cf_turn,
+            "extended_by": self.extended_by,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "events": [
+                {"seat": e.seat, "kind": e.kind, "card": e.card, "side": e.side} for e in self.events
+            ],
+            "totals": list(self.totals),
+            "sheets": [s.to_json() for s in self.sheets],
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> MilleView:
+        """Rebuild a view from its JSON form; a malformed one is a :class:`RecordError`."""
+        try:
+            if not isinstance(data, dict):
+                raise TypeError("a view must be a JSON object")
+            if data.get("game") != "mille":
+                raise ValueError("field 'game' must be 'mille'")
+            if data.get("version") != VIEW_VERSION:
+                raise ValueError(f"field 'version' must be {VIEW_VERSION}")
+            ed = get_edition(data["edition"])
+
+            def cards(xs: Any, name: str) -> tuple[str, ...]:
+                if not isinstance(xs, list) or not all(x in CARDS for x in xs):
+                    raise ValueError(f"field '{name}' must be a list of card ids")
+                return tuple(xs)
+
+            def ints(xs: Any, name: str) -> tuple[int, ...]:
+                if not isinstance(xs, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in xs):
+                    raise ValueError(f"field '{name}' must be a list of integers")
+                return tuple(xs)
+
+            tabs = tuple(
+                Tableau(
+                    battle=cards(t["battle"], "tableaus.battle"),
+                    speed=cards(t["speed"], "tableaus.speed"),
+                    distance=cards(t["distance"], "tableaus.distance"),
+                    safeties=cards(t["safeties"], "tableaus.safeties"),
+                    coups=cards(t["coups"], "tableaus.coups"),
+                    km=int(t["km"]),
+                    d200=int(t["d200"]),
+                )
+                for t in data["tableaus"]
+            )
+            sheets = tuple(
+                ScoreSheet(
+                    hand=int(s["hand"]),
+                    dealer=int(s["dealer"]),
+                    rows=tuple(tuple(int(r[k]) for k in SCORE_LINES) for r in s["rows"]),
+                    totals=ints(s["totals"], "sheets.totals"),
+                    completed_by=s["completed_by"],
+                    extended_by=s["extended_by"],
+                )
+                for s in data["sheets"]
+            )
+            view = cls(
+                edition=ed,
+                n_players=int(data["n_players"]),
+                seat=int(data["seat"]),
+                side=int(data["side"]),
+                sides=tuple(ints(s, "sides") for s in data["sides"]),
+                hand=cards(data["hand"], "hand"),
+                hand_sizes=ints(data["hand_sizes"], "hand_sizes"),
+                tableaus=tabs,
+                discard=cards(data["discard"], "discard"),
+                draw_count=int(data["draw_count"]),
+                deck_size=int(data["deck_size"]),
+                current=int(data["current"]),
+                phase=str(data["phase"]),
+                target=int(data["target"]),
+                cf_turn=bool(data["cf_turn"]),
+                extended_by=data["extended_by"],
+                hand_no=int(data["hand_no"]),
+                dealer=int(data["dealer"]),
+                events=tuple(Event(int(e["seat"]), str(e["kind"]), e["card"], e["side"]) for e in data["events"]),
+                totals=ints(data["totals"], "totals"),
+                sheets=sheets,
+                winners=ints(data["winners"], "winners"),
+            )
+        except KeyError as exc:
+            raise RecordError(f"view JSON: missing field {exc.args[0]!r}", rule="view-json") from None
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"view JSON: {exc}", rule="view-json") from None
+        if not 0 <= view.seat < view.n_players or len(view.hand_sizes) != view.n_players:
+            raise RecordError("view JSON: seat or hand_sizes do not fit n_players", rule="view-json")
+        if len(view.tableaus) != len(view.sides):
+            raise RecordError("view JSON: one tableau per side is needed", rule="view-json")
+        return view
+
+
+def _counts(cards: tuple[str, ...]) -> dict[str, int]:
+    out = dict.fromkeys(CARDS, 0)
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def view_for(state: MilleState, player: int) -> MilleView:
+    """The view of seat ``player`` (0-based)."""
+    if not 0 <= player < state.n_players:
+        raise ValueError(f"no seat {player}; seats are 0..{state.n_players - 1}")
+    return MilleView(
+        edition=state.edition,
+        n_players=state.n_players,
+        seat=player,
+        side=state.side_of[player],
+        sides=state.sides,
+        hand=state.hands[player],
+        hand_sizes=tuple(len(h) for h in state.hands),
+        tableaus=state.tableaus,
+        discard=state.discard,
+        draw_count=state.draw_count,
+        deck_size=len(state.deck),
+        current=state.current,
+        phase=state.phase,
+        target=state.target,
+        cf_turn=state.cf_turn,
+        extended_by=state.extended_by,
+        hand_no=state.hand_no,
+        dealer=state.dealer,
+        events=state.events,
+        totals=state.totals,
+        sheets=state.sheets,
+        winners=state.winners,
+    )

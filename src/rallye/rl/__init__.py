@@ -1,0 +1,1 @@
+"""Research environments (Gymnasium, PettingZoo, OpenSpiel) and their encodings."""

@@ -1,0 +1,1 @@
+"""Simulation, tournaments, ratings and distributed runs."""

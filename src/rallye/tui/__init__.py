@@ -1,0 +1,1 @@
+"""The terminal: play, rules and records, rendered with rich from players' views."""
