@@ -25,11 +25,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+from typing import Any
 
 from rallye.core.errors import GameOver, IllegalAction, NotYourTurn
 from rallye.core.rng import Rng
-from rallye.mille.actions import ATTACK, ATTACK_HAZARDS, DECLINE, DISCARD, EXTEND, PLAY, Action
+from rallye.mille.actions import ATTACK, DECLINE, DISCARD, EXTEND, PLAY, Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
     CARD_INDEX,
@@ -137,7 +139,7 @@ def _start_hand(
         totals=totals,
         sheets=sheets,
     )
-    return _begin_turn(state, first, cf_turn=False)
+    return _begin_turn(_W(state), first, cf_turn=False)
 
 
 def new_match(
@@ -179,7 +181,10 @@ def why_illegal_play(tab: Tableau, card: str, target: int) -> tuple[str, str] | 
     if card in DISTANCE_KM:
         if not tab.rolling:
             top = tab.battle_top
-            why = "no Roll card on the battle pile" if top is None or top not in BATTLE_HAZARDS else f"{top} lies on the battle pile"
+            if top is None or top not in BATTLE_HAZARDS:
+                why = "no Roll card on the battle pile"
+            else:
+                why = f"{top} lies on the battle pile"
             return "rolling", f"distance needs a rolling side: {why}"
         if tab.limited and card not in (D25, D50):
             return "speed-limit", "under a speed limit only 25 and 50 may be played"
@@ -225,23 +230,54 @@ def why_illegal_attack(tab: Tableau, card: str) -> tuple[str, str] | None:
     return None
 
 
+def _can_play(tab: Tableau, target: int) -> Callable[[str], bool]:
+    """A fast predicate equal to ``why_illegal_play(tab, card, target) is None`` for
+    non-hazard cards (checked against it in the tests)."""
+    top = tab.battle[-1] if tab.battle else None
+    row = RIGHT_OF_WAY in tab.safeties
+    rolling = (top not in BATTLE_HAZARDS) if row else (top == ROLL)
+    limited = not row and bool(tab.speed) and tab.speed[-1] == SPEED_LIMIT
+    room = target - tab.km
+    can_200 = tab.d200 < 2
+    roll_ok = not row and top in _ROLL_ONTO
+    speed_top = tab.speed[-1] if tab.speed else None
+
+    def ok(card: str) -> bool:
+        km = DISTANCE_KM.get(card)
+        if km is not None:
+            return rolling and km <= room and (km <= 50 or not limited) and (km != 200 or can_200)
+        if card in SAFETIES:
+            return True
+        if card == ROLL:
+            return roll_ok
+        if card == END_OF_LIMIT:
+            return speed_top == SPEED_LIMIT
+        return top == REMEDY_FOR[card]
+
+    return ok
+
+
 def _legal_from(
     hand: Sequence[str], my_side: int, tableaus: Sequence[Tableau], target: int
 ) -> tuple[Action, ...]:
-    tab = tableaus[my_side]
     distinct: list[str] = []
+    last = None
     for c in hand:
-        if not distinct or distinct[-1] != c:
+        if c != last:
             distinct.append(c)
-    plays = [PLAY[c] for c in distinct if c not in HAZARDS and why_illegal_play(tab, c, target) is None]
-    attacks = [
-        ATTACK[(c, s)]
-        for c in distinct
-        if c in HAZARDS
-        for s, t in enumerate(tableaus)
-        if s != my_side and why_illegal_attack(t, c) is None
-    ]
-    return (*plays, *attacks, *(DISCARD[c] for c in distinct))
+            last = c
+    ok = _can_play(tableaus[my_side], target)
+    out = [PLAY[c] for c in distinct if c not in HAZARDS and ok(c)]
+    hazards = [c for c in distinct if c in HAZARDS]
+    if hazards:
+        out += [
+            ATTACK[(c, s)]
+            for c in hazards
+            for s, t in enumerate(tableaus)
+            if s != my_side and why_illegal_attack(t, c) is None
+        ]
+    out += [DISCARD[c] for c in distinct]
+    return tuple(out)
 
 
 def legal_actions(state: MilleState) -> tuple[Action, ...]:
@@ -316,38 +352,93 @@ def apply_as(state: MilleState, player: int, action: Action) -> MilleState:
 def apply(state: MilleState, action: Action) -> MilleState:
     """The state after ``action`` by the current player; ``state`` is left unchanged."""
     check(state, action)
-    seat = state.current
+    w = _W(state)
+    seat = w.current
     if action.verb == "extend":
-        ed = state.edition
-        side = state.side_of[seat]
-        s = _replace(state, target=ed.extension.to_km, extended_by=side, phase=PLAY_PHASE)
-        s = _log(s, Event(seat, "extend", None, side))
-        return _end_turn(s, extra=False)
+        side = w.side_of[seat]
+        w.target = w.edition.extension.to_km
+        w.extended_by = side
+        w.phase = PLAY_PHASE
+        _log(w, Event(seat, "extend", None, side))
+        return _end_turn(w, extra=False)
     if action.verb == "decline":
-        s = _log(state, Event(seat, "decline", None, state.side_of[seat]))
-        return _end_hand(s, completed_by=state.side_of[seat])
+        _log(w, Event(seat, "decline", None, w.side_of[seat]))
+        return _end_hand(w, completed_by=w.side_of[seat])
     card = action.card
     assert card is not None  # checked above
-    hands = list(state.hands)
+    hands = list(w.hands)
     hands[seat] = _remove(hands[seat], card)
+    w.hands = tuple(hands)
     if action.verb == "discard":
-        s = _replace(state, hands=tuple(hands), discard=state.discard + (card,))
-        return _end_turn(_log(s, Event(seat, "discard", card)), extra=False)
+        w.discard = w.discard + (card,)
+        _log(w, Event(seat, "discard", card))
+        return _end_turn(w, extra=False)
     if action.verb == "attack":
         assert action.side is not None
-        return _attack(state, tuple(hands), seat, card, action.side)
-    return _play_own(state, tuple(hands), seat, card)
+        return _attack(w, seat, card, action.side)
+    return _play_own(w, seat, card)
 
 
-def _replace(state: MilleState, **changes: object) -> MilleState:
-    return state._replace(**changes)  # type: ignore[arg-type]
+_FIELDS = MilleState._fields
+_get_all = attrgetter(*_FIELDS)
 
 
-def _log(state: MilleState, event: Event) -> MilleState:
-    events = state.events + (event,)
+class _W:
+    """A mutable working copy of a state inside one ``apply`` (never escapes it)."""
+
+    __slots__ = _FIELDS
+    edition: Edition
+    n_players: int
+    sides: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]
+    seed: int
+    hand_no: int
+    dealer: int
+    deck: tuple[str, ...]
+    draw_pos: int
+    hands: tuple[tuple[str, ...], ...]
+    discard: tuple[str, ...]
+    tableaus: tuple[Tableau, ...]
+    target: int
+    current: int
+    phase: str
+    cf_turn: bool
+    ran_out_this_turn: bool
+    extended_by: int | None
+    events: tuple[Event, ...]
+    totals: tuple[int, ...]
+    sheets: tuple[ScoreSheet, ...]
+    winners: tuple[int, ...]
+
+    # ``__init__`` unpacks the state into the slots in one statement (generated below from
+    # the field list: a loop of setattr calls was the engine's single largest cost).
+    def __init__(self, state: MilleState) -> None:  # replaced just below
+        raise NotImplementedError
+
+    def freeze(self) -> MilleState:
+        state: MilleState = MilleState._make(_get_all(self))
+        return state
+
+    @property
+    def draw_count(self) -> int:
+        return len(self.deck) - self.draw_pos
+
+
+def _make_init() -> Any:
+    targets = ", ".join(f"self.{name}" for name in _FIELDS)
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__(self, state):\n    ({targets},) = state\n", namespace)
+    return namespace["__init__"]
+
+
+_W.__init__ = _make_init()  # type: ignore[method-assign]
+
+
+def _log(w: _W, event: Event) -> None:
+    events = w.events + (event,)
     if len(events) > MAX_EVENTS:
         events = events[-MAX_EVENTS:]
-    return _replace(state, events=events)
+    w.events = events
 
 
 def _with_tableau(tableaus: tuple[Tableau, ...], side: int, tab: Tableau) -> tuple[Tableau, ...]:
@@ -376,10 +467,9 @@ def _lay_safety(tab: Tableau, card: str, discard: tuple[str, ...], coup: bool) -
     return tab, discard
 
 
-def _play_own(state: MilleState, hands: tuple[tuple[str, ...], ...], seat: int, card: str) -> MilleState:
-    side = state.side_of[seat]
-    tab = state.tableaus[side]
-    discard = state.discard
+def _play_own(w: _W, seat: int, card: str) -> MilleState:
+    side = w.side_of[seat]
+    tab = w.tableaus[side]
     extra = False
     if card in DISTANCE_KM:
         tab = Tableau(
@@ -387,118 +477,123 @@ def _play_own(state: MilleState, hands: tuple[tuple[str, ...], ...], seat: int, 
             tab.km + DISTANCE_KM[card], tab.d200 + (card == D200),
         )  # fmt: skip
     elif card in SAFETIES:
-        tab, discard = _lay_safety(tab, card, discard, coup=False)
-        ed = state.edition
-        extra = ed.extra_turn_after_safety or (state.cf_turn and ed.extra_turn_after_safety_in_coup_fourre_turn)
+        tab, w.discard = _lay_safety(tab, card, w.discard, coup=False)
+        ed = w.edition
+        extra = ed.extra_turn_after_safety or (w.cf_turn and ed.extra_turn_after_safety_in_coup_fourre_turn)
     elif card == END_OF_LIMIT:
         tab = Tableau(tab.battle, tab.speed + (card,), tab.distance, tab.safeties, tab.coups, tab.km, tab.d200)
     else:  # ROLL and the battle remedies
         tab = Tableau(tab.battle + (card,), tab.speed, tab.distance, tab.safeties, tab.coups, tab.km, tab.d200)
-    s = _replace(state, hands=hands, discard=discard, tableaus=_with_tableau(state.tableaus, side, tab))
-    s = _log(s, Event(seat, "play", card))
-    if card in DISTANCE_KM and tab.km == state.target:
-        return _reached_target(s, seat)
-    return _end_turn(s, extra=extra)
+    w.tableaus = _with_tableau(w.tableaus, side, tab)
+    _log(w, Event(seat, "play", card))
+    if card in DISTANCE_KM and tab.km == w.target:
+        return _reached_target(w, seat)
+    return _end_turn(w, extra=extra)
 
 
-def _extension_open(state: MilleState, seat: int) -> bool:
-    ex = state.edition.extension
-    side = state.side_of[seat]
-    return (
+def _extension_open(w: _W, seat: int) -> bool:
+    ex = w.edition.extension
+    side = w.side_of[seat]
+    return bool(
         ex.allowed
-        and state.extended_by is None
-        and state.target == ex.from_km
-        and (not ex.alone_only or len(state.sides[side]) == 1)
-        and not (ex.ends_on_empty_draw and state.draw_count == 0)
+        and w.extended_by is None
+        and w.target == ex.from_km
+        and (not ex.alone_only or len(w.sides[side]) == 1)
+        and not (ex.ends_on_empty_draw and w.draw_pos >= len(w.deck))
     )
 
 
-def _reached_target(state: MilleState, seat: int) -> MilleState:
+def _reached_target(w: _W, seat: int) -> MilleState:
     """[core: End of the trip] the hand ends, unless the player may extend [table: extension]."""
-    if _extension_open(state, seat):
-        return _replace(state, phase=EXTEND_PHASE)
-    return _end_hand(state, completed_by=state.side_of[seat])
+    if _extension_open(w, seat):
+        w.phase = EXTEND_PHASE
+        return w.freeze()
+    return _end_hand(w, completed_by=w.side_of[seat])
 
 
-def _attack(state: MilleState, hands: tuple[tuple[str, ...], ...], seat: int, card: str, side: int) -> MilleState:
+def _attack(w: _W, seat: int, card: str, side: int) -> MilleState:
     safety = SAFETY_FOR[card]
-    defender = next((p for p in state.sides[side] if safety in hands[p]), None)
-    s = _log(state, Event(seat, "attack", card, side))
+    hands = w.hands
+    defender = next((p for p in w.sides[side] if safety in hands[p]), None)
+    _log(w, Event(seat, "attack", card, side))
+    tab = w.tableaus[side]
     if defender is None:
-        tab = state.tableaus[side]
         if card == SPEED_LIMIT:
             tab = Tableau(tab.battle, tab.speed + (card,), tab.distance, tab.safeties, tab.coups, tab.km, tab.d200)
         else:
             tab = Tableau(tab.battle + (card,), tab.speed, tab.distance, tab.safeties, tab.coups, tab.km, tab.d200)
-        s = _replace(s, hands=hands, tableaus=_with_tableau(state.tableaus, side, tab))
-        return _end_turn(s, extra=False)
+        w.tableaus = _with_tableau(w.tableaus, side, tab)
+        return _end_turn(w, extra=False)
     # [core: Coup fourré] automatic, out of turn: the hazard is discarded, the safety laid crosswise.
     hl = list(hands)
     hl[defender] = _remove(hl[defender], safety)
-    tab, discard = _lay_safety(state.tableaus[side], safety, state.discard + (card,), coup=True)
-    s = _replace(s, hands=tuple(hl), discard=discard, tableaus=_with_tableau(state.tableaus, side, tab))
-    s = _log(s, Event(defender, "coup_fourre", safety, side))
-    if _ends_on_empty(s) and s.ran_out_this_turn:
+    w.hands = tuple(hl)
+    tab, w.discard = _lay_safety(tab, safety, w.discard + (card,), coup=True)
+    w.tableaus = _with_tableau(w.tableaus, side, tab)
+    _log(w, Event(defender, "coup_fourre", safety, side))
+    if _ends_on_empty(w) and w.ran_out_this_turn:
         # meilen: the turn that drew the last card ends the hand; the coup fourré is scored
         # but earns no turn.
-        return _end_hand(s, completed_by=None)
+        return _end_hand(w, completed_by=None)
     # The defender draws one to replace the safety, then takes a normal turn (draw one,
     # play one); the players between are skipped.
-    s = _replace(s, current=defender, ran_out_this_turn=False)
-    s = _draw(s, defender)
-    return _begin_turn(s, defender, cf_turn=True, keep_ran_out=True)
+    w.current = defender
+    w.ran_out_this_turn = False
+    _draw(w, defender)
+    return _begin_turn(w, defender, cf_turn=True, keep_ran_out=True)
 
 
-def _draw(state: MilleState, seat: int) -> MilleState:
-    if state.draw_pos >= len(state.deck):
-        return state
-    card = state.deck[state.draw_pos]
-    hands = list(state.hands)
-    hands[seat] = _insert(hands[seat], card)
-    pos = state.draw_pos + 1
-    return _replace(
-        state, hands=tuple(hands), draw_pos=pos, ran_out_this_turn=state.ran_out_this_turn or pos == len(state.deck)
-    )
+def _draw(w: _W, seat: int) -> None:
+    pos = w.draw_pos
+    deck = w.deck
+    if pos >= len(deck):
+        return
+    hands = list(w.hands)
+    hands[seat] = _insert(hands[seat], deck[pos])
+    w.hands = tuple(hands)
+    w.draw_pos = pos + 1
+    if pos + 1 == len(deck):
+        w.ran_out_this_turn = True
 
 
-def _ends_on_empty(state: MilleState) -> bool:
-    ed = state.edition
-    return ed.empty_draw_ends_hand or (state.extended_by is not None and ed.extension.ends_on_empty_draw)
+def _ends_on_empty(w: _W) -> bool:
+    ed = w.edition
+    return bool(ed.empty_draw_ends_hand or (w.extended_by is not None and ed.extension.ends_on_empty_draw))
 
 
-def _begin_turn(state: MilleState, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) -> MilleState:
-    s = _replace(
-        state,
-        current=seat,
-        cf_turn=cf_turn,
-        phase=PLAY_PHASE,
-        ran_out_this_turn=state.ran_out_this_turn if keep_ran_out else False,
-    )
-    s = _draw(s, seat)
-    if not s.hands[seat]:
+def _begin_turn(w: _W, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) -> MilleState:
+    w.current = seat
+    w.cf_turn = cf_turn
+    w.phase = PLAY_PHASE
+    if not keep_ran_out:
+        w.ran_out_this_turn = False
+    _draw(w, seat)
+    if not w.hands[seat]:
         # [core: Empty draw pile] a player with no cards is passed over (an extra or
         # coup-fourré turn with nothing left to play included).
-        return _end_turn(s, extra=False)
-    return s
+        return _end_turn(w, extra=False)
+    return w.freeze()
 
 
-def _end_turn(state: MilleState, *, extra: bool) -> MilleState:
-    seat = state.current
-    if _ends_on_empty(state) and state.ran_out_this_turn:
-        return _end_hand(state, completed_by=None)
+def _end_turn(w: _W, *, extra: bool) -> MilleState:
+    seat = w.current
+    if w.ran_out_this_turn and _ends_on_empty(w):
+        return _end_hand(w, completed_by=None)
     if extra:  # an extra turn after a safety: draw one, play one again
-        return _begin_turn(state, seat, cf_turn=state.cf_turn)
-    n = state.n_players
-    empty_pile = state.draw_pos >= len(state.deck)
+        return _begin_turn(w, seat, cf_turn=w.cf_turn)
+    n = w.n_players
+    empty_pile = w.draw_pos >= len(w.deck)
+    hands = w.hands
     for k in range(1, n + 1):
         nxt = (seat + k) % n
-        if not empty_pile or state.hands[nxt]:
-            return _begin_turn(state, nxt, cf_turn=False)
+        if not empty_pile or hands[nxt]:
+            return _begin_turn(w, nxt, cf_turn=False)
     # [core: Empty draw pile, Resolution] every hand is empty: the hand ends.
-    return _end_hand(state, completed_by=None)
+    return _end_hand(w, completed_by=None)
 
 
-def _end_hand(state: MilleState, *, completed_by: int | None) -> MilleState:
+def _end_hand(w: _W, *, completed_by: int | None) -> MilleState:
+    state: MilleState = w.freeze()
     rows = score_hand(state, completed_by)
     totals = tuple(t + sum(r) for t, r in zip(state.totals, rows, strict=True))
     sheet = ScoreSheet(
@@ -526,7 +621,7 @@ def _end_hand(state: MilleState, *, completed_by: int | None) -> MilleState:
         if len(leaders) == 1:  # [core: The match, Resolution] an exact tie plays another hand
             winners = leaders
     if winners:
-        return _replace(state, totals=totals, sheets=sheets, winners=winners, phase=OVER_PHASE)
+        return state._replace(totals=totals, sheets=sheets, winners=winners, phase=OVER_PHASE)
     return _start_hand(
         ed, state.n_players, state.sides, state.side_of, state.seed, state.hand_no + 1,
         (state.dealer + 1) % state.n_players, totals, sheets,

@@ -53,8 +53,7 @@ class Tableau(NamedTuple):
         return self.battle + self.speed + self.distance + self.safeties
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """A public happening of the current hand, for logs and the terminal's "last moves"."""
 
     seat: int

@@ -20,7 +20,13 @@ def run_editions(args: argparse.Namespace) -> int:
         import json
 
         rows = [
-            {"key": e.key, "title": e.title, "aliases": list(e.aliases), "players": list(e.players), "language": e.language}
+            {
+                "key": e.key,
+                "title": e.title,
+                "aliases": list(e.aliases),
+                "players": list(e.players),
+                "language": e.language,
+            }
             for e in editions()
         ]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
