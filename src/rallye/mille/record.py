@@ -40,7 +40,9 @@ class Recorder:
     lines: list[Line] = field(default_factory=list)
 
     @classmethod
-    def start(cls, state: MilleState) -> Recorder:
+    def start(cls, state: MilleState, extra: dict[str, Any] | None = None) -> Recorder:
+        """Begin a record; ``extra`` adds fields to the header (e.g. seats and bots of a
+        terminal game); replay ignores fields it does not know."""
         header: Line = {
             "type": "header",
             "game": "mille",
@@ -48,6 +50,7 @@ class Recorder:
             "edition": state.edition.key,
             "players": state.n_players,
             "seed": state.seed,
+            **(extra or {}),
         }
         rec = cls(state, [header])
         rec._deal_line(state)
@@ -162,7 +165,7 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
                 action = parse_action(text)
                 new = apply_as(state, player, action)
             except GameError as exc:
-                raise RecordError(f"{where}: {exc}", rule=exc.rule) from None
+                raise RecordError(f"{where}: {exc.message}", rule=exc.rule) from None
             pending_sheets.extend(new.sheets[len(state.sheets) :])
             if new.hand_no != state.hand_no and not is_over(new):
                 expect_deal = True

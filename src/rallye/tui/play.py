@@ -1,0 +1,167 @@
+"""``rallye play``: play Mille Bornes (or Knight Rider) in the terminal against bots.
+
+``rallye play mille`` runs :mod:`rallye.tui.mille_app`; ``rallye play knightrider`` hands
+the parsed arguments to ``rallye.tui.knightrider_app.run_play(args) -> int``, imported only
+when asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rallye.mille.edition import LANGUAGES
+
+GAMES = ("mille", "knightrider")
+KNIGHTRIDER_APP = "rallye.tui.knightrider_app"
+DEFAULT_BOT = "heuristic"
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=GAMES, help="which game to play")
+    p.add_argument(
+        "--edition", default=None, help="mille: edition key, alias or .json house-rule file (default wm2006)"
+    )
+    p.add_argument("--players", type=int, default=None, help="number of players, you included (default 2)")
+    p.add_argument("--seat", type=int, default=None, help="your seat, 1-based (default 1)")
+    p.add_argument("--seed", type=int, default=None, help="the deal's seed (default: a random one, printed)")
+    p.add_argument(
+        "--bots",
+        default=None,
+        help="bot names for the other seats in seat order, comma-separated; the last repeats (default heuristic)",
+    )
+    p.add_argument("--lang", choices=LANGUAGES, default=None, help="language of card names (default: the edition's)")
+    p.add_argument("--save", metavar="FILE", default=None, help="save file: for 'save', the offer on quit and Ctrl-D")
+    p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game (replayed and verified)")
+    p.add_argument(
+        "--delay", type=float, default=None, help="seconds to pause after each bot move (default 0.4 on a terminal)"
+    )
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.game == "knightrider":
+        return _run_knightrider(args)
+    from rich.console import Console
+
+    console = Console()
+    return play_mille(args, console, console.input, interactive=sys.stdin.isatty())
+
+
+def _run_knightrider(args: argparse.Namespace) -> int:
+    try:
+        mod = importlib.import_module(KNIGHTRIDER_APP)
+    except ModuleNotFoundError as exc:
+        if exc.name != KNIGHTRIDER_APP:
+            raise
+        print(
+            "rallye: Knight Rider terminal play is not available in this installation "
+            f"({KNIGHTRIDER_APP} is missing); try 'rallye play mille'",
+            file=sys.stderr,
+        )
+        return 2
+    runner: Callable[[argparse.Namespace], int] | None = getattr(mod, "run_play", None) or getattr(mod, "run", None)
+    if runner is None:
+        print(f"rallye: {KNIGHTRIDER_APP} has no run_play(args)", file=sys.stderr)
+        return 2
+    return runner(args)
+
+
+def resolve_bots(spec: str | None, count: int, note: Callable[[str], None]) -> list[str]:
+    """Bot names for ``count`` seats; a requested ``heuristic`` bot that is not installed
+    yet is replaced by an available one, with a note. Unknown names raise ``ValueError``."""
+    from rallye.agents.base import agent_names, parse_bots
+
+    if count == 0:
+        return []
+    known = agent_names("mille")
+    names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
+    if DEFAULT_BOT in names and DEFAULT_BOT not in known:
+        fallback = "random" if "random" in known else known[0]
+        note(f"the {DEFAULT_BOT} bot is not available yet; using {fallback!r} instead")
+        names = [fallback if n == DEFAULT_BOT else n for n in names]
+    return parse_bots("mille", ",".join(names), count)
+
+
+def play_mille(
+    args: argparse.Namespace,
+    console: Any,
+    input_fn: Callable[[str], str],
+    *,
+    interactive: bool = False,
+) -> int:
+    """``rallye play mille`` with an injectable console and input (tests use this)."""
+    from rich.text import Text
+
+    from rallye.core.errors import GameError
+    from rallye.mille.edition import get_edition
+    from rallye.tui.mille_app import MilleSession, run_session
+    from rallye.tui.render import pick_language
+
+    def note(msg: str) -> None:
+        console.print(Text(msg, style="yellow"), soft_wrap=True)
+
+    def fail(msg: str) -> int:
+        console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
+        return 2
+
+    try:
+        if args.resume:
+            clash = [f"--{k}" for k in ("edition", "players", "seed") if getattr(args, k) is not None]
+            if clash:
+                return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
+            from rallye.core.record import read_jsonl
+            from rallye.tui.mille_app import saved_settings
+
+            head = read_jsonl(args.resume)[0][1]
+            players = head.get("players")
+            if not isinstance(players, int):
+                players = 0
+            seat = None
+            if args.seat is not None:
+                if not 1 <= args.seat <= players:
+                    return fail(f"--seat must be 1..{players}")
+                seat = args.seat - 1
+            bots = None
+            if args.bots is not None:
+                bots = resolve_bots(args.bots, players - 1, note)
+            else:
+                saved = saved_settings(head).get("bots") or []
+                if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
+                    bots = resolve_bots(",".join(b for b in saved if b), players - 1, note)
+            session, replay = MilleSession.resume(args.resume, seat, bots)
+            if replay.finished:
+                return fail(f"the match in {args.resume} is over; see it with: rallye replay {args.resume}")
+            console.print(
+                Text(
+                    f"resumed {args.resume}: {len(replay.actions)} moves replayed and verified; "
+                    f"seed {replay.initial.seed}",
+                    style="green",
+                )
+            )
+            save_path: str | None = args.save or args.resume
+        else:
+            edition = get_edition(args.edition or "wm2006")
+            players = args.players if args.players is not None else 2
+            edition.sides_for(players)  # a clear error for a player count the box has not
+            seat = (args.seat or 1) - 1
+            if not 0 <= seat < players:
+                return fail(f"--seat must be 1..{players}")
+            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+            if args.seed is None:
+                console.print(Text(f"seed {seed} (play this deal again with --seed {seed})", style="dim"))
+            bots = resolve_bots(args.bots, players - 1, note)
+            session = MilleSession.new(edition, players, seed, seat, bots)
+            save_path = args.save
+    except ValueError as exc:
+        return fail(str(exc))
+    except GameError as exc:
+        return fail(str(exc))
+    lang, lang_note = pick_language(session.view().edition, args.lang)
+    if lang_note:
+        note(lang_note)
+    delay = args.delay if args.delay is not None else (0.4 if interactive else 0.0)
+    return run_session(session, input_fn, console, lang=lang, save_path=save_path, delay=delay)

@@ -1,0 +1,362 @@
+"""Rich rendering of what one Mille Bornes player may see, and of score sheets.
+
+Everything here takes a :class:`~rallye.mille.view.MilleView` (or only public parts of
+one: the edition, sides and score sheets), never a state: the terminal cannot show what a
+player may not see [DESIGN habit 8]. Passing a state is a ``TypeError``.
+
+>>> import io
+>>> from rallye import mille
+>>> from rich.console import Console
+>>> v = mille.view_for(mille.new_match("wm2006", 2, seed=1), 0)
+>>> c = Console(file=io.StringIO(), width=100, record=True, color_system=None)
+>>> c.print(render_screen(v, Labels.for_view(v, {0: "you"})))
+>>> "target 700 km" in c.export_text()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from rallye.mille.actions import Action
+from rallye.mille.cards import kind
+from rallye.mille.edition import SCORE_LINES, Edition
+from rallye.mille.state import Event, ScoreSheet, Tableau
+from rallye.mille.view import MilleView
+
+#: Style per card kind (distance green, hazards red, remedies cyan, safeties yellow).
+_KIND_STYLE = {"distance": "green", "hazard": "red", "remedy": "cyan", "safety": "yellow"}
+
+
+def _require_view(view: object) -> MilleView:
+    if not isinstance(view, MilleView):
+        raise TypeError(f"the terminal renders a player's view (view_for(state, seat)), not {type(view).__name__}")
+    return view
+
+
+def pick_language(edition: Edition, lang: str | None) -> tuple[str, str | None]:
+    """The language to show names in, and a note if the wanted one is not in the edition.
+
+    >>> from rallye.mille import get_edition
+    >>> pick_language(get_edition("wm2006"), None)
+    ('de', None)
+    >>> pick_language(get_edition("wm2006"), "hu")[0]
+    'en'
+    """
+    if lang is None:
+        return edition.language, None
+    have = edition.languages()
+    if lang in have:
+        return lang, None
+    fallback = "en" if "en" in have else edition.language
+    note = f"{edition.key} has no card names in {lang!r} (it has {', '.join(have)}); showing {fallback!r}"
+    return fallback, note
+
+
+@dataclass(frozen=True)
+class Labels:
+    """How seats and sides are called on screen, and the language of card names."""
+
+    edition: Edition
+    lang: str
+    sides: tuple[tuple[int, ...], ...]
+    seat_tags: tuple[str, ...]  # e.g. ("you", "random") per seat
+    me: int | None = None  # the seat watching, if any
+
+    @classmethod
+    def for_view(cls, view: MilleView, tags: Mapping[int, str] | None = None, lang: str | None = None) -> Labels:
+        v = _require_view(view)
+        lang, _ = pick_language(v.edition, lang)
+        tags = tags or {}
+        return cls(v.edition, lang, v.sides, tuple(tags.get(s, "") for s in range(v.n_players)), v.seat)
+
+    def card(self, card: str | None) -> str:
+        """``Grüne Welle (ROLL)``; ``–`` for an empty pile."""
+        if card is None:
+            return "–"
+        name = self.edition.card_name(card, self.lang)
+        return name if name == card else f"{name} ({card})"
+
+    def card_text(self, card: str | None) -> Text:
+        if card is None:
+            return Text("–", style="dim")
+        return Text(self.card(card), style=_KIND_STYLE.get(kind(card), ""))
+
+    def seat(self, seat: int) -> str:
+        tag = self.seat_tags[seat] if seat < len(self.seat_tags) else ""
+        return f"P{seat + 1} ({tag})" if tag else f"P{seat + 1}"
+
+    def side(self, side: int) -> str:
+        members = " + ".join(self.seat(p) for p in self.sides[side])
+        return f"side {side + 1}: {members}"
+
+    def word(self, line: str) -> str:
+        return self.edition.word(line, self.lang)
+
+
+# -- one line per event / action --------------------------------------------------------
+def event_text(event: Event, labels: Labels) -> Text:
+    """A public event in words, with card names: ``P2 (random) attacks side 1 with Stop (STOP)``."""
+    who = labels.seat(event.seat)
+    t = Text()
+    if event.kind == "play":
+        t.append(f"{who} plays ")
+        t.append_text(labels.card_text(event.card))
+    elif event.kind == "attack":
+        side = event.side if event.side is not None else 0
+        mine = labels.me is not None and labels.me in labels.sides[side]
+        t.append(f"{who} attacks side {side + 1}{' (yours)' if mine else ''} with ")
+        t.append_text(labels.card_text(event.card))
+    elif event.kind == "discard":
+        t.append(f"{who} discards ")
+        t.append_text(labels.card_text(event.card))
+    elif event.kind == "coup_fourre":
+        t.append(f"COUP FOURRÉ ({labels.word('coup_fourre')})! {who} lays ", style="bold magenta")
+        t.append_text(labels.card_text(event.card))
+        t.append(" crosswise and plays next", style="bold magenta")
+    elif event.kind == "extend":
+        t.append(f"{who} extends the hand ({labels.word('extension')})", style="bold")
+    elif event.kind == "decline":
+        t.append(f"{who} declines to extend: the hand ends", style="bold")
+    elif event.kind == "passed":
+        t.append(f"{who} has no cards and is passed over", style="dim")
+    else:
+        t.append(str(event))
+    return t
+
+
+def action_text(action: Action, labels: Labels) -> Text:
+    """What a legal action means, in card names: ``attack 2 STOP`` → ``Stop (STOP) → side 2: P2``."""
+    t = Text()
+    if action.verb == "play":
+        t.append_text(labels.card_text(action.card))
+        t.append(" → your side", style="dim")
+    elif action.verb == "attack":
+        t.append_text(labels.card_text(action.card))
+        t.append(f" → {labels.side(action.side or 0)}", style="dim")
+    elif action.verb == "discard":
+        t.append_text(labels.card_text(action.card))
+        t.append(" → discard pile", style="dim")
+    elif action.verb == "extend":
+        t.append(f"extend the hand ({labels.word('extension')})")
+    elif action.verb == "decline":
+        t.append("end the hand now")
+    return t
+
+
+# -- the screen -------------------------------------------------------------------------
+def _safeties(tab: Tableau, labels: Labels) -> Text:
+    t = Text()
+    for i, s in enumerate(tab.safeties):
+        if i:
+            t.append(", ")
+        t.append_text(labels.card_text(s))
+        if s in tab.coups:
+            t.append(" ✦", style="bold magenta")
+    if not tab.safeties:
+        t.append("–", style="dim")
+    return t
+
+
+def _status(tab: Tableau) -> Text:
+    if tab.rolling:
+        return Text("rolling" + (" (limit)" if tab.limited else ""), style="green")
+    return Text("stopped" + (" (limit)" if tab.limited else ""), style="red")
+
+
+def _bar(km: int, target: int, width: int = 10) -> str:
+    full = min(width, km * width // target) if target else 0
+    return "▰" * full + "▱" * (width - full)
+
+
+def tableau_table(view: MilleView, labels: Labels) -> Panel:
+    """Every side's tableau: pile tops, distance, 200s, safeties (coups fourrés marked ✦)."""
+    v = _require_view(view)
+    rows: list[RenderableType] = []
+    for i, tab in enumerate(v.tableaus):
+        mine = i == v.side
+        head = Text(f"Side {i + 1}", style="bold underline" if mine else "bold")
+        head.append(": " + " + ".join(labels.seat(p) for p in v.sides[i]), style="bold" if mine else "")
+        head.append("  ")
+        head.append_text(_status(tab))
+        head.append(f"  {_bar(tab.km, v.target)} {tab.km}/{v.target} km", style="green" if tab.km else "")
+        head.append(f"  200s: {tab.d200}/2", style="dim" if not tab.d200 else "")
+        piles = Table.grid(padding=(0, 1))
+        piles.add_column(no_wrap=True)
+        piles.add_column()
+        piles.add_column(no_wrap=True)
+        piles.add_column()
+        piles.add_row("   battle:", labels.card_text(tab.battle_top), "  speed:", labels.card_text(tab.speed_top))
+        safe = Text("   safeties: ")
+        safe.append_text(_safeties(tab, labels))
+        rows += [head, piles, safe]
+    return Panel(Group(*rows), title="Tableaus (✦ = coup fourré)", title_align="left", expand=False)
+
+
+def hand_table(view: MilleView, labels: Labels) -> Table:
+    """The player's own hand, numbered."""
+    v = _require_view(view)
+    n = len(v.hand)
+    t = Table(title=f"Your hand ({n} card{'' if n == 1 else 's'})", title_justify="left", show_header=False, box=None)
+    t.add_column(justify="right", style="dim")
+    t.add_column()
+    for i, c in enumerate(v.hand, start=1):
+        t.add_row(f"{i}.", labels.card_text(c))
+    if not v.hand:
+        t.add_row("", Text("(empty)", style="dim"))
+    return t
+
+
+def moves_table(legal: Sequence[Action], labels: Labels) -> Table:
+    """The legal moves, numbered from 1: a number typed at the prompt picks one."""
+    t = Table(title="Your moves (type a number or the notation)", title_justify="left", show_header=False, box=None)
+    t.add_column(justify="right", style="bold")
+    t.add_column(style="bold")
+    t.add_column()
+    for i, a in enumerate(legal, start=1):
+        t.add_row(f"{i}", str(a), action_text(a, labels))
+    return t
+
+
+def status_line(view: MilleView, labels: Labels) -> Text:
+    v = _require_view(view)
+    ed = v.edition
+    t = Text()
+    t.append(f"{ed.title}", style="bold")
+    t.append(f" · {labels.word('hand')} {v.hand_no + 1} · target {v.target} km")
+    if v.extended_by is not None:
+        t.append(f" ({labels.word('extension')} by side {v.extended_by + 1})")
+    t.append(f" · draw pile {v.draw_count}")
+    t.append(f" · discard pile {len(v.discard)}")
+    if v.discard:
+        t.append(" (top ")
+        t.append_text(labels.card_text(v.discard[-1]))
+        t.append(")")
+    return t
+
+
+def turn_line(view: MilleView, labels: Labels) -> Text:
+    v = _require_view(view)
+    if v.phase == "over":
+        return Text("The match is over.", style="bold")
+    who = "your turn" if v.current == v.seat else f"{labels.seat(v.current)} to play"
+    t = Text(f"▶ {who}", style="bold reverse" if v.current == v.seat else "bold")
+    if v.phase == "extend":
+        t.append(f"  — reached {v.target} km: extend to the longer trip or end the hand?", style="bold")
+    elif v.cf_turn and v.current == v.seat:
+        t.append("  (coup-fourré turn)", style="magenta")
+    return t
+
+
+def players_line(view: MilleView, labels: Labels) -> Text:
+    v = _require_view(view)
+    t = Text("cards in hand: ", style="dim")
+    t.append(", ".join(f"{labels.seat(p)} {n}" for p, n in enumerate(v.hand_sizes)))
+    t.append(" · totals: ", style="dim")
+    t.append(", ".join(f"side {i + 1} {tot}" for i, tot in enumerate(v.totals)))
+    return t
+
+
+def events_panel(view: MilleView, labels: Labels, last: int = 8) -> Panel:
+    v = _require_view(view)
+    lines = [event_text(e, labels) for e in v.events[-last:]]
+    body: RenderableType = Group(*lines) if lines else Text("(nothing yet this hand)", style="dim")
+    return Panel(body, title="Last moves", title_align="left", expand=False)
+
+
+def render_screen(view: MilleView, labels: Labels, legal: Sequence[Action] = ()) -> Group:
+    """The whole screen for the player of ``view``: status, tableaus, last moves, hand, moves."""
+    v = _require_view(view)
+    parts: list[RenderableType] = [
+        status_line(v, labels),
+        tableau_table(v, labels),
+        players_line(v, labels),
+        events_panel(v, labels),
+        hand_table(v, labels),
+    ]
+    if legal:
+        parts.append(moves_table(legal, labels))
+    parts.append(turn_line(v, labels))
+    return Group(*parts)
+
+
+# -- score sheets -------------------------------------------------------------------------
+def scored_lines(edition: Edition, sides: Sequence[Sequence[int]] = ()) -> tuple[str, ...]:
+    """The score lines this edition can give points on (the box's score pad rows); with
+    ``sides``, an extension only lone players may call is left out of a game of teams."""
+    sc = edition.scoring
+    ex = edition.extension
+    extension_possible = ex.allowed and not (ex.alone_only and sides and all(len(s) > 1 for s in sides))
+    on = {
+        "distance": True,
+        "safeties": sc.safety > 0,
+        "all_four": sc.all_four_bonus > 0,
+        "coup_fourre": sc.coup_fourre_bonus > 0,
+        "trip": sc.trip > 0,
+        "safe_trip": sc.safe_trip > 0,
+        "delayed_action": sc.delayed_action > 0,
+        "shutout": sc.shutout > 0 and sc.shutout_to != "none",
+        "extension": extension_possible and (sc.extension > 0 or ex.failed_bonus_to == "opponents"),
+        "hand_penalty": edition.subtract_distance_in_hand,
+    }
+    return tuple(line for line in SCORE_LINES if on[line])
+
+
+def sheet_table(sheet: ScoreSheet, labels: Labels) -> Table:
+    """One hand's score sheet: every score line in the edition's words, per side, and totals."""
+    if not isinstance(sheet, ScoreSheet):
+        raise TypeError(f"expected a ScoreSheet, got {type(sheet).__name__}")
+    title = f"{labels.word('score_sheet')} — {labels.word('hand')} {sheet.hand + 1}"
+    t = Table(title=title, title_justify="left")
+    t.add_column(labels.word("side"))
+    for s in range(len(sheet.rows)):
+        t.add_column(labels.side(s), justify="right")
+    shown = set(scored_lines(labels.edition, labels.sides))
+    for i, line in enumerate(SCORE_LINES):
+        values = [r[i] for r in sheet.rows]
+        if line not in shown and not any(values):
+            continue
+        t.add_row(labels.word(line), *(str(x) if x else "·" for x in values))
+    t.add_section()
+    t.add_row(Text(labels.word("hand_total"), style="bold"), *(str(x) for x in sheet.hand_totals))
+    t.add_row(Text(labels.word("total"), style="bold"), *(Text(str(x), style="bold") for x in sheet.totals))
+    notes = []
+    if sheet.completed_by is not None:
+        notes.append(f"trip completed by side {sheet.completed_by + 1}")
+    else:
+        notes.append("no side completed the trip")
+    if sheet.extended_by is not None:
+        notes.append(f"{labels.word('extension')} called by side {sheet.extended_by + 1}")
+    t.caption = "; ".join(notes)
+    t.caption_justify = "left"
+    return t
+
+
+def totals_table(sheets: Sequence[ScoreSheet], labels: Labels) -> Table:
+    """Running totals after every hand (one row per hand)."""
+    t = Table(title=f"{labels.word('total')} ({len(sheets)} {labels.word('hand')})", title_justify="left")
+    t.add_column(labels.word("hand"), justify="right")
+    n = len(sheets[0].rows) if sheets else len(labels.sides)
+    for s in range(n):
+        t.add_column(labels.side(s), justify="right")
+    for sh in sheets:
+        cells = (f"{tot} ({h:+d})" for tot, h in zip(sh.totals, sh.hand_totals, strict=True))
+        t.add_row(str(sh.hand + 1), *cells)
+    return t
+
+
+def result_text(winners: Sequence[int], totals: Sequence[int], labels: Labels) -> Text:
+    if not winners:
+        return Text("no winner yet", style="dim")
+    names = " and ".join(labels.side(w) for w in winners)
+    verb = "win" if len(winners) > 1 else "wins"
+    t = Text(f"{names} {verb} with {max(totals)} points", style="bold green")
+    if labels.me is not None and any(labels.me in labels.sides[w] for w in winners):
+        t.append(" — congratulations!", style="bold green")
+    return t

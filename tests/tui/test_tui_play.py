@@ -1,0 +1,277 @@
+"""The terminal game: the session loop driven by injected input and a recording console."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from rallye.agents import base as agents_base
+from rallye.core.record import read_jsonl
+from rallye.mille.record import replay_file
+from rallye.mille.view import MilleView
+from rallye.tui import mille_app, render
+from rallye.tui.mille_app import MilleSession, run_session
+from rallye.tui.play import play_mille, resolve_bots
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def console() -> Console:
+    return Console(file=io.StringIO(), width=120, record=True, color_system=None, force_terminal=False)
+
+
+def feed(lines: Iterable[str], limit: int = 100_000) -> Callable[[str], str]:
+    """An input function answering with ``lines`` then EOF; more than ``limit`` reads fails."""
+    it = iter(lines)
+    count = 0
+
+    def read(prompt: str) -> str:
+        nonlocal count
+        count += 1
+        if count > limit:
+            raise AssertionError("the loop asked for too many lines")
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def always(answer: str, limit: int = 20_000) -> Callable[[str], str]:
+    return feed((answer for _ in range(limit)), limit)
+
+
+def play_args(**kw: object) -> argparse.Namespace:
+    base: dict[str, object] = dict(
+        game="mille", edition=None, players=None, seat=None, seed=None, bots="random",
+        lang=None, save=None, resume=None, delay=0.0,
+    )  # fmt: skip
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+def test_full_two_player_match_choosing_1_shows_hand_and_wm2006_score_sheet() -> None:
+    session = MilleSession.new("wm2006", 2, 11, 0, ["random"])
+    c = console()
+    assert run_session(session, always("1"), c) == 0
+    assert session.over
+    out = c.export_text()
+    assert "Your hand (7 cards)" in out
+    # the edition's own score-sheet words (wm2006, German)
+    for word in ("Wertungsblock", "Etappe", "Kilometer", "Die Krönung", "Schneider", "Gesamt", "Gewinn der Etappe"):
+        assert word in out, word
+    assert "The match is over" in out
+    assert "wins with" in out
+    v = session.view()
+    assert max(v.totals) >= 5000 and v.winners
+    # every hand's score sheet was shown as it ended
+    for sh in v.sheets:
+        assert f"Wertungsblock — Etappe {sh.hand + 1}" in out
+
+
+def test_core_rolling_refused_move_names_the_rule_and_loses_nothing() -> None:
+    # seed 1: P1 holds D100 at the start but nobody is rolling yet [core: Rolling]
+    session = MilleSession.new("wm2006", 2, 1, 0, ["random"])
+    before = session.recorder.state
+    assert "D100" in session.view().hand
+    c = console()
+    run_session(session, feed(["play D100", "attack 1 ACCIDENT", "attack 9 STOP", "quit", ""]), c)
+    out = c.export_text()
+    assert "refused: illegal 'play D100' by P1: distance needs a rolling side" in out
+    assert "[rule: rolling]" in out
+    assert "[rule: attack-own-side]" in out
+    assert "side '9' is not a side number" in out and "[rule: notation]" in out
+    assert session.recorder.state == before  # nothing was played
+    assert not any(line["type"] == "action" for line in session.recorder.lines)
+
+
+def test_number_out_of_range_and_unknown_words_are_explained() -> None:
+    session = MilleSession.new("wm2006", 2, 1, 0, ["random"])
+    c = console()
+    run_session(session, feed(["99", "fly away", "help", "sheet", "hand", "quit", "n"]), c)
+    out = c.export_text()
+    n = len(session.legal())
+    assert f"there is no move 99; the moves are numbered 1..{n}" in out
+    assert "unknown verb 'fly'" in out
+    assert "attack 2 STOP" in out  # the help text
+    assert "No hand has been scored yet." in out
+    assert "Bye." in out
+
+
+def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    session = MilleSession.new("hu", 3, 5, 1, ["random", "random"])
+    c = console()
+    run_session(session, feed(["1", "2", "1", "1", f"save {path}", "quit", "n"]), c)
+    assert f"saved to {path}" in c.export_text()
+    moves = sum(1 for line in session.recorder.lines if line["type"] == "action")
+    assert moves >= 4
+    resumed, replay = MilleSession.resume(path)
+    assert not replay.finished
+    assert resumed.recorder.state == session.recorder.state
+    assert resumed.human_seat == 1
+    assert resumed.bot_names == session.bot_names == ("random", None, "random")
+    assert resumed.view() == session.view()
+
+
+def test_resume_through_the_command_continues_and_saves_back(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    first = console()
+    assert play_mille(play_args(seed=3, save=str(path)), first, feed(["1", "1", "quit", ""])) == 0
+    saved = replay_file(path)
+    c = console()
+    rc = play_mille(play_args(resume=str(path), bots=None), c, feed(["1", "quit", "y"]))
+    assert rc == 0
+    out = c.export_text()
+    assert f"resumed {path}: {len(saved.actions)} moves replayed and verified" in out
+    again = replay_file(path)
+    assert len(again.actions) > len(saved.actions)
+    assert again.actions[: len(saved.actions)] == saved.actions
+
+
+def test_resume_rejects_settings_the_save_holds(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    play_mille(play_args(seed=3, save=str(path)), console(), feed(["1", "quit", ""]))
+    c = console()
+    assert play_mille(play_args(resume=str(path), players=4), c, feed([])) == 2
+    assert "--players cannot be given with --resume" in c.export_text()
+
+
+def test_eof_saves_to_the_save_file_and_exits_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "auto.jsonl"
+    c = console()
+    assert play_mille(play_args(seed=8, save=str(path)), c, feed(["1", "1"])) == 0
+    assert f"saved to {path}" in c.export_text()
+    rep = replay_file(path)
+    assert not rep.finished and len(rep.actions) >= 2
+    header = read_jsonl(path)[0][1]
+    assert header["tui"] == {"human_seat": 0, "bots": [None, "random"]}
+
+
+def test_eof_without_save_file_says_nothing_was_saved() -> None:
+    c = console()
+    assert play_mille(play_args(seed=8), c, feed([])) == 0
+    assert "the game was not saved" in c.export_text()
+
+
+def test_the_terminal_renders_only_the_humans_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[object] = []
+    real = render.render_screen
+
+    def spy(view: object, *a: object, **k: object) -> object:
+        seen.append(view)
+        return real(view, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mille_app, "render_screen", spy)
+    session = MilleSession.new("wm2006", 4, 2, 2, ["random"] * 3)
+    run_session(session, feed(["1"] * 40 + ["quit", ""]), console())
+    assert len(seen) >= 10
+    assert all(isinstance(v, MilleView) and v.seat == 2 for v in seen)
+
+
+def test_bots_are_asked_with_their_own_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[tuple[int, int]] = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, seed: int) -> None:
+            self.rng = agents_base.RandomAgent(seed)
+
+        def choose(self, view: object, legal: object) -> object:
+            assert isinstance(view, MilleView)
+            asked.append((view.seat, view.current))
+            return self.rng.choose(view, legal)  # type: ignore[arg-type]
+
+    monkeypatch.setitem(agents_base._REGISTRY, ("mille", "spy"), Spy)
+    session = MilleSession.new("meilen", 3, 4, 0, ["spy", "spy"])
+    run_session(session, feed(["1"] * 15 + ["quit", ""]), console())
+    assert asked and all(seat == current and seat != 0 for seat, current in asked)
+
+
+def test_team_game_labels_sides_and_seat_two() -> None:
+    session = MilleSession.new("wm2006", 4, 9, 1, ["random"] * 3)
+    c = console()
+    run_session(session, feed(["quit", ""]), c)
+    out = c.export_text()
+    assert "side 1: P1 (random) + P3 (random)" in out
+    assert "side 2: P2 (you) + P4 (random)   ← your side" in out
+    assert "target 1000 km" in out
+
+
+def test_language_choice_and_fallback() -> None:
+    c = console()
+    play_mille(play_args(seed=1, lang="en"), c, feed(["quit", ""]))
+    out = c.export_text()
+    assert "Your hand" in out and "(D100)" in out and "100 miles" in out
+    c = console()
+    play_mille(play_args(seed=1, lang="hu"), c, feed(["quit", ""]))
+    assert "wm2006 has no card names in 'hu'" in c.export_text()
+    c = console()
+    play_mille(play_args(seed=1, edition="hu"), c, feed(["quit", ""]))
+    out = c.export_text()
+    assert "1000 Kilométer" in out and "Ütközés (ACCIDENT)" in out  # hu names by default
+
+
+def test_bad_settings_get_clear_errors() -> None:
+    c = console()
+    assert play_mille(play_args(seed=1, players=5), c, feed([])) == 2
+    assert "wm2006 is played by 2, 3, 4, 6 players, not 5" in c.export_text()
+    c = console()
+    assert play_mille(play_args(seed=1, seat=3), c, feed([])) == 2
+    assert "--seat must be 1..2" in c.export_text()
+    c = console()
+    assert play_mille(play_args(seed=1, bots="nosuchbot"), c, feed([])) == 2
+    assert "unknown bot 'nosuchbot'" in c.export_text()
+    c = console()
+    assert play_mille(play_args(seed=1, edition="nope"), c, feed([])) == 2
+    assert "unknown edition 'nope'" in c.export_text()
+
+
+def test_missing_heuristic_bot_falls_back_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(agents_base, "agent_names", lambda game: ("random",))
+    notes: list[str] = []
+    assert resolve_bots(None, 3, notes.append) == ["random", "random", "random"]
+    assert notes == ["the heuristic bot is not available yet; using 'random' instead"]
+
+
+def test_default_seed_is_random_and_printed() -> None:
+    c = console()
+    play_mille(play_args(), c, feed(["quit", ""]))
+    assert "(play this deal again with --seed " in c.export_text()
+
+
+def test_knightrider_without_its_app_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rallye.tui import play
+
+    monkeypatch.setitem(sys.modules, "rallye.tui.knightrider_app", None)
+    assert play.run_play(play_args(game="knightrider")) == 2
+    assert "Knight Rider terminal play is not available" in capsys.readouterr().err
+
+
+def test_python_m_rallye_play_in_a_subprocess_quits_cleanly() -> None:
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    proc = subprocess.run(
+        [sys.executable, "-m", "rallye", "play", "mille", "--players", "2", "--seed", "1", "--bots", "random"],
+        input="1\n2\nplay D200\nquit\n\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Your hand" in proc.stdout
+    assert "refused: illegal 'play D200'" in proc.stdout
+    assert "Bye." in proc.stdout
+    assert proc.stderr == ""

@@ -1,0 +1,136 @@
+"""``rallye replay``: a good record is summarised, an altered one is refused with its line."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from rallye import mille
+from rallye.cli import main
+from rallye.mille.record import Recorder
+from rallye.tui.replay import replay_command
+
+
+def console() -> Console:
+    return Console(file=io.StringIO(), width=120, record=True, color_system=None)
+
+
+def record(tmp_path: Path, edition: str = "wm2006", players: int = 2, seed: int = 4, moves: int | None = None) -> Path:
+    rec = Recorder.start(mille.new_match(edition, players, seed=seed))
+    rng = random.Random(seed)
+    n = 0
+    while not mille.is_over(rec.state) and (moves is None or n < moves):
+        rec.step(rec.state.current, rng.choice(mille.legal_actions(rec.state)))
+        n += 1
+    path = tmp_path / f"{edition}-{seed}.jsonl"
+    rec.save(path)
+    return path
+
+
+def test_a_finished_record_is_summarised_with_every_score_sheet(tmp_path: Path) -> None:
+    path = record(tmp_path)
+    c = console()
+    assert replay_command(path, c) == 0
+    out = c.export_text()
+    rec = mille.record.replay_file(path)
+    assert "a valid Mille Bornes record" in out
+    assert "1000 Kilometer (Winning Moves Deutschland, 2006) (wm2006)" in out
+    assert "status    finished" in out
+    assert f"hands     {len(rec.final.sheets)}" in out
+    for sh in rec.final.sheets:
+        assert f"Wertungsblock — Etappe {sh.hand + 1}" in out
+    assert "Die Krönung" in out and "Schneider" in out
+    assert f"wins with {max(rec.final.totals)} points" in out
+
+
+def test_a_save_file_is_in_progress(tmp_path: Path) -> None:
+    path = record(tmp_path, "meilen", 3, seed=2, moves=20)
+    c = console()
+    assert replay_command(path, c) == 0
+    out = c.export_text()
+    assert "in progress (a save file)" in out
+    assert "--resume" in out
+
+
+def test_an_altered_action_is_rejected_with_its_line_number(tmp_path: Path) -> None:
+    path = record(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    n = next(i for i, raw in enumerate(lines) if json.loads(raw)["type"] == "action" and i > 5)
+    obj = json.loads(lines[n])
+    obj["player"] = 1 - obj["player"]  # the other player acts out of turn
+    lines[n] = json.dumps(obj)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    c = console()
+    assert replay_command(path, c) == 2
+    out = c.export_text()
+    assert f"line {n + 1}" in out and "rallye replay:" in out
+
+
+def test_an_altered_score_is_rejected_with_its_line_number(tmp_path: Path) -> None:
+    path = record(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    n = next(i for i, raw in enumerate(lines) if json.loads(raw)["type"] == "score")
+    obj = json.loads(lines[n])
+    obj["sheet"]["totals"][0] += 100
+    lines[n] = json.dumps(obj, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    c = console()
+    assert replay_command(path, c) == 2
+    assert f"line {n + 1}: the score sheet of hand 1 is wrong" in c.export_text()
+
+
+def test_a_truncated_line_and_an_unknown_game_are_rejected(tmp_path: Path) -> None:
+    path = record(tmp_path, "meilen", 2, seed=1)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: len(text) // 2], encoding="utf-8")
+    c = console()
+    assert replay_command(path, c) == 2
+    assert "is not valid JSON" in c.export_text()
+    other = tmp_path / "x.jsonl"
+    other.write_text('{"type":"header","game":"chess"}\n', encoding="utf-8")
+    c = console()
+    assert replay_command(other, c) == 2
+    assert "line 1: the header names no known game ('chess')" in c.export_text()
+
+
+def test_knightrider_record_without_its_module_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "rallye.knightrider.record", None)
+    path = tmp_path / "kr.jsonl"
+    path.write_text('{"type":"header","game":"knightrider","format":1}\n', encoding="utf-8")
+    c = console()
+    assert replay_command(path, c) == 2
+    assert "Knight Rider records cannot be replayed" in c.export_text()
+
+
+def test_the_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = record(tmp_path, "meilen", 2, seed=3)
+    assert main(["replay", str(good), "--quiet"]) == 0
+    assert "valid Mille Bornes record" in capsys.readouterr().out
+    lines = good.read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace('"dealer":1', '"dealer":0')
+    good.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["replay", str(good)]) == 2
+    assert "line 2: expected hand 0 dealt by seat 1" in capsys.readouterr().out
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_an_out_of_turn_action_names_the_rule_once(tmp_path: Path) -> None:
+    path = record(tmp_path, "wm2006", 2, seed=6, moves=10)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    obj = json.loads(lines[2])
+    obj["player"] = 1
+    lines[2] = json.dumps(obj)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    c = console()
+    assert replay_command(path, c) == 2
+    out = c.export_text()
+    assert "line 3: illegal" in out and "it is P1's turn" in out
+    assert out.count("[rule: turn-order]") == 1
