@@ -1,0 +1,463 @@
+"""``rallye tournament``: duplicate-deal tournaments between bots, with Elo ratings.
+
+``rallye tournament --game mille --edition wm2006 --players 2 --bots expert,heuristic --matches 400 --seed 1``
+
+**Duplicate deals.** Every deal (a game seed) is replayed with the bots moved round the
+sides, so a bot that had the good cards in one match has its opponent holding them in the
+next and luck cancels. The bots sit by *side* (in a team edition both seats of a side
+get the same bot). The arrangements of one deal, its *group*:
+
+* as many bots as sides: every permutation of the bots over the sides (2 sides: each deal
+  twice, seats swapped); with more than 4 sides, the rotations only;
+* fewer bots than sides: the bots repeat in turn (``a,b,a``) and every distinct
+  arrangement of that is played (rotations with more than 4 sides);
+* more bots than sides: a round robin, every combination of bots, each in every
+  arrangement.
+
+``--matches`` is the number of matches to play; it is rounded up to whole groups.
+
+**Determinism.** Match ``i`` is deal ``i // G``, arrangement ``i % G``. Its game seed is
+``derive_seed("tournament", seed, deal)`` (shared by the group) and the bot at seat ``s``
+gets ``derive_seed("tournament-bot", seed, i, s)``. Results are sorted by match index
+before anything is added up, and the Elo bootstrap uses a seed derived from ``seed``, so
+the report is identical whatever ``--backend`` and ``--workers``. (A bot with a wall-clock
+cap that fires on a busy machine would break this; the built-in search levels are budgeted
+by iterations, the cap being a safety net.)
+
+**Report** per bot: match wins and hand wins (a hand's winner is the side with the best
+hand total; ties share) with 95% Wilson intervals, mean points per hand, mean final score,
+and an Elo rating (Bradley-Terry fit of the pairwise match results, mean 0) with a 95%
+bootstrap interval, resampling whole deal groups. ``--out DIR`` writes ``bots.csv``,
+``matches.csv``, ``tournament.json`` and ``tournament.png`` (needs matplotlib, extra
+``plot``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rallye.core.rng import derive_seed
+from rallye.sim.play import MatchJob, MatchResult
+
+GAMES: tuple[str, ...] = ("mille", "knightrider")
+#: Above this many sides, a deal is played in the rotations only (6! = 720 is too many).
+MAX_PERMUTED_SIDES = 4
+BOOTSTRAP_REPS = 200
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    game: str
+    bots: tuple[str, ...]
+    players: int
+    matches: int
+    seed: int = 0
+    edition: str = "wm2006"  # mille only: key, alias or .json path
+    options: dict[str, Any] = field(default_factory=dict)  # knightrider only: Options fields
+    bootstrap: int = BOOTSTRAP_REPS
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["bots"] = list(self.bots)
+        if self.game != "mille":
+            d.pop("edition")
+        return d
+
+
+# -- the schedule ----------------------------------------------------------------------
+
+
+def _arrangements(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+    if len(lineup) <= MAX_PERMUTED_SIDES:
+        perms = itertools.permutations(lineup)
+    else:
+        perms = (tuple(lineup[k:]) + tuple(lineup[:k]) for k in range(len(lineup)))  # type: ignore[assignment]
+    return list(dict.fromkeys(tuple(p) for p in perms))  # distinct, in a fixed order
+
+
+def deal_group(bots: Sequence[str], n_sides: int) -> list[tuple[str, ...]]:
+    """The side-by-side bot line-ups every deal is played with (see the module doc).
+
+    >>> deal_group(["a", "b"], 2)
+    [('a', 'b'), ('b', 'a')]
+    >>> deal_group(["a", "b"], 3)
+    [('a', 'b', 'a'), ('a', 'a', 'b'), ('b', 'a', 'a')]
+    >>> len(deal_group(["a", "b", "c"], 2))
+    6
+    """
+    if len(bots) < 2:
+        raise ValueError("a tournament needs at least two different bots")
+    if len(set(bots)) != len(bots):
+        raise ValueError(f"a bot is named twice: {', '.join(bots)}")
+    if n_sides < 2:
+        raise ValueError("a tournament needs at least two sides")
+    if len(bots) <= n_sides:
+        lineup = [bots[i % len(bots)] for i in range(n_sides)]
+        return _arrangements(lineup)
+    group: list[tuple[str, ...]] = []
+    for combo in itertools.combinations(bots, n_sides):
+        group.extend(_arrangements(combo))
+    return group
+
+
+def game_sides(config: TournamentConfig) -> tuple[tuple[int, ...], ...]:
+    if config.game == "mille":
+        from rallye.mille import get_edition
+
+        return get_edition(config.edition).sides_for(config.players)
+    if config.game == "knightrider":
+        return tuple((s,) for s in range(config.players))
+    raise ValueError(f"unknown game {config.game!r}; games are {', '.join(GAMES)}")
+
+
+def schedule(config: TournamentConfig) -> tuple[list[MatchJob], int]:
+    """Every match of the tournament, and the group size (matches per deal)."""
+    if config.matches < 1:
+        raise ValueError(f"matches must be at least 1, got {config.matches}")
+    sides = game_sides(config)
+    group = deal_group(config.bots, len(sides))
+    g = len(group)
+    deals = math.ceil(config.matches / g)
+    edition: Any = None
+    if config.game == "mille":
+        from rallye.mille import get_edition
+
+        edition = get_edition(config.edition)
+    jobs = []
+    for deal in range(deals):
+        game_seed = derive_seed("tournament", config.seed, deal)
+        for a, lineup in enumerate(group):
+            i = deal * g + a
+            seat_bots = [""] * config.players
+            for side, seats in enumerate(sides):
+                for s in seats:
+                    seat_bots[s] = lineup[side]
+            jobs.append(
+                MatchJob(
+                    index=i,
+                    game=config.game,
+                    players=config.players,
+                    seat_bots=tuple(seat_bots),
+                    seed=game_seed,
+                    bot_seeds=tuple(derive_seed("tournament-bot", config.seed, i, s) for s in range(config.players)),
+                    edition=edition,
+                    options=dict(config.options),
+                )
+            )
+    return jobs, g
+
+
+# -- running and adding up ---------------------------------------------------------------
+
+
+def play_tournament(
+    config: TournamentConfig,
+    *,
+    backend: str = "process",
+    workers: int | None = None,
+    address: str | None = None,
+    progress: bool = False,
+) -> tuple[dict[str, Any], list[MatchResult]]:
+    """Play the tournament; returns the report (a JSON-ready dict) and the match results."""
+    from rallye.agents.base import agent_names
+    from rallye.sim.progress import progress_bar
+    from rallye.sim.runner import run_jobs
+
+    known = agent_names(config.game)
+    for b in config.bots:
+        if b not in known:
+            raise ValueError(f"unknown bot {b!r} for {config.game}; known: {', '.join(known)}")
+    if config.game == "knightrider":
+        from rallye.sim.play import knightrider_module
+
+        knightrider_module()
+    jobs, g = schedule(config)
+    with progress_bar(len(jobs), "matches", enabled=progress) as advance:
+        results = run_jobs(jobs, backend=backend, workers=workers, address=address, advance=advance)
+    return summarize(config, results, g), results
+
+
+def _hand_scores(totals: Sequence[int]) -> list[float]:
+    best = max(totals)
+    tops = [i for i, t in enumerate(totals) if t == best]
+    return [1.0 / len(tops) if i in tops else 0.0 for i in range(len(totals))]
+
+
+def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_size: int) -> dict[str, Any]:
+    """The report, from results in match-index order (deterministic)."""
+    from rallye.sim.ratings import bootstrap_elo, fit_elo, pairwise
+    from rallye.sim.stats import wilson
+
+    results = sorted(results, key=lambda r: r.index)
+    bots = list(config.bots)
+    acc: dict[str, dict[str, Any]] = {
+        b: {"matches": 0, "match_wins": 0.0, "hands": 0, "hand_wins": 0.0, "points": 0, "finals": []} for b in bots
+    }
+    blocks: dict[int, list[tuple[str, str, float]]] = {}
+    pair_acc: dict[tuple[str, str], list[float]] = {}
+    for r in results:
+        side_bots = r.side_bots
+        scores = r.side_scores()
+        pairs = pairwise(side_bots, scores)
+        blocks.setdefault(r.index // group_size, []).extend(pairs)
+        for x, y, sx in pairs:
+            key, score = ((x, y), sx) if bots.index(x) < bots.index(y) else ((y, x), 1.0 - sx)
+            pair_acc.setdefault(key, []).append(score)
+        hand_scores = [_hand_scores(h) for h in r.hand_totals]
+        for side, bot in enumerate(side_bots):
+            a = acc[bot]
+            a["matches"] += 1
+            a["match_wins"] += scores[side]
+            if r.totals:
+                a["finals"].append(r.totals[side])
+            for h, hs in zip(r.hand_totals, hand_scores, strict=True):
+                a["hands"] += 1
+                a["hand_wins"] += hs[side]
+                a["points"] += h[side]
+    all_pairs = [p for k in sorted(blocks) for p in blocks[k]]
+    elo = fit_elo(all_pairs, bots)
+    intervals = bootstrap_elo(
+        [blocks[k] for k in sorted(blocks)], bots, reps=config.bootstrap, seed=derive_seed("elo", config.seed)
+    )
+    out_bots = []
+    for b in bots:
+        a = acc[b]
+        m, h = a["matches"], a["hands"]
+        out_bots.append(
+            {
+                "bot": b,
+                "matches": m,
+                "match_wins": a["match_wins"],
+                "match_win_rate": a["match_wins"] / m if m else 0.0,
+                "match_ci95": list(wilson(min(a["match_wins"], m), m)),
+                "hands": h,
+                "hand_wins": a["hand_wins"],
+                "hand_win_rate": a["hand_wins"] / h if h else 0.0,
+                "hand_ci95": list(wilson(min(a["hand_wins"], h), h)),
+                "mean_points_per_hand": a["points"] / h if h else 0.0,
+                "mean_final_total": sum(a["finals"]) / len(a["finals"]) if a["finals"] else 0.0,
+                "elo": elo[b],
+                "elo_ci95": list(intervals[b]),
+            }
+        )
+    return {
+        "config": config.to_json(),
+        "group_size": group_size,
+        "deals": math.ceil(len(results) / group_size),
+        "matches": len(results),
+        "decisions": sum(r.decisions for r in results),
+        "bots": out_bots,
+        "pairs": [
+            {"a": a, "b": b, "matches": len(v), "a_score": sum(v) / len(v)} for (a, b), v in sorted(pair_acc.items())
+        ],
+    }
+
+
+# -- output --------------------------------------------------------------------------
+
+
+def print_report(report: dict[str, Any], seconds: float | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    if not con.is_terminal:  # piped or captured: no terminal width to fit, use a wide one
+        con = Console(width=120)
+    cfg = report["config"]
+    what = f"{cfg['game']}" + (f" {cfg['edition']}" if "edition" in cfg else "")
+    con.print(
+        f"[bold]Tournament[/] {what}, {cfg['players']} players, seed {cfg['seed']}: {report['matches']} matches "
+        f"({report['deals']} deals × {report['group_size']} seatings)"
+    )
+    if report["matches"] != cfg["matches"]:
+        con.print(f"[dim](asked for {cfg['matches']} matches; rounded up to whole deals)[/]")
+    t = Table(title="Per bot, best first (95% intervals)")
+    for col in ("bot", "Elo [95%]", "match win [95%]", "hand win [95%]", "pts/hand", "final"):
+        t.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for b in sorted(report["bots"], key=lambda x: -x["elo"]):
+        has_hands = b["hands"] > 0
+        t.add_row(
+            b["bot"],
+            f"{b['elo']:+.0f} [{b['elo_ci95'][0]:+.0f}, {b['elo_ci95'][1]:+.0f}]",
+            f"{b['match_win_rate']:.3f} [{b['match_ci95'][0]:.3f}, {b['match_ci95'][1]:.3f}]",
+            f"{b['hand_win_rate']:.3f} [{b['hand_ci95'][0]:.3f}, {b['hand_ci95'][1]:.3f}]" if has_hands else "–",
+            f"{b['mean_points_per_hand']:.1f}" if has_hands else "–",
+            f"{b['mean_final_total']:.0f}" if has_hands else "–",
+        )
+    con.print(t)
+    for p in report["pairs"]:
+        con.print(f"  {p['a']} vs {p['b']}: {p['a_score']:.3f} over {p['matches']} pairwise results")
+    if seconds is not None:
+        con.print(f"[dim]{report['decisions']} decisions in {seconds:.1f} s[/]")
+
+
+def write_outputs(report: dict[str, Any], results: Sequence[MatchResult], out: Path) -> list[Path]:
+    """``bots.csv``, ``matches.csv``, ``tournament.json`` and (with matplotlib) the plot."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    p = out / "tournament.json"
+    p.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    written.append(p)
+    p = out / "bots.csv"
+    with p.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["bot", "elo", "elo_lo", "elo_hi", "matches", "match_wins", "match_win_rate", "match_lo",
+                    "match_hi", "hands", "hand_wins", "hand_win_rate", "hand_lo", "hand_hi",
+                    "mean_points_per_hand", "mean_final_total"])  # fmt: skip
+        for b in report["bots"]:
+            elo_lo, elo_hi = b["elo_ci95"]
+            m_lo, m_hi = b["match_ci95"]
+            h_lo, h_hi = b["hand_ci95"]
+            w.writerow(
+                [b["bot"], f"{b['elo']:.2f}", f"{elo_lo:.2f}", f"{elo_hi:.2f}", b["matches"], b["match_wins"],
+                 f"{b['match_win_rate']:.5f}", f"{m_lo:.5f}", f"{m_hi:.5f}", b["hands"], b["hand_wins"],
+                 f"{b['hand_win_rate']:.5f}", f"{h_lo:.5f}", f"{h_hi:.5f}", f"{b['mean_points_per_hand']:.3f}",
+                 f"{b['mean_final_total']:.3f}"]
+            )  # fmt: skip
+    written.append(p)
+    g = report["group_size"]
+    p = out / "matches.csv"
+    with p.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["match", "deal", "seating", "side", "seats", "bot", "score", "final_total", "hands", "points",
+                    "turns", "decisions"])  # fmt: skip
+        for r in results:
+            scores = r.side_scores()
+            for side, seats in enumerate(r.sides):
+                w.writerow(
+                    [r.index, r.index // g, r.index % g, side + 1, " ".join(f"P{s + 1}" for s in seats),
+                     r.side_bots[side], scores[side], r.totals[side] if r.totals else "", r.hands,
+                     sum(h[side] for h in r.hand_totals), r.turns, r.decisions]
+                )  # fmt: skip
+    written.append(p)
+    try:
+        written.append(plot(report, results, out / "tournament.png"))
+    except ImportError:
+        print("rallye tournament: matplotlib is not installed, no plot (pip install 'rallye[plot]')", file=sys.stderr)
+    return written
+
+
+def plot(report: dict[str, Any], results: Sequence[MatchResult], path: Path) -> Path:
+    """Ratings with their intervals, and each bot's distribution of points per hand (or,
+    without hands, of match scores)."""
+    from matplotlib.figure import Figure  # no pyplot: no global backend state
+
+    bots = [b["bot"] for b in report["bots"]]
+    fig = Figure(figsize=(11, 4.5), layout="constrained")
+    ax1, ax2 = fig.subplots(1, 2)
+    elo = [b["elo"] for b in report["bots"]]
+    # (a percentile interval need not contain the point estimate: clamp the bars at it)
+    lo = [max(0.0, b["elo"] - b["elo_ci95"][0]) for b in report["bots"]]
+    hi = [max(0.0, b["elo_ci95"][1] - b["elo"]) for b in report["bots"]]
+    ax1.errorbar(range(len(bots)), elo, yerr=[lo, hi], fmt="o", capsize=6)
+    ax1.axhline(0, color="grey", linewidth=0.5)
+    ax1.set_xticks(range(len(bots)), bots)
+    ax1.set_ylabel("Elo (mean 0), 95% bootstrap interval")
+    ax1.set_title("Ratings")
+    per_bot: dict[str, list[float]] = {b: [] for b in bots}
+    for r in results:
+        if r.hand_totals:
+            for side, bot in enumerate(r.side_bots):
+                per_bot[bot].extend(h[side] for h in r.hand_totals)
+        else:
+            for side, bot in enumerate(r.side_bots):
+                per_bot[bot].append(r.side_scores()[side])
+    label = "points per hand" if any(r.hand_totals for r in results) else "match score"
+    everything = [v for vs in per_bot.values() for v in vs]
+    if everything:
+        low, high = min(everything), max(everything)
+        width = (high - low) / 30 or 1.0
+        bins = [low + width * i for i in range(31)]
+        for b in bots:
+            if per_bot[b]:
+                ax2.hist(per_bot[b], bins=bins, alpha=0.5, label=b)
+    ax2.set_xlabel(label)
+    ax2.set_ylabel("count")
+    ax2.set_title(f"Distribution of {label}")
+    ax2.legend()
+    cfg = report["config"]
+    game = cfg["game"] + (f" {cfg['edition']}" if "edition" in cfg else "")
+    fig.suptitle(f"{game}, {cfg['players']} players: {report['matches']} matches, seed {cfg['seed']}")
+    fig.savefig(path, dpi=100)
+    return path
+
+
+# -- the command ---------------------------------------------------------------------
+
+
+def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
+    from rallye.sim.runner import BACKENDS
+    from rallye.sim.simulate import _positive
+
+    p.add_argument("--game", choices=GAMES, default="mille")
+    p.add_argument("--edition", default="wm2006", help="Mille Bornes edition (default wm2006)")
+    p.add_argument("--players", type=_positive, default=2)
+    p.add_argument("--bots", required=True, help="two or more bots or levels, comma separated")
+    p.add_argument("--matches", type=_positive, default=100, help="matches to play, rounded up to whole deals")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=_positive, default=None, help="processes (default: every available core)")
+    p.add_argument("--backend", choices=BACKENDS, default="process", help="process pool (default) or ray")
+    p.add_argument("--address", default=None, help="join this Ray cluster (with --backend ray)")
+    p.add_argument("--bootstrap", type=_positive, default=BOOTSTRAP_REPS, help="bootstrap repetitions for Elo")
+    p.add_argument("--turn-limit", type=_positive, default=2000, help="Knight Rider: chase turns before a draw")
+    p.add_argument("--out", type=Path, default=None, help="write CSV, JSON and a PNG plot here")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (no progress bar)")
+
+
+add_arguments = add_tournament_arguments
+
+
+def config_from_args(args: argparse.Namespace) -> TournamentConfig:
+    bots = tuple(s.strip() for s in args.bots.split(",") if s.strip())
+    options = {"quick_build": True, "turn_limit": args.turn_limit} if args.game == "knightrider" else {}
+    return TournamentConfig(
+        game=args.game,
+        bots=bots,
+        players=args.players,
+        matches=args.matches,
+        seed=args.seed,
+        edition=args.edition,
+        options=options,
+        bootstrap=args.bootstrap,
+    )
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    from rallye.sim.progress import wants_progress
+
+    config = config_from_args(args)
+    t0 = time.perf_counter()
+    try:
+        report, results = play_tournament(
+            config,
+            backend=args.backend,
+            workers=args.workers,
+            address=args.address,
+            progress=wants_progress(args.json),
+        )
+    except ValueError as exc:
+        print(f"rallye tournament: {exc}", file=sys.stderr)
+        return 2
+    seconds = time.perf_counter() - t0
+    if args.json:
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print_report(report, seconds)
+    if args.out is not None:
+        for path in write_outputs(report, results, args.out):
+            print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+run = run_tournament

@@ -1,0 +1,118 @@
+"""``rallye tournament``: duplicate deals, reproducible on any backend and worker count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rallye.cli import main
+from rallye.sim.tournament import TournamentConfig, deal_group, play_tournament, schedule
+
+CONFIG = TournamentConfig(game="mille", bots=("heuristic", "random"), players=2, matches=6, seed=5, bootstrap=30)
+
+
+def test_deal_groups_put_every_bot_on_every_side() -> None:
+    assert deal_group(["a", "b"], 2) == [("a", "b"), ("b", "a")]
+    three = deal_group(["a", "b", "c"], 3)
+    assert len(three) == 6 and all(sorted(g) == ["a", "b", "c"] for g in three)
+    rr = deal_group(["a", "b", "c"], 2)  # round robin: each pair, both ways
+    assert sorted(rr) == sorted([("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")])
+    five = deal_group(["a", "b", "c", "d", "e"], 5)  # more than 4 sides: the rotations
+    assert len(five) == 5 and all(sum(g[s] == "a" for g in five) == 1 for s in range(5))
+    with pytest.raises(ValueError, match="two different bots"):
+        deal_group(["a"], 2)
+    with pytest.raises(ValueError, match="twice"):
+        deal_group(["a", "a"], 2)
+
+
+def test_every_deal_is_replayed_with_the_seats_swapped() -> None:
+    jobs, g = schedule(CONFIG)
+    assert g == 2 and len(jobs) == 6 and [j.index for j in jobs] == list(range(6))
+    for first, second in zip(jobs[::2], jobs[1::2], strict=True):
+        assert first.seed == second.seed  # the same deal …
+        assert first.seat_bots == tuple(reversed(second.seat_bots))  # … with the bots swapped
+    assert len({j.seed for j in jobs}) == 3
+
+
+def test_team_sides_get_one_bot_each() -> None:
+    cfg = TournamentConfig(game="mille", bots=("heuristic", "random"), players=4, matches=2, edition="wm2006")
+    jobs, _ = schedule(cfg)
+    # wm2006, 4 players: seats 1+3 against 2+4
+    assert jobs[0].seat_bots == ("heuristic", "random", "heuristic", "random")
+    assert jobs[1].seat_bots == ("random", "heuristic", "random", "heuristic")
+
+
+def test_same_seed_same_report_whatever_the_worker_count() -> None:
+    one, res1 = play_tournament(CONFIG, workers=1)
+    again, _ = play_tournament(CONFIG, workers=1)
+    two, res2 = play_tournament(CONFIG, workers=2)
+    assert one == again == two
+    assert res1 == res2
+    other, _ = play_tournament(
+        TournamentConfig(game="mille", bots=("heuristic", "random"), players=2, matches=6, seed=6, bootstrap=30),
+        workers=1,
+    )
+    assert other != one
+    # the report is consistent
+    bots = {b["bot"]: b for b in one["bots"]}
+    assert bots["heuristic"]["matches"] == bots["random"]["matches"] == 6
+    assert bots["heuristic"]["match_wins"] + bots["random"]["match_wins"] == pytest.approx(6)
+    for b in one["bots"]:
+        assert b["match_ci95"][0] <= b["match_win_rate"] <= b["match_ci95"][1]
+        assert b["hand_ci95"][0] <= b["hand_win_rate"] <= b["hand_ci95"][1]
+    assert bots["heuristic"]["elo"] > bots["random"]["elo"]
+    assert bots["heuristic"]["elo"] + bots["random"]["elo"] == pytest.approx(0, abs=1e-9)
+
+
+def test_cli_writes_csv_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--bots", "heuristic,random", "--matches", "4", "--seed", "3", "--workers", "1",
+            "--bootstrap", "20", "--out", str(tmp_path)]  # fmt: skip
+    assert main([*argv, "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert json.loads((tmp_path / "tournament.json").read_text(encoding="utf-8")) == printed
+    bots_csv = (tmp_path / "bots.csv").read_text(encoding="utf-8").splitlines()
+    assert bots_csv[0].startswith("bot,elo,elo_lo,elo_hi") and len(bots_csv) == 3
+    matches_csv = (tmp_path / "matches.csv").read_text(encoding="utf-8").splitlines()
+    assert len(matches_csv) == 1 + 4 * 2  # a row per match and side
+    png = (tmp_path / "tournament.png").read_bytes()
+    assert png.startswith(b"\x89PNG")
+    assert main(argv[:-2]) == 0  # the text report
+    out = capsys.readouterr().out
+    assert "Elo" in out and "heuristic" in out and "2 deals × 2 seatings" in out
+
+
+def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "heuristic,nobody", "--matches", "2"]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
+    assert main(["tournament", "--bots", "random,random", "--matches", "2"]) == 2
+    assert "named twice" in capsys.readouterr().err
+    assert main(["tournament", "--bots", "random,heuristic", "--address", "x:1", "--matches", "2"]) == 2
+    assert "--backend ray" in capsys.readouterr().err
+
+
+def test_knightrider_tournament_runs_duplicate_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("rallye.knightrider.engine")
+    from rallye.agents import base
+
+    # Only the random bot exists for Knight Rider so far: a second, differently seeded one.
+    monkeypatch.setitem(
+        base._REGISTRY, ("knightrider", "random-b"), lambda seed: base.RandomAgent(seed + 1, "random-b")
+    )
+    cfg = TournamentConfig(
+        game="knightrider",
+        bots=("random", "random-b"),
+        players=2,
+        matches=4,
+        seed=1,
+        options={"quick_build": True, "turn_limit": 300},
+        bootstrap=20,
+    )
+    report, results = play_tournament(cfg, workers=1)
+    assert report["matches"] == 4 and report["group_size"] == 2
+    assert results[0].seed == results[1].seed and results[0].seat_bots == ("random", "random-b")
+    assert all(r.hands == 1 and not r.hand_totals for r in results)
+    wins = sum(b["match_wins"] for b in report["bots"])
+    assert wins == pytest.approx(4)  # a game without a capture is shared as a draw
+    assert "edition" not in report["config"]
