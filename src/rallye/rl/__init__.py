@@ -1,1 +1,18 @@
-"""Research environments (Gymnasium, PettingZoo, OpenSpiel) and their encodings."""
+"""Research environments for the rallye games (needs ``pip install rallye[rl]``).
+
+* ``rallye.rl.mille_v0`` — PettingZoo AEC environment (``env()``, ``raw_env()``);
+* ``gymnasium.make("rallye/Mille-v0", ...)`` — one learner against rallye bots
+  (registered when this package is imported; ``rallye.rl.gym_env``);
+* ``rallye.rl.mille_spiel`` — Mille Bornes as an OpenSpiel game (``python_rallye_mille``);
+* ``rallye.rl.mille_encoding`` — the observation encoding, masks and the oracle encoding;
+* ``rallye.rl.games`` — the per-game adapter the environments are written against.
+
+Importing ``rallye`` or a game never imports this package, NumPy or the frameworks.
+"""
+
+from __future__ import annotations
+
+import gymnasium as _gym
+
+if "rallye/Mille-v0" not in _gym.registry:
+    _gym.register(id="rallye/Mille-v0", entry_point="rallye.rl.gym_env:make_mille")

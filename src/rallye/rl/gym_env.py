@@ -1,0 +1,180 @@
+"""A single-agent Gymnasium environment over any :class:`~rallye.rl.games.GameAdapter`:
+the learner holds one seat, rallye bots (``rallye.agents.base.make_agent``) hold the others.
+
+Registered as ``rallye/Mille-v0`` when ``rallye.rl`` is imported::
+
+    import gymnasium as gym, rallye.rl
+    env = gym.make("rallye/Mille-v0", edition="hu", players=3, opponents="random")
+
+Keyword arguments: the game's (``edition``, ``players``, ``episode``, ``reward``: see
+:class:`rallye.rl.games.MilleAdapter`), ``seat`` (the learner's seat, default 0),
+``opponents`` (a bot name for every other seat, or a comma-separated list in seat order;
+default ``"random"``), ``illegal`` (the illegal-action policy, below) and ``render_mode``.
+
+Observation: ``{"observation": float32 Box, "action_mask": int8 Box}``; ``info`` also holds
+``"action_mask"``. One ``step`` is the learner's decision followed by the bots' decisions
+until the learner is to act again or the episode ends; ``reward`` is the learner's (its
+side's) reward summed over those decisions.
+
+**Illegal actions.** :class:`MilleEnv` itself raises the engine's ``IllegalAction``.
+The policy lives in wrappers (``rallye.rl.wrappers``): ``gym.make`` applies
+:class:`~rallye.rl.wrappers.IllegalActionPenalty` when ``illegal="penalty"`` (the default:
+the move is refused, the episode ends, reward -1, ``info["illegal_action"] = True``), and
+nothing when ``illegal="raise"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from rallye.agents.base import Agent, make_agent
+from rallye.rl.games import GameAdapter, make_adapter
+from rallye.rl.pettingzoo_env import observation_space
+
+
+class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it an instance attribute
+
+    def __init__(
+        self,
+        adapter: GameAdapter,
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        n = adapter.n_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be a seat number 0..{n - 1}, not {seat!r}")
+        names = [s.strip() for s in opponents.split(",")] if isinstance(opponents, str) else list(opponents)
+        if not names or not all(names):
+            raise ValueError(f"opponents must name a bot, not {opponents!r}")
+        while len(names) < n - 1:
+            names.append(names[-1])
+        if len(names) != n - 1:
+            raise ValueError(f"{len(names)} opponents named for {n - 1} other seats")
+        self.adapter = adapter
+        self.seat = seat
+        self.render_mode = render_mode
+        self.opponent_names = names
+        self.others = [p for p in range(n) if p != seat]
+        self.bots: dict[int, Agent] = {
+            p: make_agent(adapter.game, nm, 0) for p, nm in zip(self.others, names, strict=True)
+        }
+        self.observation_space = observation_space(adapter)  # type: ignore[assignment]
+        self.action_space = gym.spaces.Discrete(adapter.num_actions)
+        self._state: Any = None
+        self._first: Any = None
+
+    @property
+    def state_value(self) -> Any:
+        """The engine state (for tests, oracles and debugging; never for a policy)."""
+        return self._state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        game_seed = int(rng.integers(2**63))
+        # Fresh bots seeded from the same stream: a seeded reset replays the same episode.
+        self.bots = {
+            p: make_agent(self.adapter.game, nm, int(rng.integers(2**31)))
+            for p, nm in zip(self.others, self.opponent_names, strict=True)
+        }
+        self._state = self._first = self.adapter.new_state(game_seed)
+        # The bots seated before the learner move first (nothing is scored that early).
+        self._play_others()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self._state is None:
+            raise RuntimeError("call reset() before step()")
+        if self._over():
+            raise RuntimeError("the episode is over: call reset()")
+        ad = self.adapter
+        before = self._state
+        self._state = ad.apply(before, ad.decode(int(action)))
+        reward = self._reward(before, self._state)
+        reward += self._play_others()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return self._obs(), reward, self._over(), False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self) -> str:
+        return self.adapter.render(self._state, self.seat)
+
+    # -- helpers -----------------------------------------------------------------------
+    def _over(self) -> bool:
+        return self.adapter.episode_over(self._first, self._state)
+
+    def _reward(self, before: Any, after: Any) -> float:
+        r = self.adapter.rewards(self._first, before, after)
+        return float(r[self.seat]) if r else 0.0
+
+    def _play_others(self) -> float:
+        ad = self.adapter
+        total = 0.0
+        while not self._over():
+            p = ad.current_player(self._state)
+            if p is None or p == self.seat:
+                break
+            before = self._state
+            action = self.bots[p].choose(ad.view(before, p), ad.legal_actions(before))
+            self._state = ad.apply(before, action)
+            total += self._reward(before, self._state)
+        return total
+
+    def _mask(self) -> np.ndarray:
+        if self._over():
+            return np.zeros(self.adapter.num_actions, dtype=np.int8)
+        return self.adapter.mask(self._state)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {"observation": self.adapter.observe(self._state, self.seat), "action_mask": self._mask()}
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask()}
+
+
+class MilleEnv(RallyeGymEnv):
+    """Mille Bornes, one learner against rallye bots (see the module docstring)."""
+
+    def __init__(
+        self,
+        edition: Any = "wm2006",
+        players: int = 2,
+        episode: str = "hand",
+        reward: str = "score",
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__(make_adapter("mille", edition=edition, players=players, episode=episode, reward=reward),
+                         seat=seat, opponents=opponents, render_mode=render_mode)  # fmt: skip
+
+
+def make_mille(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs: Any) -> gym.Env[Any, Any]:
+    """The ``rallye/Mille-v0`` entry point: :class:`MilleEnv` under the chosen illegal-action policy."""
+    from rallye.rl.wrappers import IllegalActionPenalty
+
+    if illegal not in ("penalty", "raise"):
+        raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+    env: gym.Env[Any, Any] = MilleEnv(**kwargs)
+    if illegal == "penalty":
+        env = IllegalActionPenalty(env, penalty=illegal_reward)
+    return env

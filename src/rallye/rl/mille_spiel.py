@@ -1,0 +1,310 @@
+"""Mille Bornes (one hand) as an OpenSpiel game, ``python_rallye_mille``.
+
+Importing this module registers the game with ``pyspiel``::
+
+    import pyspiel
+    import rallye.rl.mille_spiel
+    game = pyspiel.load_game("python_rallye_mille(edition=hu,players=3)")
+
+Parameters: ``edition`` (an edition key or alias, default ``wm2006``) and ``players``
+(default 2). The game is **one hand**: it ends when the engine scores the first hand.
+
+**Chance.** The hand's deck order is dealt by chance nodes, one per deck position, before
+the first decision: each outcome is a card id (0..18, ``CARDS`` order) with probability
+proportional to the copies of it not dealt yet. The engine then deals and draws from that
+order exactly as it does from its own shuffle (``mille.new_match(..., deck=...)``). So a
+history is the deck (``deck_size`` chance outcomes) followed by the decisions.
+
+**Actions**: the engine's 70 codes (``rallye.mille.actions``; attack codes name absolute
+sides). **Returns** (terminal only, zero-sum): each side's hand points minus the mean of the
+other sides' hand points, / 1000; every seat gets its side's value.
+
+**Observations.** The observation tensor is ``rallye.rl.mille_encoding.encode_view`` of the
+player's view. The information-state tensor is that vector followed by, for each seat
+relative to the player (own seat first), how many times each action code has been taken
+this hand / 10 (6 × 70): a summary of the public history, not its order. The
+information-state *string* is perfect recall: the player's dealt hand, then every decision
+(seat and action, with any coup fourré it provoked) and the player's hand after it. The
+observation string is the current view as text. Only the player's own private information
+is supported (``IIGObservationType`` with ``private_info=SINGLE_PLAYER``).
+
+**Search.** ``resample_from_infostate(player, sampler)`` deals the cards ``player`` has not
+seen (the others' hands and the draw pile) uniformly at random, keeping every hand's size,
+with a random stream seeded from ``sampler``. The resampled state's ``history()`` is empty
+(its chance outcomes were never taken); other seats' information-state strings in it are
+their current observation string after ``resampled|``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, NamedTuple
+
+import numpy as np
+import pyspiel
+
+from rallye import mille
+from rallye.mille.cards import CARD_INDEX, CARDS
+from rallye.mille.state import MilleState
+from rallye.rl import mille_encoding as menc
+
+SHORT_NAME = "python_rallye_mille"
+MAX_PLAYERS = 6
+_UTILITY_BOUND = 10.0  # |returns| < 10: hand points are below ~5000 apart
+_HISTORY_SIZE = menc.MAX_SEATS * mille.NUM_ACTIONS
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Mille Bornes (rallye, one hand)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"edition": "wm2006", "players": 2},
+)
+
+
+class _Data(NamedTuple):
+    """Everything a state holds; immutable, so ``clone`` (a deepcopy of the state's
+    attributes) shares it instead of copying the edition and the engine state."""
+
+    deck: tuple[int, ...]  # card ids dealt by chance so far (deck positions)
+    left: tuple[int, ...]  # copies of each card id not dealt yet
+    state: MilleState | None  # the engine state once the deck is complete
+    public: tuple[str, ...]  # public record, one token per decision
+    private: tuple[tuple[str, ...], ...]  # per seat: its hand after each decision (index 0: the deal)
+    resampled: tuple[bool, ...]  # per seat: its private record was lost by a resample
+    counts: tuple[tuple[int, ...], ...]  # per seat: times each action code was taken
+    returns: tuple[float, ...] | None  # set when the hand is over
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Data:
+        return self
+
+
+class MilleGame(pyspiel.Game):  # type: ignore[misc]
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        edition = mille.get_edition(str(params.get("edition", "wm2006")))
+        players = int(params.get("players", 2))
+        edition.sides_for(players)  # a ConfigError naming the allowed player counts
+        deck = edition.deck_for(players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=mille.NUM_ACTIONS,
+            max_chance_outcomes=len(CARDS),
+            num_players=players,
+            min_utility=-_UTILITY_BOUND,
+            max_utility=_UTILITY_BOUND,
+            utility_sum=0.0,
+            max_game_length=2 * len(deck) + 4,  # every decision but extend/decline spends a card
+        )
+        super().__init__(_GAME_TYPE, info, {"edition": edition.key, "players": players})
+        self.edition = edition
+        self.players = players
+        left = [0] * len(CARDS)
+        for c in deck:
+            left[CARD_INDEX[c]] += 1
+        self.initial = _Data(
+            deck=(), left=tuple(left), state=None, public=(), private=((),) * players,
+            resampled=(False,) * players, counts=((0,) * mille.NUM_ACTIONS,) * players, returns=None,
+        )  # fmt: skip
+
+    def new_initial_state(self, *args: Any) -> MilleSpielState:
+        return MilleSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MilleObserver:
+        return MilleObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class MilleSpielState(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: MilleGame) -> None:
+        super().__init__(game)
+        self._edition = game.edition
+        self._players = game.players
+        self._d: _Data = game.initial
+
+    # -- OpenSpiel API -----------------------------------------------------------------
+    def current_player(self) -> int:
+        d = self._d
+        if d.returns is not None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if d.state is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(d.state.current)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        s = self._d.state
+        if s is None or player != s.current:
+            return []
+        return sorted(a.code for a in mille.legal_actions(s))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = self._d.left
+        total = sum(left)
+        return [(i, k / total) for i, k in enumerate(left) if k]
+
+    def _apply_action(self, action: int) -> None:
+        d = self._d
+        if d.state is None:
+            if not 0 <= action < len(CARDS) or not d.left[action]:
+                raise ValueError(f"chance outcome {action} is not a card id still in the deck")
+            left = list(d.left)
+            left[action] -= 1
+            deck = (*d.deck, action)
+            if sum(left):
+                self._d = d._replace(deck=deck, left=tuple(left))
+                return
+            state = mille.new_match(self._edition, self._players, 0, deck=tuple(CARDS[i] for i in deck))
+            private = tuple((_hand_token(state, p),) for p in range(self._players))
+            self._d = d._replace(deck=deck, left=tuple(left), state=state, private=private)
+            return
+        s = d.state
+        seat = s.current
+        after = mille.apply(s, mille.decode_action(int(action)))
+        coups_before = sum(len(t.coups) for t in s.tableaus)
+        token = f"|P{seat}:{action}"
+        if after.hand_no == s.hand_no and sum(len(t.coups) for t in after.tableaus) > coups_before:
+            token += "!cf"
+        counts = list(d.counts)
+        row = list(counts[seat])
+        row[action] += 1
+        counts[seat] = tuple(row)
+        returns = None
+        if after.hand_no != s.hand_no or mille.is_over(after):
+            pts = after.sheets[0].hand_totals
+            n = len(pts)
+            total = sum(pts)
+            side_value = [(p - (total - p) / (n - 1)) / 1000.0 for p in pts]
+            returns = tuple(side_value[after.side_of[p]] for p in range(self._players))
+        self._d = d._replace(
+            state=after,
+            public=(*d.public, token),
+            private=tuple((*priv, _hand_token(after, p)) for p, priv in enumerate(d.private)),
+            counts=tuple(counts),
+            returns=returns,
+        )
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Deal:{CARDS[action]}"
+        return str(mille.decode_action(int(action)))
+
+    def is_terminal(self) -> bool:
+        return self._d.returns is not None
+
+    def returns(self) -> list[float]:
+        r = self._d.returns
+        return list(r) if r is not None else [0.0] * self._players
+
+    def __str__(self) -> str:
+        d = self._d
+        if d.state is None:
+            return f"dealing: {len(d.deck)} of {len(d.deck) + sum(d.left)} cards"
+        from rallye.rl.games import render_mille
+
+        return render_mille(d.state, None) + "\n" + " ".join(str(e) for e in d.state.events[-6:])
+
+    # -- search ------------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MilleSpielState:
+        """A state that ``player_id`` cannot tell from this one, the hidden cards dealt anew."""
+        d = self._d
+        s = d.state
+        if s is None:
+            return self.get_game().new_initial_state()  # type: ignore[no-any-return]
+        rng = random.Random(int(probability_sampler() * 2**53))
+        n = self._players
+        hidden: list[str] = list(s.draw_pile)
+        for p in range(n):
+            if p != player_id:
+                hidden += s.hands[p]
+        rng.shuffle(hidden)
+        hands = list(s.hands)
+        pos = 0
+        for p in range(n):
+            if p != player_id:
+                k = len(s.hands[p])
+                hands[p] = tuple(sorted(hidden[pos : pos + k], key=CARD_INDEX.__getitem__))
+                pos += k
+        pile = tuple(hidden[pos:])
+        new = s._replace(deck=s.deck[: s.draw_pos] + pile, hands=tuple(hands))
+        out = MilleSpielState(self.get_game())
+        out._d = d._replace(
+            state=new,
+            resampled=tuple(r or p != player_id for p, r in enumerate(d.resampled)),
+        )
+        return out
+
+    # -- strings used by the observer ----------------------------------------------------
+    def info_string(self, player: int) -> str:
+        d = self._d
+        if d.state is None:
+            return f"P{player} dealing {len(d.deck)}"
+        if d.resampled[player]:
+            return "resampled|" + self.obs_string(player)
+        priv = d.private[player]
+        parts = [f"P{player} deal {priv[0]}"]
+        parts += [pub + " " + h for pub, h in zip(d.public, priv[1:], strict=True)]
+        return "".join(parts)
+
+    def obs_string(self, player: int) -> str:
+        d = self._d
+        if d.state is None:
+            return f"P{player} dealing {len(d.deck)}"
+        v = mille.view_for(d.state, player)
+        tabs = " ".join(
+            f"[S{i + 1} {t.km} {'/'.join(t.battle[-1:]) or '-'} {'/'.join(t.speed[-1:]) or '-'} "
+            f"{','.join(t.safeties)} {','.join(t.coups)} {'|'.join(t.distance)}]"
+            for i, t in enumerate(v.tableaus)
+        )
+        return (
+            f"P{player} {v.phase} P{v.current} to act, target {v.target}, draw {v.draw_count}, "
+            f"hands {v.hand_sizes}, ext {v.extended_by}, cf {v.cf_turn} | hand {' '.join(v.hand)} | "
+            f"{tabs} | discard {' '.join(v.discard)}"
+        )
+
+    def fill_tensor(self, player: int, out: np.ndarray, history: bool) -> None:
+        d = self._d
+        out.fill(0.0)
+        if d.state is None:
+            return
+        menc.encode_view_into(mille.view_for(d.state, player), out[: menc.OBS_SIZE])
+        if history:
+            n = self._players
+            block = out[menc.OBS_SIZE :].reshape(menc.MAX_SEATS, mille.NUM_ACTIONS)
+            for k in range(n):
+                block[k] = np.asarray(d.counts[(player + k) % n], dtype=np.float32) / 10.0
+
+
+def _hand_token(state: MilleState, seat: int) -> str:
+    return "(" + " ".join(state.hands[seat]) + ")"
+
+
+class MilleObserver:
+    """Observation and information-state tensors and strings (PyObserver interface)."""
+
+    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError("python_rallye_mille observes one player's view only (private_info=SINGLE_PLAYER)")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        size = menc.OBS_SIZE + (_HISTORY_SIZE if self.perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor[: menc.OBS_SIZE]}
+        if self.perfect_recall:
+            self.dict["action_counts"] = self.tensor[menc.OBS_SIZE :].reshape(menc.MAX_SEATS, mille.NUM_ACTIONS)
+
+    def set_from(self, state: MilleSpielState, player: int) -> None:
+        state.fill_tensor(player, self.tensor, self.perfect_recall)
+
+    def string_from(self, state: MilleSpielState, player: int) -> str:
+        return state.info_string(player) if self.perfect_recall else state.obs_string(player)
+
+
+pyspiel.register_game(_GAME_TYPE, MilleGame)

@@ -1,0 +1,94 @@
+"""Mille Bornes as an OpenSpiel game: the random simulation test, resampling, ISMCTS."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+import rallye.rl.mille_spiel as ms
+from rallye import mille
+from rallye.agents.base import make_agent
+from rallye.mille.cards import CARDS
+
+
+def _deal(state, rng):
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+
+
+@pytest.mark.parametrize("params", ["", "(edition=hu,players=4)", "(edition=meilen,players=3)"])
+def test_random_sim_test(params):
+    game = pyspiel.load_game(ms.SHORT_NAME + params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_chance_deals_the_deck_card_by_card():
+    game = pyspiel.load_game(ms.SHORT_NAME)
+    s = game.new_initial_state()
+    outcomes = dict(s.chance_outcomes())
+    assert sum(outcomes.values()) == pytest.approx(1.0)
+    assert outcomes[CARDS.index("D100")] == pytest.approx(12 / 102)  # 2 players: 4 hazards out
+    _deal(s, np.random.default_rng(0))
+    assert len(s.history()) == 102 and not s.is_chance_node()
+    deck = tuple(CARDS[a] for a in s.history())
+    assert s._d.state == mille.new_match("wm2006", 2, 0, deck=deck)
+
+
+def test_resample_keeps_the_information_state_and_deals_hidden_cards_anew():
+    game = pyspiel.load_game(ms.SHORT_NAME + "(players=3,edition=hu)")
+    rng = np.random.default_rng(1)
+    s = game.new_initial_state()
+    _deal(s, rng)
+    for _ in range(20):
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    p = s.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    changed = False
+    for _ in range(5):
+        r = s.resample_from_infostate(p, sampler)
+        assert r.information_state_string(p) == s.information_state_string(p)
+        assert np.array_equal(r.information_state_tensor(p), s.information_state_tensor(p))
+        assert r.legal_actions() == s.legal_actions()
+        a, b = s._d.state, r._d.state
+        hidden = lambda st: sorted(st.draw_pile + sum((st.hands[q] for q in range(3) if q != p), ()))  # noqa: E731
+        assert hidden(a) == hidden(b)
+        assert [len(h) for h in a.hands] == [len(h) for h in b.hands]
+        changed |= a != b
+    assert changed
+
+
+def test_ismcts_plays_a_hand_against_a_rallye_bot():
+    game = pyspiel.load_game(ms.SHORT_NAME)
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(
+        game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
+        uct_c=2.0, max_simulations=4, random_state=rs,
+    )  # fmt: skip
+    opponent = make_agent("mille", "random", 1)
+    s = game.new_initial_state()
+    decisions = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            _deal(s, rs)
+        elif s.current_player() == 0:
+            action = bot.step(s)
+            assert action in s.legal_actions()
+            s.apply_action(action)
+            decisions += 1
+        else:
+            view = mille.view_for(s._d.state, 1)
+            s.apply_action(opponent.choose(view, mille.legal_from_view(view)).code)
+    assert decisions > 10
+    assert sum(s.returns()) == pytest.approx(0.0)
+
+
+def test_bad_parameters_are_clear_errors():
+    with pytest.raises(Exception, match="not 5"):
+        pyspiel.load_game(ms.SHORT_NAME + "(players=5)")
+    game = pyspiel.load_game(ms.SHORT_NAME)
+    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
+        everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
