@@ -1,0 +1,88 @@
+"""Knight Rider (ASS, 1980s): the rules engine.
+
+Pure and standard-library only: immutable states, ``apply(state, action) -> state``,
+chance from the :class:`~rallye.core.rng.Rng` in the state, secrets only through
+:func:`view_for`. The rule model is ``shared/rules/knight-rider.md``; the resolutions
+this engine adds are listed in :mod:`rallye.knightrider.engine`; the action notation and
+the integer action space in :mod:`rallye.knightrider.actions`.
+
+>>> from rallye.knightrider import new_game, legal_actions, apply, Options, is_over
+>>> s = new_game(2, seed=5, options=Options(quick_build=True, turn_limit=50))
+>>> while not is_over(s):
+...     s = apply(s, legal_actions(s)[0])
+>>> is_over(s)
+True
+"""
+
+from rallye.knightrider.actions import (
+    ACTION_SPACE,
+    DETOUR_KINDS,
+    KITT_KINDS,
+    Action,
+    End,
+    Enter,
+    Move,
+    Place,
+    PlayDetour,
+    PlayKitt,
+    Recover,
+    StartAt,
+    encode_action,
+    parse_action,
+)
+from rallye.knightrider.engine import (
+    OIL_TABLE,
+    RAM_TABLE,
+    apply,
+    current_player,
+    decode_action,
+    is_over,
+    legal_actions,
+    new_game,
+    winner,
+)
+from rallye.knightrider.names import card_name
+from rallye.knightrider.pieces import EscapeCard, Pieces, Tile, load_pieces
+from rallye.knightrider.state import Car, Event, Options, State
+from rallye.knightrider.view import CarView, DetourView, TileView, View, render_grid, view_for
+
+__all__ = [
+    "ACTION_SPACE",
+    "DETOUR_KINDS",
+    "KITT_KINDS",
+    "OIL_TABLE",
+    "RAM_TABLE",
+    "Action",
+    "Car",
+    "CarView",
+    "DetourView",
+    "End",
+    "Enter",
+    "EscapeCard",
+    "Event",
+    "Move",
+    "Options",
+    "Pieces",
+    "Place",
+    "PlayDetour",
+    "PlayKitt",
+    "Recover",
+    "StartAt",
+    "State",
+    "Tile",
+    "TileView",
+    "View",
+    "apply",
+    "card_name",
+    "current_player",
+    "decode_action",
+    "encode_action",
+    "is_over",
+    "legal_actions",
+    "load_pieces",
+    "new_game",
+    "parse_action",
+    "render_grid",
+    "view_for",
+    "winner",
+]

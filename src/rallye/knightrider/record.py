@@ -1,0 +1,171 @@
+"""Knight Rider games as data: JSON-lines records, replay, save and resume.
+
+A record is::
+
+    {"type": "header", "game": "knightrider", "version": 1, "players": 3, "seed": 7,
+     "options": {...}}
+    {"type": "action", "n": 1, "player": 0, "action": "enter N", "events": ["..."]}
+    ...
+    {"type": "result", "winner": 1, "turns": 57}          (only once the game is over)
+
+``events`` (the chance outcomes and rule effects the action caused, as text) are
+optional when writing by hand; when present, replay checks them. :func:`replay` rebuilds
+the game from the header's seed and options and verifies every line, raising
+:class:`~rallye.core.errors.RecordError` naming the line and what is wrong. A record of
+an unfinished game is a save; :func:`load` resumes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rallye.core.errors import GameError, RecordError
+from rallye.core.record import Line, iter_field, parse_jsonl, read_jsonl, write_jsonl
+from rallye.knightrider.actions import Action, parse_action
+from rallye.knightrider.engine import apply, is_over, new_game
+from rallye.knightrider.state import Options, State
+
+GAME = "knightrider"
+VERSION = 1
+
+
+def header(players: int, seed: int, options: Options | None = None) -> Line:
+    return {
+        "type": "header",
+        "game": GAME,
+        "version": VERSION,
+        "players": players,
+        "seed": seed,
+        "options": (options or Options()).to_json(),
+    }
+
+
+def action_line(n: int, before: State, action: Action, after: State) -> Line:
+    return {
+        "type": "action",
+        "n": n,
+        "player": before.current,
+        "action": str(action),
+        "events": [e.text for e in after.events],
+    }
+
+
+def result_line(state: State) -> Line:
+    return {"type": "result", "winner": state.winner, "turns": state.turn}
+
+
+class Recorder:
+    """Plays a game and keeps its record: ``rec.play(action)``; ``rec.lines()``."""
+
+    def __init__(self, players: int, seed: int, options: Options | None = None) -> None:
+        self.state = new_game(players, seed, options)
+        self._lines: list[Line] = [header(players, seed, options)]
+
+    def play(self, action: Action) -> State:
+        before = self.state
+        self.state = apply(before, action)
+        self._lines.append(action_line(len(self._lines), before, action, self.state))
+        return self.state
+
+    def lines(self) -> list[Line]:
+        out = list(self._lines)
+        if is_over(self.state):
+            out.append(result_line(self.state))
+        return out
+
+
+def record_game(players: int, seed: int, options: Options | None, actions: Iterable[Action]) -> list[Line]:
+    rec = Recorder(players, seed, options)
+    for a in actions:
+        rec.play(a)
+    return rec.lines()
+
+
+def replay(lines: Sequence[Line] | Iterable[tuple[int, Line]], *, source: str = "<record>") -> State:
+    """Rebuild and verify a game from its record lines; returns the final state."""
+    numbered: list[tuple[int, Line]] = []
+    item: Any
+    for i, item in enumerate(lines, start=1):
+        if isinstance(item, tuple):
+            numbered.append((int(item[0]), item[1]))
+        else:
+            numbered.append((i, item))
+    if not numbered:
+        raise RecordError(f"{source}: the record is empty", rule="record-format")
+    n0, head = numbered[0]
+    where = f"{source}: line {n0}"
+    if head.get("type") != "header":
+        raise RecordError(f"{where}: the first line must be the header", rule="record-header")
+    if head.get("game") != GAME:
+        raise RecordError(f"{where}: not a Knight Rider record (game {head.get('game')!r})", rule="record-header")
+    if head.get("version") != VERSION:
+        raise RecordError(f"{where}: unsupported record version {head.get('version')!r}", rule="record-header")
+    players = iter_field(head, "players", int, where=where)
+    seed = iter_field(head, "seed", int, where=where)
+    opts_raw: Any = iter_field(head, "options", dict, where=where)
+    try:
+        state = new_game(players, seed, Options.from_json(opts_raw))
+    except GameError as exc:
+        raise RecordError(f"{where}: bad header: {exc}", rule="record-header") from None
+    expect_n = 1
+    ended = False
+    for n, line in numbered[1:]:
+        where = f"{source}: line {n}"
+        kind = line.get("type")
+        if ended:
+            raise RecordError(f"{where}: nothing may follow the result line", rule="record-format")
+        if kind == "result":
+            if not is_over(state):
+                raise RecordError(f"{where}: result line but the game is not over", rule="record-result")
+            if line.get("winner") != state.winner:
+                raise RecordError(
+                    f"{where}: result says winner {line.get('winner')!r} but the game gives {state.winner!r}",
+                    rule="record-result",
+                )
+            if "turns" in line and line["turns"] != state.turn:
+                raise RecordError(
+                    f"{where}: result says {line['turns']} turns, the game took {state.turn}", rule="record-result"
+                )
+            ended = True
+            continue
+        if kind != "action":
+            raise RecordError(f"{where}: unknown line type {kind!r}", rule="record-format")
+        if iter_field(line, "n", int, where=where) != expect_n:
+            raise RecordError(
+                f"{where}: action number {line['n']} out of sequence (expected {expect_n})", rule="record-sequence"
+            )
+        player = iter_field(line, "player", int, where=where)
+        text = iter_field(line, "action", str, where=where)
+        try:
+            action = parse_action(text)
+            new = apply(state, action, player=player)
+        except GameError as exc:
+            raise RecordError(
+                f"{where}: action {text!r} by P{player + 1} does not replay: {exc}", rule="record-action"
+            ) from None
+        if "events" in line:
+            got = [e.text for e in new.events]
+            if line["events"] != got:
+                raise RecordError(
+                    f"{where}: the recorded chance outcomes/events differ from the replay:"
+                    f" recorded {line['events']!r}, replay {got!r}",
+                    rule="record-events",
+                )
+        state = new
+        expect_n += 1
+    return state
+
+
+def loads(text: str, *, source: str = "<record>") -> State:
+    return replay(parse_jsonl(text, source=source), source=source)
+
+
+def save(path: str | Path, lines: Iterable[Line]) -> None:
+    write_jsonl(path, lines)
+
+
+def load(path: str | Path) -> State:
+    """Resume a saved game (or check a finished one): the replayed state."""
+    return replay(read_jsonl(path), source=str(path))

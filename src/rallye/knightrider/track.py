@@ -1,0 +1,387 @@
+"""Track geometry over a state: tile masks, placement rules, road links, skids, moves.
+
+Everything here is a pure function of plain values; the heavy parts (tile masks per
+rotation, the per-cell link table) are precomputed once per piece set / per map.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rallye.knightrider import geometry as g
+from rallye.knightrider.actions import detour_sides
+from rallye.knightrider.pieces import Pieces
+
+_CENTRE_SQ = frozenset(g.sq_index(x, y) for x, y in g.CENTRE)
+#: Squares touching the centre (edge-adjacent), as square codes.
+_TOUCH_CENTRE = frozenset(
+    g.sq_index(x + dx, y + dy) for x, y in g.CENTRE for dx, dy in g.DXY if (x + dx, y + dy) not in g.CENTRE
+)
+
+
+def is_centre(sq: int) -> bool:
+    return sq in _CENTRE_SQ
+
+
+@lru_cache(maxsize=64)
+def mask_table(pieces: Pieces) -> dict[int, tuple[int, int, int, int]]:
+    """Tile number → opening mask for quarter turns 0..3."""
+    return {t.number: (t.mask(0), t.mask(90), t.mask(180), t.mask(270)) for t in pieces.tiles}
+
+
+@lru_cache(maxsize=64)
+def orientation_table(pieces: Pieces) -> dict[int, tuple[int, ...]]:
+    """Tile number → its distinct quarter turns."""
+    return {t.number: tuple(r // 90 for r in t.orientations()) for t in pieces.tiles}
+
+
+def square_mask(board: tuple[int, ...], masks: Mapping[int, tuple[int, ...]], sq: int) -> int:
+    """Opening mask of the tile on a square, or -1 if the square is empty."""
+    v = board[sq]
+    if not v:
+        return -1
+    return masks[(v - 1) >> 2][(v - 1) & 3]
+
+
+def _make_neighbours() -> tuple[tuple[tuple[int, int], ...], ...]:
+    out = []
+    for sq in range(g.N_SQUARES):
+        x, y = g.sq_xy(sq)
+        out.append(
+            tuple((d, g.sq_index(x + dx, y + dy)) for d, (dx, dy) in enumerate(g.DXY) if g.in_table(x + dx, y + dy))
+        )
+    return tuple(out)
+
+
+#: Square code → ((side, neighbour square code), ...) inside the table.
+NEIGHBOURS = _make_neighbours()
+
+
+def _neighbours(sq: int) -> tuple[tuple[int, int], ...]:
+    return NEIGHBOURS[sq]
+
+
+def placement_problem(
+    board: tuple[int, ...],
+    masks: Mapping[int, tuple[int, ...]],
+    number: int,
+    sq: int,
+    quarter: int,
+    *,
+    first: bool,
+    centre_down: bool,
+) -> str | None:
+    """Why tile ``number`` may not go on ``sq`` turned ``quarter``; ``None`` if it may."""
+    if sq in _CENTRE_SQ:
+        return "the four centre squares stay empty"
+    if board[sq]:
+        return "the square is already taken"
+    if first and sq not in _TOUCH_CENTRE:
+        return "each player's first tile must touch the centre"
+    mask = masks[number][quarter]
+    anchored = centre_down and sq in _TOUCH_CENTRE
+    for d, nb in _neighbours(sq):
+        v = board[nb]
+        if not v:
+            continue
+        anchored = True
+        nmask = masks[(v - 1) >> 2][(v - 1) & 3]
+        mine = (mask >> d) & 1
+        theirs = (nmask >> g.opposite(d)) & 1
+        if mine != theirs:
+            what = "road meets built-up" if mine else "built-up meets a road"
+            return f"{what} on the {g.DIRS[d]} side"
+    if not anchored:
+        return "a tile must touch a face-up tile" + (" or the centre" if centre_down else "")
+    return None
+
+
+def legal_squares(
+    board: tuple[int, ...],
+    masks: Mapping[int, tuple[int, ...]],
+    orients: Mapping[int, tuple[int, ...]],
+    number: int,
+    *,
+    first: bool,
+    centre_down: bool,
+    occupied: Iterable[int] | None = None,
+    stop_at_first: bool = False,
+) -> list[tuple[int, int]]:
+    """All (square code, quarter turns) where the tile may go, in square-code then rotation order.
+
+    Same rules as :func:`placement_problem`, computed per square as "sides that must be
+    road" / "sides that must be built-up" and matched against each rotation's mask.
+    """
+    cand: set[int] = set()
+    if centre_down or first:
+        cand.update(_TOUCH_CENTRE)
+    if not first:
+        occ = occupied if occupied is not None else [sq for sq, v in enumerate(board) if v]
+        for sq in occ:
+            for _, nb in NEIGHBOURS[sq]:
+                cand.add(nb)
+    tile_masks = masks[number]
+    out: list[tuple[int, int]] = []
+    for sq in sorted(cand):
+        if board[sq] or sq in _CENTRE_SQ or (first and sq not in _TOUCH_CENTRE):
+            continue
+        need = 0
+        forbid = 0
+        anchored = centre_down and sq in _TOUCH_CENTRE
+        for d, nb in NEIGHBOURS[sq]:
+            v = board[nb]
+            if v:
+                anchored = True
+                if (masks[(v - 1) >> 2][(v - 1) & 3] >> ((d + 2) & 3)) & 1:
+                    need |= 1 << d
+                else:
+                    forbid |= 1 << d
+        if not anchored:
+            continue
+        for q in orients[number]:
+            m = tile_masks[q]
+            if m & need == need and not m & forbid:
+                out.append((sq, q))
+                if stop_at_first:
+                    return out
+    return out
+
+
+def top_detours(detours: Iterable[tuple[int, str, int, int]]) -> dict[int, tuple[str, int]]:
+    """Square code → (kind, rot) of the topmost detour card on it."""
+    top: dict[int, tuple[str, int]] = {}
+    for sq, kind, rot, _ in detours:
+        top[sq] = (kind, rot)
+    return top
+
+
+def compute_links(
+    board: tuple[int, ...],
+    masks: Mapping[int, tuple[int, ...]],
+    detours: Iterable[tuple[int, str, int, int]] = (),
+) -> bytes:
+    """Per-cell connection masks for the laid tiles under the topmost detour cards.
+
+    Bits 0–3: a road leads on N/E/S/W; bit 4 (``0x10``): the cell is a field at all.
+    """
+    links = bytearray(g.N_CELLS)
+    top = top_detours(detours)
+    for sq, v in enumerate(board):
+        if v:
+            _link_tile(links, board, masks, top, sq)
+    return bytes(links)
+
+
+def relink_tile(
+    links: bytes,
+    board: tuple[int, ...],
+    masks: Mapping[int, tuple[int, ...]],
+    detours: Iterable[tuple[int, str, int, int]],
+    sq: int,
+) -> bytes:
+    """``links`` after the detours on square ``sq`` changed (only its own cells change)."""
+    out = bytearray(links)
+    _link_tile(out, board, masks, top_detours(detours), sq)
+    return bytes(out)
+
+
+def _link_tile(
+    links: bytearray,
+    board: tuple[int, ...],
+    masks: Mapping[int, tuple[int, ...]],
+    top: Mapping[int, tuple[str, int]],
+    sq: int,
+) -> None:
+    v = board[sq]
+    mask = masks[(v - 1) >> 2][(v - 1) & 3]
+    x, y = g.sq_xy(sq)
+    eff = mask
+    if sq in top:
+        kind, rot = top[sq]
+        eff = mask & detour_sides(kind, rot)
+    links[g.middle(x, y)] = eff | 0x10
+    for d in range(4):
+        if not (mask >> d) & 1:
+            continue
+        a = g.arm(x, y, d)
+        lk = (1 << g.opposite(d)) if (eff >> d) & 1 else 0
+        nx, ny = x + g.DXY[d][0], y + g.DXY[d][1]
+        if g.in_table(nx, ny):
+            nmask = square_mask(board, masks, g.sq_index(nx, ny))
+            if nmask >= 0 and (nmask >> g.opposite(d)) & 1:
+                lk |= 1 << d
+        links[a] = lk | 0x10
+
+
+@lru_cache(maxsize=256)
+def roadblocks(detours: tuple[tuple[int, str, int, int], ...]) -> frozenset[int]:
+    """Middle cells whose topmost detour is a roadblock (obstacles)."""
+    out = set()
+    for sq, (kind, _) in top_detours(detours).items():
+        if kind == "ROADBLOCK":
+            x, y = g.sq_xy(sq)
+            out.add(g.middle(x, y))
+    return frozenset(out)
+
+
+def road_distances(links: bytes, start: int) -> dict[int, int]:
+    """Shortest way in fields from ``start`` to every reachable cell (turns not counted)."""
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        f = q.popleft()
+        lk = links[f]
+        for d in range(4):
+            if (lk >> d) & 1:
+                n = f + g.DELTA[d]
+                if n not in dist:
+                    dist[n] = dist[f] + 1
+                    q.append(n)
+    return dist
+
+
+def skid(
+    links: bytes,
+    blocked: frozenset[int],
+    occupied: Mapping[int, int],
+    cell: int,
+    heading: int,
+    fields: int,
+) -> tuple[int, int, int]:
+    """Skid a car ``fields`` back along the road; returns (cell, heading, fields skidded).
+
+    "Back" is against the heading; the skid follows the road (straight on when it can,
+    else the one other way), and stops early at an obstacle (two cars or a roadblock),
+    a junction without a straight way, or a dead end. The car keeps facing along the road.
+    """
+    b = g.opposite(heading)
+    f = cell
+    done = 0
+    for _ in range(fields):
+        lk = links[f] & 0xF
+        if (lk >> b) & 1:
+            d = b
+        else:
+            ways = [e for e in range(4) if (lk >> e) & 1 and e != g.opposite(b)]
+            if len(ways) != 1:
+                break
+            d = ways[0]
+        nxt = f + g.DELTA[d]
+        if occupied.get(nxt, 0) >= 2 or nxt in blocked:
+            break
+        f, b = nxt, d
+        done += 1
+    return f, (g.opposite(b) if done else heading), done
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOption:
+    """One way to move: destination, heading, pips, jump, whether it stops for a ram."""
+
+    cell: int
+    heading: int
+    cost: int
+    jump: bool
+    ram: bool
+    path: tuple[tuple[int, int, bool], ...]  # (cell, heading after, jumped over)
+
+
+def search_moves(
+    links: bytes,
+    blocked: frozenset[int],
+    others: Mapping[int, int],
+    rammable: frozenset[int],
+    start: int,
+    heading: int,
+    pips: int,
+    *,
+    entry: bool,
+    allow_jump: bool,
+) -> list[MoveOption]:
+    """Every legal move segment of a car (see the rules in ``engine``).
+
+    States are (cell, heading, jumped) at an exact cost; each is first reached along the
+    canonical path (breadth-first by cost, directions N E S W). A step costs 1 pip plus
+    the turn on the field it leaves (90° = 1, 180° = 2). A field with two other cars or a
+    roadblock is an obstacle (only a jump passes it: the jumped field costs nothing). A
+    field with one rammable car ends the segment when pips remain (a ram stop).
+
+    Normal ends use the most pips any way can (all of them if possible), separately for
+    paths with and without the jump.
+    """
+    delta = g.DELTA
+    turn = g.TURN_COST
+    layers: list[dict[int, tuple[int, int, int, int]]] = [{} for _ in range(pips + 1)]
+    layers[0][start * 8 + heading * 2] = (-1, -1, -1, 0)
+    ramstops: set[tuple[int, int]] = set()
+    for c in range(pips):
+        layer = layers[c]
+        for st in list(layer):
+            if (c, st) in ramstops:
+                continue
+            f = st >> 3
+            h = (st >> 1) & 3
+            j = st & 1
+            if entry and c == 0:
+                dirs: tuple[int, ...] = (heading,)
+            else:
+                lk = links[f]
+                dirs = tuple(d for d in range(4) if (lk >> d) & 1)
+            for d in dirs:
+                nxt = f + delta[d]
+                tc = turn[h][d]
+                if others.get(nxt, 0) >= 2 or nxt in blocked:
+                    if not allow_jump or j:
+                        continue
+                    nc = c + tc + 1
+                    if nc > pips:
+                        continue
+                    lg = links[nxt]
+                    back = (d + 2) % 4
+                    for e in range(4):
+                        if e == back or not (lg >> e) & 1:
+                            continue
+                        k = nxt + delta[e]
+                        if others.get(k, 0) >= 2 or k in blocked:
+                            continue
+                        ns = k * 8 + e * 2 + 1
+                        tgt = layers[nc]
+                        if ns not in tgt:
+                            tgt[ns] = (c, st, nxt, d)
+                            if nc < pips and k in rammable:
+                                ramstops.add((nc, ns))
+                    continue
+                nc = c + 1 + tc
+                if nc > pips:
+                    continue
+                ns = nxt * 8 + d * 2 + j
+                tgt = layers[nc]
+                if ns not in tgt:
+                    tgt[ns] = (c, st, -1, 0)
+                    if nc < pips and nxt in rammable:
+                        ramstops.add((nc, ns))
+    best = [0, 0]
+    for c in range(1, pips + 1):
+        for st in layers[c]:
+            if (c, st) not in ramstops:
+                best[st & 1] = c
+    out: list[MoveOption] = []
+    for c in range(1, pips + 1):
+        for st in layers[c]:
+            ram = (c, st) in ramstops
+            if not ram and c != best[st & 1]:
+                continue
+            steps: list[tuple[int, int, bool]] = []
+            cc, ss = c, st
+            while cc > 0:
+                pc, ps, jumped, jd = layers[cc][ss]
+                steps.append((ss >> 3, (ss >> 1) & 3, False))
+                if jumped >= 0:
+                    steps.append((jumped, jd, True))
+                cc, ss = pc, ps
+            steps.reverse()
+            out.append(MoveOption(st >> 3, (st >> 1) & 3, c, bool(st & 1), ram, tuple(steps)))
+    return out

@@ -1,0 +1,300 @@
+"""What one player may see: :func:`view_for` and the :class:`View` value.
+
+A view holds everything public — the map, the cars, the detours, the villain, the cards
+played, the escape cards already turned, the last events — plus the viewer's own hand
+and only the *sizes* of the other hands. It never holds the escape deck order, the
+:class:`~rallye.core.rng.Rng`, the face-down tiles' identities or anyone else's hand.
+
+:func:`render_grid` draws a view as text rows (one character per cell) for terminals and
+logs; a richer UI can draw from the same fields: each tile's ``openings`` mask decides
+its road cells (the middle plus the middle cell of every open side).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from rallye.knightrider import geometry as g
+from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
+from rallye.knightrider.state import State
+from rallye.knightrider.track import mask_table
+
+XY = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class TileView:
+    number: int
+    x: int
+    y: int
+    rot: int
+    openings: int  # side mask after rotation: bit 0 N, 1 E, 2 S, 3 W
+
+
+@dataclass(frozen=True, slots=True)
+class CarView:
+    player: int
+    field: XY | None  # cell coordinates; None while waiting beside the start tile
+    heading: int
+    side: int  # the start opening while waiting, else -1
+    roof: bool
+    mantle: bool
+    reached: tuple[XY, ...]  # target tiles reached (tour variant), square coordinates
+
+
+@dataclass(frozen=True, slots=True)
+class DetourView:
+    x: int
+    y: int
+    kind: str
+    rot: int
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventView:
+    kind: str
+    player: int | None
+    value: int | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeView:
+    id: int
+    dx: int
+    dy: int
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    me: int
+    players: int
+    phase: str
+    current: int | None
+    start_player: int
+    turn: int
+    tiles: tuple[TileView, ...]  # laid tiles in laying order
+    centre: tuple[XY, ...]  # the four centre squares
+    centre_face_down: bool  # centre tiles still lying there face down
+    face_down: int  # tiles still face down (pile + centre)
+    drawn: int  # the face-up tile being laid (0 none)
+    unused: tuple[int, ...]
+    villain: XY | None  # cell coordinates
+    targets: tuple[XY, ...]  # tour targets, square coordinates
+    start_tile: XY | None
+    start_choices: tuple[XY, ...]
+    cars: tuple[CarView, ...]
+    detours: tuple[DetourView, ...]  # in play order (the last on a square is on top)
+    roll: int
+    pips: int
+    used: int
+    moved: bool
+    move_done: bool
+    kitt_played: bool
+    detour_played: bool
+    hand_kitt: tuple[int, ...]  # own counts, KITT_KINDS order (MANTLE TURBO1 TURBO2 JUMP)
+    hand_detour: tuple[int, ...]  # own counts, DETOUR_KINDS order
+    hand_sizes: tuple[tuple[int, int], ...]  # (K.I.T.T., detour) cards held, per player
+    set_aside: tuple[int, int]
+    played: tuple[tuple[int, str], ...]  # K.I.T.T. cards played (player, kind) in order
+    escape_turned: tuple[EscapeView, ...]  # turned since the last shuffle, in order
+    escape_left: int
+    events: tuple[EventView, ...]  # what the last action caused
+    winner: int | None
+    over: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-safe dict (lists and plain values); :meth:`from_json` rebuilds the view."""
+        return _to_json(self)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> View:
+        def xy(v: Any) -> XY | None:
+            return None if v is None else (int(v[0]), int(v[1]))
+
+        def xys(v: Any) -> tuple[XY, ...]:
+            return tuple((int(a), int(b)) for a, b in v)
+
+        return cls(
+            me=data["me"],
+            players=data["players"],
+            phase=data["phase"],
+            current=data["current"],
+            start_player=data["start_player"],
+            turn=data["turn"],
+            tiles=tuple(TileView(**t) for t in data["tiles"]),
+            centre=xys(data["centre"]),
+            centre_face_down=data["centre_face_down"],
+            face_down=data["face_down"],
+            drawn=data["drawn"],
+            unused=tuple(data["unused"]),
+            villain=xy(data["villain"]),
+            targets=xys(data["targets"]),
+            start_tile=xy(data["start_tile"]),
+            start_choices=xys(data["start_choices"]),
+            cars=tuple(
+                CarView(
+                    player=c["player"],
+                    field=xy(c["field"]),
+                    heading=c["heading"],
+                    side=c["side"],
+                    roof=c["roof"],
+                    mantle=c["mantle"],
+                    reached=xys(c["reached"]),
+                )
+                for c in data["cars"]
+            ),
+            detours=tuple(DetourView(**d) for d in data["detours"]),
+            roll=data["roll"],
+            pips=data["pips"],
+            used=data["used"],
+            moved=data["moved"],
+            move_done=data["move_done"],
+            kitt_played=data["kitt_played"],
+            detour_played=data["detour_played"],
+            hand_kitt=tuple(data["hand_kitt"]),
+            hand_detour=tuple(data["hand_detour"]),
+            hand_sizes=tuple((int(a), int(b)) for a, b in data["hand_sizes"]),
+            set_aside=(int(data["set_aside"][0]), int(data["set_aside"][1])),
+            played=tuple((int(p), str(k)) for p, k in data["played"]),
+            escape_turned=tuple(EscapeView(**e) for e in data["escape_turned"]),
+            escape_left=data["escape_left"],
+            events=tuple(EventView(**e) for e in data["events"]),
+            winner=data["winner"],
+            over=data["over"],
+        )
+
+
+def _to_json(v: Any) -> Any:
+    if hasattr(v, "__dataclass_fields__"):
+        return {f.name: _to_json(getattr(v, f.name)) for f in fields(v)}
+    if isinstance(v, tuple):
+        return [_to_json(x) for x in v]
+    return v
+
+
+def view_for(state: State, player: int) -> View:
+    """Player ``player``'s view of ``state`` (0-based seat)."""
+    if not 0 <= player < state.players:
+        raise ValueError(f"no player {player} in a {state.players}-player game")
+    masks = mask_table(state.pieces)
+    pieces = state.pieces
+    tiles = tuple(TileView(n, x, y, rot, masks[n][rot // 90]) for n, x, y, rot in state.laid)
+    cars = tuple(
+        CarView(
+            player=c.player,
+            field=g.cell_xy(c.cell) if c.cell >= 0 else None,
+            heading=c.heading,
+            side=c.side,
+            roof=c.roof,
+            mantle=c.mantle,
+            reached=tuple(g.sq_xy(s) for s in c.reached),
+        )
+        for c in state.cars
+    )
+    detours = tuple(DetourView(*g.sq_xy(sq), kind, rot, p) for sq, kind, rot, p in state.detours)
+    turned = tuple(
+        EscapeView(pieces.escape[i].id, pieces.escape[i].dx, pieces.escape[i].dy)
+        for i in state.escape_deck[: state.escape_pos]
+    )
+    return View(
+        me=player,
+        players=state.players,
+        phase=state.phase,
+        current=None if state.phase == "over" else state.current,
+        start_player=state.start_player,
+        turn=state.turn,
+        tiles=tiles,
+        centre=g.CENTRE,
+        centre_face_down=bool(state.centre),
+        face_down=len(state.pile) + len(state.centre),
+        drawn=state.drawn,
+        unused=state.unused,
+        villain=g.cell_xy(state.villain) if state.villain >= 0 else None,
+        targets=tuple(g.sq_xy(s) for s in state.targets),
+        start_tile=g.sq_xy(state.start_sq) if state.start_sq >= 0 else None,
+        start_choices=tuple(g.sq_xy(s) for s in state.start_choices),
+        cars=cars,
+        detours=detours,
+        roll=state.roll,
+        pips=state.pips,
+        used=state.used,
+        moved=state.moved,
+        move_done=state.move_done,
+        kitt_played=state.kitt_played,
+        detour_played=state.detour_played,
+        hand_kitt=state.kitt_hands[player],
+        hand_detour=state.detour_hands[player],
+        hand_sizes=tuple((sum(k), sum(d)) for k, d in zip(state.kitt_hands, state.detour_hands, strict=False)),
+        set_aside=state.set_aside,
+        played=state.played,
+        escape_turned=turned,
+        escape_left=len(state.escape_deck) - state.escape_pos,
+        events=tuple(EventView(e.kind, e.player, e.value, e.text) for e in state.events),
+        winner=state.winner,
+        over=state.phase == "over",
+    )
+
+
+_DETOUR_CHAR = {"STRAIGHT": "S", "DEADEND": "D", "ROADBLOCK": "X", "RIGHT": "R", "LEFT": "L"}
+
+
+def render_grid(view: View, *, margin: int = 0) -> list[str]:
+    """The map as text rows, one character per cell, north up.
+
+    ``#`` built-up, ``.`` road, ``~`` the centre (face-down tiles or the escape pile),
+    blank: no tile; ``1``–``5`` a car (by seat + 1; ``&`` two cars), ``V`` the villain
+    (``!`` villain and a car), ``X`` a roadblock, ``S D R L`` the top detour card
+    (straight, dead end, right, left curve) on a middle field without a car.
+    """
+    squares = [(t.x, t.y) for t in view.tiles] + list(view.centre)
+    xs = [x for x, _ in squares]
+    ys = [y for _, y in squares]
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+    w, h = 3 * (x1 - x0 + 1), 3 * (y1 - y0 + 1)
+    grid = [[" "] * w for _ in range(h)]
+
+    def put(cx: int, cy: int, ch: str) -> None:
+        gx, gy = cx - 3 * x0, cy - 3 * y0
+        if 0 <= gx < w and 0 <= gy < h:
+            grid[gy][gx] = ch
+
+    for x, y in view.centre:
+        for i in range(3):
+            for j in range(3):
+                put(3 * x + i, 3 * y + j, "~")
+    for t in view.tiles:
+        for i in range(3):
+            for j in range(3):
+                put(3 * t.x + i, 3 * t.y + j, "#")
+        put(3 * t.x + 1, 3 * t.y + 1, ".")
+        for d in range(4):
+            if (t.openings >> d) & 1:
+                lx, ly = g.LOCAL_POS[d + 1]
+                put(3 * t.x + lx, 3 * t.y + ly, ".")
+    for det in view.detours:
+        put(3 * det.x + 1, 3 * det.y + 1, _DETOUR_CHAR[det.kind])
+    count: dict[XY, list[int]] = {}
+    for c in view.cars:
+        if c.field is not None:
+            count.setdefault(c.field, []).append(c.player)
+    for (cx, cy), ps in count.items():
+        put(cx, cy, str(ps[0] + 1) if len(ps) == 1 else "&")
+    if view.villain is not None:
+        put(view.villain[0], view.villain[1], "!" if view.villain in count else "V")
+    return ["".join(r) for r in grid]
+
+
+def hand_names(view: View, lang: str = "de") -> list[str]:
+    """The viewer's hand as card names (German by default)."""
+    from rallye.knightrider.names import card_name
+
+    out: list[str] = []
+    for k, n in zip(KITT_KINDS, view.hand_kitt, strict=False):
+        out += [card_name(k, lang)] * n
+    for k, n in zip(DETOUR_KINDS, view.hand_detour, strict=False):
+        out += [card_name(k, lang)] * n
+    return out
