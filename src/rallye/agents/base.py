@@ -60,7 +60,7 @@ def _load_builtin(game: str) -> None:
 
 _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "mille": ("rallye.agents.mille_heuristic", "rallye.agents.mille_search", "rallye.agents.levels"),
-    "knightrider": ("rallye.agents.kr_heuristic", "rallye.agents.kr_search", "rallye.agents.levels"),
+    "knightrider": ("rallye.agents.kr_heuristic", "rallye.agents.kr_search", "rallye.agents.kr_levels"),
 }
 
 
