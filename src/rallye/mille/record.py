@@ -137,7 +137,11 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
         if finished:
             raise RecordError(f"{where}: nothing may follow the end line", rule="record-format")
         if kind == "deal":
-            if not expect_deal or pending_sheets:
+            if pending_sheets:
+                raise RecordError(
+                    f"{where}: the score line of hand {pending_sheets[0].hand + 1} is missing", rule="record-order"
+                )
+            if not expect_deal:
                 raise RecordError(f"{where}: unexpected deal line", rule="record-order")
             deck = line.get("deck")
             if not isinstance(deck, list) or not all(c in CARDS for c in deck):

@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rallye.core.errors import RecordError
+from rallye.core.errors import GameError, RecordError
 from rallye.mille.cards import CARDS
 from rallye.mille.edition import SCORE_LINES, Edition, get_edition
-from rallye.mille.state import Event, MilleState, ScoreSheet, Tableau
+from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, Event, MilleState, ScoreSheet, Tableau
+
+PHASES = (PLAY_PHASE, EXTEND_PHASE, OVER_PHASE)
 
 VIEW_VERSION = 1
 
@@ -117,6 +119,8 @@ class MilleView:
                 raise ValueError("field 'game' must be 'mille'")
             if data.get("version") != VIEW_VERSION:
                 raise ValueError(f"field 'version' must be {VIEW_VERSION}")
+            if not isinstance(data.get("edition"), str):
+                raise ValueError("field 'edition' must be an edition key")
             ed = get_edition(data["edition"])
 
             def cards(xs: Any, name: str) -> tuple[str, ...]:
@@ -178,13 +182,49 @@ class MilleView:
             )
         except KeyError as exc:
             raise RecordError(f"view JSON: missing field {exc.args[0]!r}", rule="view-json") from None
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, AttributeError) as exc:
             raise RecordError(f"view JSON: {exc}", rule="view-json") from None
-        if not 0 <= view.seat < view.n_players or len(view.hand_sizes) != view.n_players:
-            raise RecordError("view JSON: seat or hand_sizes do not fit n_players", rule="view-json")
-        if len(view.tableaus) != len(view.sides):
-            raise RecordError("view JSON: one tableau per side is needed", rule="view-json")
+        except GameError as exc:
+            raise RecordError(f"view JSON: {exc.message}", rule="view-json") from None
+        problem = _impossible(view)
+        if problem:
+            raise RecordError(f"view JSON: {problem}", rule="view-json")
         return view
+
+
+def _impossible(v: MilleView) -> str | None:
+    """What makes a well-typed view impossible, if anything."""
+    n = v.n_players
+    if n not in v.edition.players:
+        return f"{v.edition.key} is not played by {n} players"
+    if v.sides != v.edition.sides_for(n):
+        return f"field 'sides' is not {v.edition.key}'s layout for {n} players"
+    if not 0 <= v.seat < n or not 0 <= v.current < n or not 0 <= v.dealer < n:
+        return f"seat, current and dealer must be seats 0..{n - 1}"
+    if not 0 <= v.side < len(v.sides) or v.seat not in v.sides[v.side]:
+        return f"field 'side' is not seat {v.seat}'s side"
+    if len(v.hand_sizes) != n or v.hand_sizes[v.seat] != len(v.hand):
+        return "field 'hand_sizes' does not fit the players and the hand"
+    if len(v.tableaus) != len(v.sides):
+        return "one tableau per side is needed"
+    if len(v.totals) != len(v.sides):
+        return "one running total per side is needed"
+    if v.phase not in PHASES:
+        return f"field 'phase' must be one of {list(PHASES)}"
+    if v.extended_by is not None and not (isinstance(v.extended_by, int) and 0 <= v.extended_by < len(v.sides)):
+        return "field 'extended_by' must be a side or null"
+    if not 0 <= v.draw_count <= v.deck_size:
+        return "field 'draw_count' must lie between 0 and deck_size"
+    if v.hand_no < 0 or any(h < 0 for h in v.hand_sizes):
+        return "counts must not be negative"
+    for e in v.events:
+        if e.card is not None and e.card not in CARDS:
+            return f"event card {e.card!r} is not a card id"
+        if not 0 <= e.seat < n:
+            return f"event seat {e.seat} is not a seat"
+    if any(w < 0 or w >= len(v.sides) for w in v.winners):
+        return "field 'winners' must list sides"
+    return None
 
 
 def _counts(cards: tuple[str, ...]) -> dict[str, int]:
