@@ -217,7 +217,7 @@ def test_altered_record_wrong_dealer_names_the_line(game_lines):
      (lambda ls: ls.pop(1), "line 2: a deal line must come first"),
      (lambda ls: ls.append({"type": "action", "hand": 0, "player": 0, "action": "extend"}),
       "nothing may follow the end line"),
-     (lambda ls: ls.__delitem__(_index(ls, "score", 0)), "unexpected deal line")],
+     (lambda ls: ls.__delitem__(_index(ls, "score", 0)), "the score line of hand 1 is missing")],
 )  # fmt: skip
 def test_altered_record_structure_names_the_line(game_lines, edit, fragment):
     lines = json.loads(json.dumps(game_lines))
