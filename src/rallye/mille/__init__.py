@@ -3,7 +3,7 @@
 >>> from rallye import mille
 >>> s = mille.new_match("hu", 4, seed=3)
 >>> [len(h) for h in s.hands], s.sides
-([6, 7, 6, 6], ((0, 2), (1, 3)))
+([7, 6, 6, 6], ((0, 2), (1, 3)))
 """
 
 from rallye.mille.actions import (

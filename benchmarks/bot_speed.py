@@ -1,0 +1,54 @@
+"""Per-move decision time of the Mille Bornes bots (one core, one process).
+
+Plays 2-player wm2006 hands in which the measured bot sits at seat 0 against the
+heuristic, and times every decision of the measured bot: mean, 95th percentile, max.
+
+    PYTHONPATH=src python benchmarks/bot_speed.py --bots hard,expert --hands 6
+
+Targets (issue): ``hard`` ≤ 0.2 s and ``expert`` ≤ 0.5 s per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from rallye import mille
+from rallye.agents.base import make_agent
+
+
+def measure(name: str, hands: int, players: int, edition: str) -> list[float]:
+    times: list[float] = []
+    for seed in range(hands):
+        s = mille.new_match(edition, players, seed=seed)
+        bots = [make_agent("mille", name if p == 0 else "heuristic", seed + p) for p in range(players)]
+        while not s.sheets:
+            v = mille.view_for(s, s.current)
+            legal = mille.legal_from_view(v)
+            t = time.perf_counter()
+            a = bots[s.current].choose(v, legal)
+            if s.current == 0:
+                times.append(time.perf_counter() - t)
+            s = mille.apply(s, a)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bots", default="easy,medium,hard,expert")
+    ap.add_argument("--hands", type=int, default=6)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--edition", default="wm2006")
+    args = ap.parse_args()
+    print(f"{args.edition}, {args.players} players, {args.hands} hands per bot; seconds per move")
+    for name in args.bots.split(","):
+        ts = sorted(measure(name, args.hands, args.players, args.edition))
+        p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+        print(
+            f"{name:>9}: mean {statistics.mean(ts):.4f}  p95 {p95:.4f}  max {ts[-1]:.4f}  ({len(ts)} moves)", flush=True
+        )
+
+
+if __name__ == "__main__":
+    main()

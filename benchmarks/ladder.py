@@ -1,0 +1,88 @@
+"""Strength ladder for the Mille Bornes bots: duplicate matches between levels.
+
+Each pairing plays 2-player wm2006 matches (to the edition's 5000 points, or single hands
+with ``--hands``) in duplicate: every deal seed is played twice with the seats swapped, so
+luck of the deal cancels out. Prints each pairing's win rate with a 95 % Wilson interval
+and the mean points per hand.
+
+    PYTHONPATH=src python benchmarks/ladder.py --matches 20 --workers 2
+    PYTHONPATH=src python benchmarks/ladder.py --pairs medium:expert --hands --matches 200
+
+Not a test: it takes minutes (``expert`` thinks up to ~0.5 s a move).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import time
+
+from rallye import mille
+from rallye.agents.base import make_agent
+
+DEFAULT_PAIRS = "easy:medium,medium:hard,hard:expert,medium:expert"
+
+
+def play(job: tuple[str, str, int, bool, str]) -> tuple[float, int, int, int]:
+    """One game; returns (result for ``a`` in 0/0.5/1, points a, points b, hands)."""
+    a, b, seed, hands_only, edition = job
+    seat_a = seed % 2
+    match_seed = seed // 2
+    s = mille.new_match(edition, 2, seed=match_seed)
+    bots = {seat_a: make_agent("mille", a, 1000 + seed), 1 - seat_a: make_agent("mille", b, 2000 + seed)}
+    while not mille.is_over(s) and not (hands_only and s.sheets):
+        v = mille.view_for(s, s.current)
+        s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))
+    if hands_only:
+        pa, pb = s.sheets[0].hand_totals[seat_a], s.sheets[0].hand_totals[1 - seat_a]
+        res = 1.0 if pa > pb else 0.5 if pa == pb else 0.0
+    else:
+        res = 1.0 if s.winners == (seat_a,) else 0.0
+        pa = sum(sh.hand_totals[seat_a] for sh in s.sheets)
+        pb = sum(sh.hand_totals[1 - seat_a] for sh in s.sheets)
+    return res, pa, pb, len(s.sheets)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="comma-separated A:B pairings")
+    ap.add_argument("--matches", type=int, default=10, help="deal seeds per pairing (each played twice)")
+    ap.add_argument("--hands", action="store_true", help="single hands instead of 5000-point matches")
+    ap.add_argument("--edition", default="wm2006")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--first-seed", type=int, default=0)
+    args = ap.parse_args()
+    unit = "hands" if args.hands else "matches"
+    print(f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing")
+    with multiprocessing.Pool(args.workers) as pool:
+        for pair in args.pairs.split(","):
+            a, b = pair.split(":")
+            jobs = [(a, b, args.first_seed * 2 + k, args.hands, args.edition) for k in range(2 * args.matches)]
+            t = time.time()
+            results = pool.map(play, jobs, chunksize=1)
+            wins = sum(r[0] for r in results)
+            n = len(results)
+            lo, hi = wilson(wins, n)
+            hands = sum(r[3] for r in results)
+            pa = sum(r[1] for r in results) / hands
+            pb = sum(r[2] for r in results) / hands
+            print(
+                f"{a:>9} vs {b:<9} {a} wins {wins:5.1f}/{n} = {wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]  "
+                f"points/hand {pa:6.1f} vs {pb:6.1f}  ({hands} hands, {time.time() - t:.0f} s)",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,334 @@
+"""A rule-of-thumb Mille Bornes bot: plays like a careful person who counts cards.
+
+It sees only its :class:`~rallye.mille.view.MilleView` and the legal actions. Every legal
+action gets a score; the best one is played (ties go to the earlier action in the engine's
+fixed order, so the bot is deterministic). The habits, each a function below:
+
+- **Count cards.** ``view.unseen_counts()`` says what may still be in the other hands or
+  the draw pile; a card all of whose counterparts are gone is dead.
+- **Cure first, then drive.** Remedies and ``ROLL`` are played as soon as they are
+  needed; a safety that clears a hazard on the own side is played at once.
+- **Hold safeties for a coup fourré** until holding is risky: the draw pile is nearly
+  gone, an opponent is about to finish the trip, or the hand is clogged (the only
+  alternative would be to throw away a useful card).
+- **Attack the side most likely to win** (most kilometres, rolling), with the hazard it is
+  least likely to answer by a coup fourré and whose remedy is scarcest.
+- **Drive the largest distance that keeps the exact target reachable**, sparing the 200s
+  while the safe-trip bonus is still in reach and nobody is close.
+- **Decide the extension by the prospects:** the own hand, the draw pile left, the
+  opponents' distance and hazards, and whether declining already wins the match.
+- **Discard what is dead:** remedies whose safety the side has, a third 200, distance
+  that no longer fits, hazards every opponent is safe from, cards whose counterparts are
+  all gone. A safety is never discarded while any other card could go.
+
+Team games: the side is the unit (the tableau, the distance, the attacks are per side;
+the team mate's hand is unseen like any other).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rallye.agents.base import register
+from rallye.mille.actions import Action
+from rallye.mille.cards import (
+    BATTLE_HAZARDS,
+    D200,
+    DISTANCE_KM,
+    END_OF_LIMIT,
+    HAZARDS,
+    REMEDY_FOR,
+    RIGHT_OF_WAY,
+    ROLL,
+    SAFETIES,
+    SAFETY_AGAINST,
+    SAFETY_FOR,
+    SPEED_LIMIT,
+)
+from rallye.mille.state import Tableau
+from rallye.mille.view import MilleView
+
+#: The remedy for each battle hazard (STOP -> ROLL, …).
+REMEDY_OF: dict[str, str] = {h: r for r, h in REMEDY_FOR.items()}
+
+# Score scale of the actions (higher is better); only the order matters.
+FINISH = 3000.0
+CURE_SAFETY = 1200.0
+REMEDY = 1000.0
+ROLL_PLAY = 950.0
+ATTACK = 700.0
+SAFETY_RISKY = 460.0
+DISTANCE = 300.0
+SAFETY_IDLE = 40.0
+DISCARD = 100.0
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the bot reads from a view once per decision."""
+
+    view: MilleView
+    me: Tableau
+    unseen: dict[str, int]
+    pool: int  # cards unseen: the others' hands plus the draw pile
+    remaining: int  # km still to go to the current target
+    opp_sides: tuple[int, ...]
+    leader_km: int  # the largest distance among opposing sides
+    leader_close: bool  # an opposing side may finish within a turn or two
+    risky: bool  # holding safeties for a coup fourré has become risky
+
+    @classmethod
+    def of(cls, view: MilleView) -> Reading:
+        me = view.tableaus[view.side]
+        unseen = view.unseen_counts()
+        pool = max(1, sum(unseen.values()))
+        opp = tuple(s for s in range(len(view.tableaus)) if s != view.side)
+        leader_km = max((view.tableaus[s].km for s in opp), default=0)
+        close = any(_may_finish_soon(view.tableaus[s], view.target) for s in opp)
+        hand_sizes = sum(view.hand_sizes)
+        risky = (
+            view.draw_count <= 2 * view.n_players
+            or close
+            or (view.draw_count == 0 and hand_sizes <= 2 * view.n_players)
+            or view.target - me.km <= 100
+        )
+        return cls(view, me, unseen, pool, view.target - me.km, opp, leader_km, close, risky)
+
+
+def _may_finish_soon(tab: Tableau, target: int) -> bool:
+    return target - tab.km <= 200 and tab.rolling
+
+
+def _has_safety(r: Reading, safety: str) -> bool:
+    return safety in r.me.safeties or safety in r.view.hand
+
+
+def _cf_risk(r: Reading, side: int, hazard: str) -> float:
+    """The chance that attacking ``side`` with ``hazard`` meets a coup fourré."""
+    safety = SAFETY_FOR[hazard]
+    if r.unseen[safety] == 0:
+        return 0.0
+    held = sum(r.view.hand_sizes[p] for p in r.view.sides[side])
+    return min(1.0, held / r.pool)
+
+
+# -- distance and exactness ----------------------------------------------------------
+def _sums(cards: Sequence[int], cap: int) -> set[int]:
+    out = {0}
+    for c in cards:
+        out |= {s + c for s in out if s + c <= cap}
+    return out
+
+
+def _reach_penalty(r: Reading, after: int, hand_km: list[int]) -> float:
+    """How hard it will be to make exactly ``after`` km more (0 = easy)."""
+    if after == 0:
+        return 0.0
+    if after in _sums(hand_km, after):
+        return 0.0
+    avail = {k: r.unseen[c] + r.view.hand.count(c) for c, k in DISTANCE_KM.items()}
+    small = sum(n for k, n in avail.items() if k <= after and after % k == 0)
+    if small == 0:
+        return 250.0
+    return 120.0 / small
+
+
+def _distance_score(r: Reading, card: str) -> float:
+    km = DISTANCE_KM[card]
+    after = r.remaining - km
+    if after == 0:
+        return FINISH
+    hand = list(r.view.hand)
+    hand.remove(card)
+    hand_km = [DISTANCE_KM[c] for c in hand if c in DISTANCE_KM and (c != D200 or r.me.d200 < 1)]
+    score = DISTANCE + km - _reach_penalty(r, after, hand_km)
+    if card == D200 and r.me.d200 == 0 and not r.leader_close and r.view.edition.scoring.safe_trip:
+        # the safe-trip bonus is still possible: spend a 200 only when it speeds the end
+        score -= 120.0 if r.remaining > 300 else 40.0
+    return score
+
+
+# -- card values (for discards) --------------------------------------------------------
+def card_value(r: Reading, card: str, hand: Sequence[str]) -> float:
+    """What keeping ``card`` is worth; 0 means dead."""
+    me, unseen = r.me, r.unseen
+    copies = hand.count(card)
+    if card in SAFETIES:
+        return 1000.0
+    if card in DISTANCE_KM:
+        km = DISTANCE_KM[card]
+        ext = r.view.edition.extension
+        room = r.remaining
+        if (
+            ext.allowed
+            and r.view.extended_by is None
+            and r.view.target == ext.from_km
+            and len(r.view.sides[r.view.side]) == 1
+        ):
+            room += ext.to_km - ext.from_km  # may still fit after an extension
+        if km > room or (card == D200 and me.d200 >= 2):
+            return 0.0
+        if me.limited and km > 50 and r.remaining > 50:
+            return 20.0 + km / 4  # blocked for now
+        return 30.0 + km / 2 - 10.0 * (copies - 1) * (1 if km <= 50 else 0)
+    if card in HAZARDS:
+        targets = [s for s in r.opp_sides if SAFETY_FOR[card] not in r.view.tableaus[s].safeties]
+        if not targets:
+            return 0.0
+        if card == SPEED_LIMIT:
+            return 35.0
+        return 60.0
+    # remedies
+    if card == ROLL:
+        if _has_safety(r, RIGHT_OF_WAY):
+            return 0.0
+        return 90.0 - 25.0 * (copies - 1)
+    hazard = REMEDY_FOR[card]
+    safety = SAFETY_FOR[hazard]
+    if safety in me.safeties:
+        return 0.0
+    if safety in r.view.hand:
+        return 5.0  # the safety answers the hazard anyway (coup fourré)
+    on_me = me.speed_top == hazard if card == END_OF_LIMIT else me.battle_top == hazard
+    if unseen[hazard] == 0 and not on_me:
+        return 0.0  # every such hazard is seen and none can come
+    if card == END_OF_LIMIT:
+        return (25.0 if r.remaining > 50 else 2.0) - 10.0 * (copies - 1)
+    return 55.0 + 8.0 * unseen[hazard] - 30.0 * (copies - 1)
+
+
+# -- the scores ------------------------------------------------------------------------
+def _attack_score(r: Reading, card: str, side: int) -> float:
+    tab = r.view.tableaus[side]
+    progress = tab.km / r.view.target
+    cf = _cf_risk(r, side, card)
+    score = ATTACK + 300.0 * progress - 700.0 * cf
+    if side == max(r.opp_sides, key=lambda s: (r.view.tableaus[s].km, -s)):
+        score += 60.0
+    if len(r.opp_sides) > 1:
+        # the match leader is the other thing worth hurting
+        totals = r.view.totals
+        score += 40.0 * (totals[side] == max(totals[s] for s in r.opp_sides) and totals[side] > 0)
+    if card == SPEED_LIMIT:
+        if r.view.target - tab.km <= 50:
+            return DISCARD - 50.0  # nothing left to slow down
+        return score - 250.0 + (80.0 if tab.rolling else 0.0)
+    remedy = REMEDY_OF[card]
+    score += 20.0 * (6 - min(6, r.unseen[remedy]))  # a scarce remedy keeps them stopped
+    return score
+
+
+def _safety_score(r: Reading, card: str) -> float:
+    me = r.me
+    against = SAFETY_AGAINST[card]
+    if me.battle_top in against or (card == RIGHT_OF_WAY and me.limited):
+        return CURE_SAFETY
+    if card == RIGHT_OF_WAY and not me.rolling and me.battle_top is None and ROLL not in r.view.hand:
+        return ROLL_PLAY  # Right of Way starts the side
+    if r.view.edition.extra_turn_after_safety:
+        return ROLL_PLAY - 10.0  # a free extra turn beats waiting for the coup fourré
+    if r.risky:
+        return SAFETY_RISKY
+    if all(r.unseen[h] == 0 for h in against):
+        return SAFETY_RISKY - 50.0  # nothing left to answer: bank it
+    return SAFETY_IDLE
+
+
+def _play_score(r: Reading, card: str) -> float:
+    if card in DISTANCE_KM:
+        return _distance_score(r, card)
+    if card in SAFETIES:
+        return _safety_score(r, card)
+    if card == ROLL:
+        return ROLL_PLAY
+    if card == END_OF_LIMIT:
+        big = any(DISTANCE_KM.get(c, 0) > 50 for c in r.view.hand)
+        return REMEDY if r.remaining > 50 and big else DISTANCE - 10.0
+    return REMEDY  # a remedy is only legal onto its hazard
+
+
+def _discard_score(r: Reading, card: str) -> float:
+    return DISCARD - card_value(r, card, r.view.hand)
+
+
+def score_action(r: Reading, action: Action) -> float:
+    if action.verb == "play":
+        assert action.card is not None
+        return _play_score(r, action.card)
+    if action.verb == "attack":
+        assert action.card is not None and action.side is not None
+        return _attack_score(r, action.card, action.side)
+    if action.verb == "discard":
+        assert action.card is not None
+        return _discard_score(r, action.card)
+    return 0.0
+
+
+def should_extend(view: MilleView) -> bool:
+    """The extension decision: extend only when finishing the longer trip looks likely."""
+    me = view.tableaus[view.side]
+    ed = view.edition
+    extra = ed.extension.to_km - me.km
+    if ed.match_target is not None:
+        # declining banks this hand's points; if that wins the match, take it.
+        sc = ed.scoring
+        bank = me.km + sc.safety * len(me.safeties) + sc.coup_fourre_bonus * len(me.coups) + sc.trip
+        mine = view.totals[view.side] + bank
+        if mine >= ed.match_target and all(
+            mine > view.totals[s] + view.tableaus[s].km + 400 for s in range(len(view.sides)) if s != view.side
+        ):
+            return False
+    if not me.rolling or extra <= 0:
+        return False
+    unseen = view.unseen_counts()
+    opp = [view.tableaus[s] for s in range(len(view.sides)) if s != view.side]
+    if any(ed.extension.to_km - t.km <= 300 for t in opp):
+        return False  # someone else could complete the long trip and take the bonuses
+    hand_km = sum(DISTANCE_KM.get(c, 0) for c in view.hand if c != D200 or me.d200 < 2)
+    threats = sum(
+        unseen[h] for h in BATTLE_HAZARDS if SAFETY_FOR[h] not in me.safeties and SAFETY_FOR[h] not in view.hand
+    )
+    pile = view.draw_count
+    if ed.extension.ends_on_empty_draw and pile < 16:
+        return False
+    if pile == 0:
+        return hand_km >= extra
+    safeties = len(me.safeties) + sum(c in SAFETIES for c in view.hand)
+    # enough distance in hand, or a long pile and little danger
+    return hand_km >= extra - 100 and (threats <= 8 + 3 * safeties or pile >= 30)
+
+
+class HeuristicAgent:
+    """The rule-of-thumb bot; ``epsilon`` is the chance of a uniformly random legal action."""
+
+    def __init__(self, seed: int = 0, name: str = "heuristic", epsilon: float = 0.0) -> None:
+        self.name = name
+        self.epsilon = epsilon
+        self.rng = random.Random(seed)
+
+    def choose(self, view: MilleView, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return legal[self.rng.randrange(len(legal))]
+        return best_action(view, legal)
+
+
+def rank_actions(view: MilleView, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+    """Every legal action with its heuristic score, best first (stable: ties keep legal order)."""
+    if view.phase == "extend":
+        first = "extend" if should_extend(view) else "decline"
+        return [(1.0 if a.verb == first else 0.0, a) for a in sorted(legal, key=lambda a: a.verb != first)]
+    r = Reading.of(view)
+    scored = [(score_action(r, a), i, a) for i, a in enumerate(legal)]
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(s, a) for s, _, a in scored]
+
+
+def best_action(view: MilleView, legal: Sequence[Action]) -> Action:
+    return rank_actions(view, legal)[0][1]
+
+
+register("mille", "heuristic", lambda seed: HeuristicAgent(seed))

@@ -1,0 +1,263 @@
+"""Mille Bornes bots: legal choices only, views only, and the heuristic's habits."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from agents_helpers import PLAYER_COUNTS, random_states, views_of
+
+from rallye import mille
+from rallye.agents.base import agent_names, make_agent
+from rallye.agents.mille_heuristic import HeuristicAgent, Reading, best_action, card_value
+from rallye.agents.mille_sampler import Deal, state_from_view, unseen_cards
+from rallye.agents.mille_search import IsmctsAgent
+from rallye.mille.actions import parse_action
+from rallye.mille.state import MilleState, Tableau
+
+
+def test_mille_bots_and_levels_are_registered() -> None:
+    names = agent_names("mille")
+    for n in ("random", "heuristic", "ismcts", "easy", "medium", "hard", "expert"):
+        assert n in names
+
+
+@pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
+def test_heuristic_only_returns_legal_actions(edition: str) -> None:
+    """Thousands of decisions across editions, player counts and phases (extension incl.)."""
+    phases = set()
+    for players in PLAYER_COUNTS[edition]:
+        bot = HeuristicAgent(seed=players, epsilon=0.1)
+        for v in views_of(edition, players, seed=players, steps=400):
+            legal = mille.legal_from_view(v)
+            phases.add(v.phase)
+            assert bot.choose(v, legal) in legal
+    if edition != "meilen":
+        assert "extend" in phases
+
+
+@pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
+def test_ismcts_only_returns_legal_actions(edition: str) -> None:
+    phases = set()
+    for players in PLAYER_COUNTS[edition]:
+        bot = IsmctsAgent(seed=players, iterations=3, rollout_plies=4)
+        for i, v in enumerate(views_of(edition, players, seed=100 + players, steps=600)):
+            if v.phase != "extend" and i % 8:
+                continue  # every extension decision, and every 8th card decision
+            legal = mille.legal_from_view(v)
+            phases.add(v.phase)
+            assert bot.choose(v, legal) in legal
+    if edition != "meilen":
+        assert "extend" in phases
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_levels_play_legal_actions_in_a_whole_hand(level: str) -> None:
+    s = mille.new_match("wm2006", 3, seed=11)
+    bots = [make_agent("mille", level, seed=p) for p in range(3)]
+    if level in ("hard", "expert"):
+        for b in bots:
+            assert isinstance(b, IsmctsAgent)
+            b.iterations, b.time_limit = 4, None  # keep the test fast
+    while not s.sheets:
+        v = mille.view_for(s, s.current)
+        legal = mille.legal_from_view(v)
+        a = bots[s.current].choose(v, legal)
+        assert a in legal
+        s = mille.apply(s, a)
+
+
+def _reachable_states(obj: object, depth: int = 0, seen: set[int] | None = None) -> bool:
+    """Is a MilleState reachable by following attributes/items from ``obj``?"""
+    seen = seen if seen is not None else set()
+    if isinstance(obj, MilleState):
+        return True
+    if id(obj) in seen or depth > 6 or isinstance(obj, str | int | float | bool | type(None)):
+        return False
+    seen.add(id(obj))
+    children: list[object] = []
+    if isinstance(obj, dict):
+        children += list(obj.keys()) + list(obj.values())
+    elif isinstance(obj, tuple | list | set | frozenset):
+        children += list(obj)
+    elif dataclasses.is_dataclass(obj):
+        children += [getattr(obj, f.name) for f in dataclasses.fields(obj)]
+    else:
+        for name in getattr(type(obj), "__slots__", ()):
+            if hasattr(obj, name):
+                children.append(getattr(obj, name))
+        children += list(getattr(obj, "__dict__", {}).values())
+    return any(_reachable_states(c, depth + 1, seen) for c in children)
+
+
+def test_a_view_holds_no_path_to_the_state() -> None:
+    """DESIGN habit 8: bots receive views; nothing in a view leads back to a MilleState."""
+    for v in views_of("wm2006", 4, seed=3, steps=60):
+        assert not _reachable_states(v)
+        assert not _reachable_states(mille.legal_from_view(v))
+
+
+def _swap_hidden(view: mille.MilleView, seed: int) -> tuple[MilleState, MilleState]:
+    """Two states with the same view for ``view.seat`` but different hidden cards."""
+    rng = random.Random(seed)
+    pool = unseen_cards(view)
+    states = []
+    for _ in range(2):
+        rng.shuffle(pool)
+        hands, pos = [], 0
+        for p, n in enumerate(view.hand_sizes):
+            if p == view.seat:
+                hands.append(view.hand)
+            else:
+                hands.append(tuple(sorted(pool[pos : pos + n], key=_key)))
+                pos += n
+        states.append(state_from_view(view, Deal(tuple(hands), tuple(pool[pos:]))))
+    return states[0], states[1]
+
+
+def _key(card: str) -> int:
+    from rallye.mille.cards import CARD_INDEX
+
+    return CARD_INDEX[card]
+
+
+@pytest.mark.parametrize("bot_name", ["heuristic", "ismcts"])
+def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
+    """Swapping others' hands and the draw pile changes nothing the bot may see, so the
+    same seed makes the same choice."""
+    checked = 0
+    for i, v in enumerate(views_of("wm2006", 3, seed=21, steps=240)):
+        if i % 6 or v.draw_count < 3:
+            continue
+        a_state, b_state = _swap_hidden(v, seed=i)
+        assert a_state.hands != b_state.hands or a_state.draw_pile != b_state.draw_pile
+        va, vb = mille.view_for(a_state, v.seat), mille.view_for(b_state, v.seat)
+        assert va == vb == v
+        choices = []
+        for s in (a_state, b_state):
+            bot = make_agent("mille", bot_name, seed=5)
+            if isinstance(bot, IsmctsAgent):
+                bot.iterations, bot.rollout_plies = 12, 6
+            vs = mille.view_for(s, s.current)
+            choices.append(bot.choose(vs, mille.legal_from_view(vs)))
+        assert choices[0] == choices[1]
+        checked += 1
+    assert checked >= 10
+
+
+def test_heuristic_beats_random_clearly() -> None:
+    """Behaviour check: ≥ 80 % of 2-player wm2006 hands won (seats swapped each deal)."""
+    wins = games = 0
+    for seed in range(50):
+        for heuristic_seat in (0, 1):
+            s = mille.new_match("wm2006", 2, seed=seed)
+            bots = {
+                heuristic_seat: make_agent("mille", "heuristic", seed),
+                1 - heuristic_seat: make_agent("mille", "random", seed),
+            }
+            while not s.sheets:
+                v = mille.view_for(s, s.current)
+                s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))
+            pts = s.sheets[0].hand_totals
+            wins += pts[heuristic_seat] > pts[1 - heuristic_seat]
+            games += 1
+    assert wins / games >= 0.8
+
+
+EMPTY = Tableau()
+
+
+# -- the heuristic's habits --------------------------------------------------------------
+def _view(
+    hand: tuple[str, ...], me: Tableau, opp: Tableau = EMPTY, draw_count: int = 60, **kw: object
+) -> mille.MilleView:
+    """A 2-player wm2006 view for seat 0 with the given hand and tableaus."""
+    s = mille.new_match("wm2006", 2, seed=0)
+    v = mille.view_for(s, 0)
+    deck = v.deck_size
+    visible = len(hand) + len(me.cards()) + len(opp.cards())
+    return dataclasses.replace(
+        v,
+        hand=hand,
+        tableaus=(me, opp),
+        draw_count=draw_count,
+        hand_sizes=(len(hand), min(6, deck - visible - draw_count)),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+ROLLING = Tableau(battle=("ROLL",))
+
+
+def _choose(v: mille.MilleView) -> str:
+    return str(best_action(v, mille.legal_from_view(v)))
+
+
+def test_heuristic_cures_a_hazard_first() -> None:
+    v = _view(
+        ("D100", "D200", "GASOLINE", "STOP", "D25", "ROLL", "D50"), Tableau(battle=("ROLL", "OUT_OF_GAS")), ROLLING
+    )
+    assert _choose(v) == "play GASOLINE"
+
+
+def test_heuristic_finishes_the_trip_exactly() -> None:
+    me = Tableau(battle=("ROLL",), distance=("D200", "D200", "D100", "D100"), km=600, d200=2)
+    v = _view(("D25", "D50", "D75", "D100", "STOP", "ROLL", "GASOLINE"), me, ROLLING)
+    assert _choose(v) == "play D100"
+
+
+def test_heuristic_holds_a_safety_early_and_banks_it_late() -> None:
+    hand = ("D25", "D50", "D75", "D100", "ROLL", "GASOLINE", "EXTRA_TANK")
+    early = _view(hand, ROLLING, Tableau(battle=("ROLL",)), draw_count=60)
+    assert _choose(early) != "play EXTRA_TANK"
+    late = _view(hand, ROLLING, Tableau(battle=("ROLL",), distance=("D100",) * 5, km=500), draw_count=2)
+    assert _choose(late) == "play EXTRA_TANK"
+
+
+def test_heuristic_attacks_the_leading_side() -> None:
+    # 3 players: side 1 has 500 km, side 2 has 100; both rolling
+    s = mille.new_match("wm2006", 3, seed=0)
+    v0 = mille.view_for(s, 0)
+    lead = Tableau(battle=("ROLL",), distance=("D100",) * 5, km=500)
+    slow = Tableau(battle=("ROLL",), distance=("D100",), km=100)
+    hand = ("D25", "STOP", "GASOLINE", "SPARE_TIRE", "REPAIRS", "END_OF_LIMIT", "D50")
+    v = dataclasses.replace(v0, hand=hand, tableaus=(Tableau(), lead, slow))
+    assert _choose(v) == "attack 2 STOP"
+
+
+def test_heuristic_discards_dead_cards_never_a_safety() -> None:
+    # stopped with no remedy in hand: nothing to play but discards
+    me = Tableau(battle=("ROLL", "FLAT_TIRE"), safeties=("EXTRA_TANK",))
+    v = _view(("D100", "D75", "GASOLINE", "DRIVING_ACE", "D50", "ROLL", "D25"), me, Tableau())
+    r = Reading.of(v)
+    assert card_value(r, "GASOLINE", v.hand) == 0  # its safety is on the side
+    choice = _choose(v)
+    assert choice == "discard GASOLINE"
+    assert "DRIVING_ACE" not in choice
+
+
+def test_heuristic_discards_a_third_200_and_distance_that_no_longer_fits() -> None:
+    me = Tableau(battle=("ROLL", "ACCIDENT"), distance=("D200", "D200", "D100", "D100", "D50"), km=650, d200=2)
+    v = _view(("D200", "D75", "D50", "D25", "ROLL", "ROLL", "STOP"), me, Tableau(), extended_by=1)
+    r = Reading.of(v)
+    assert card_value(r, "D200", v.hand) == 0
+    assert card_value(r, "D75", v.hand) == 0
+    assert _choose(v) in ("discard D200", "discard D75")
+
+
+def test_heuristic_extension_decision_is_a_choice_of_two() -> None:
+    for v in views_of("wm2006", 2, seed=9, steps=3000):
+        if v.phase == "extend":
+            assert _choose(v) in ("extend", "decline")
+            break
+    else:
+        pytest.fail("no extension decision met")
+
+
+def test_parse_of_every_bot_answer_round_trips() -> None:
+    bot = make_agent("mille", "heuristic", 0)
+    for s in random_states("hu", 4, seed=2, steps=100):
+        v = mille.view_for(s, s.current)
+        a = bot.choose(v, mille.legal_from_view(v))
+        assert parse_action(str(a)) == a

@@ -1,0 +1,74 @@
+"""``rallye bot``: views in, actions out, one line each; errors are lines, not crashes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from rallye import mille
+from rallye.agents.base import make_agent
+from rallye.agents.process import answer, serve
+
+
+def _view_line(seed: int = 1, players: int = 2) -> str:
+    s = mille.new_match("wm2006", players, seed=seed)
+    return json.dumps(mille.view_for(s, s.current).to_json())
+
+
+def test_serve_answers_good_lines_and_reports_bad_ones() -> None:
+    good = _view_line()
+    out = io.StringIO()
+    rc = serve(make_agent("mille", "heuristic", 0), io.StringIO(f"{good}\nnot json\n\n[1, 2]\n{good}\n"), out)
+    lines = out.getvalue().splitlines()
+    assert rc == 0
+    assert len(lines) == 4
+    legal = {str(a) for a in mille.legal_from_view(mille.MilleView.from_json(json.loads(good)))}
+    assert lines[0] in legal and lines[3] == lines[0]
+    assert lines[1].startswith("error: not JSON")
+    assert lines[2].startswith("error: view JSON")
+
+
+def test_answer_refuses_a_view_whose_seat_is_not_to_act() -> None:
+    s = mille.new_match("wm2006", 2, seed=1)
+    line = json.dumps(mille.view_for(s, 1).to_json())
+    assert answer(make_agent("mille", "heuristic", 0), line).startswith("error: it is P1's turn")
+
+
+def test_answer_names_a_missing_field() -> None:
+    data = json.loads(_view_line())
+    del data["hand"]
+    assert (
+        answer(make_agent("mille", "heuristic", 0), json.dumps(data))
+        == "error: view JSON: missing field 'hand' [rule: view-json]"
+    )
+
+
+def test_bot_process_runs_until_end_of_input() -> None:
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    good = _view_line(seed=3, players=3)
+    proc = subprocess.run(
+        [sys.executable, "-m", "rallye", "bot", "--game", "mille", "--bot", "heuristic", "--seed", "4"],
+        input=f"{good}\n{{broken\n{good}\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 3
+    assert lines[1].startswith("error: ")
+    legal = {str(a) for a in mille.legal_from_view(mille.MilleView.from_json(json.loads(good)))}
+    assert lines[0] in legal and lines[2] in legal
+
+
+def test_bot_process_rejects_an_unknown_bot() -> None:
+    from rallye.cli import main
+
+    assert main(["bot", "--game", "mille", "--bot", "nonesuch"]) == 2
