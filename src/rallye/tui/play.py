@@ -40,15 +40,36 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--delay", type=float, default=None, help="seconds to pause after each bot move (default 0.4 on a terminal)"
     )
+    kr = p.add_argument_group("Knight Rider variants (rallye rules knightrider)")
+    kr.add_argument("--quick-build", action="store_true", help="the computer lays all tiles at random")
+    kr.add_argument("--rolled-start", action="store_true", help="the start tile is rolled too")
+    kr.add_argument("--tour", type=int, default=None, metavar="N", help="N target tiles to reach first (0-5)")
+    kr.add_argument("--deal-spares", action="store_true", help="with fewer than 5 players deal the spare cards")
+    kr.add_argument("--shuffle-cards", action="store_true", help="shuffle and deal the cards instead of sets")
 
 
 def run_play(args: argparse.Namespace) -> int:
     if args.game == "knightrider":
         return _run_knightrider(args)
+    kr_flags = [f for f, on in _kr_flags(args) if on]
+    if kr_flags:
+        what = "is a Knight Rider option" if len(kr_flags) == 1 else "are Knight Rider options"
+        print(f"rallye play: {', '.join(kr_flags)} {what}, not for mille", file=sys.stderr)
+        return 2
     from rich.console import Console
 
     console = Console()
     return play_mille(args, console, console.input, interactive=sys.stdin.isatty())
+
+
+def _kr_flags(args: argparse.Namespace) -> list[tuple[str, bool]]:
+    return [
+        ("--quick-build", bool(getattr(args, "quick_build", False))),
+        ("--rolled-start", bool(getattr(args, "rolled_start", False))),
+        ("--tour", getattr(args, "tour", None) is not None),
+        ("--deal-spares", bool(getattr(args, "deal_spares", False))),
+        ("--shuffle-cards", bool(getattr(args, "shuffle_cards", False))),
+    ]
 
 
 def _run_knightrider(args: argparse.Namespace) -> int:

@@ -2,7 +2,7 @@
 
 The game is told by the header line's ``"game"`` field: ``mille`` is replayed by
 :func:`rallye.mille.record.replay_lines`; ``knightrider`` by
-``rallye.knightrider.record.replay_file`` (imported only then). A valid record prints a
+``rallye.knightrider.record.replay`` (imported only then). A valid record prints a
 summary and each hand's score sheet and exits 0; a broken or altered one prints the
 :class:`~rallye.core.errors.RecordError` message, which names the line, and exits 2.
 """
@@ -41,7 +41,7 @@ def replay_command(path: str | Path, console: Console, *, lang: str | None = Non
         if game == "mille":
             _mille(path, lines, console, lang, quiet)
         elif game == "knightrider":
-            return _knightrider(path, console, quiet)
+            return _knightrider(path, lines, console, quiet)
         else:
             raise RecordError(
                 f"{path}: line {lines[0][0]}: the header names no known game ({game!r}); "
@@ -109,7 +109,7 @@ def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, la
         )
 
 
-def _knightrider(path: str | Path, console: Console, quiet: bool) -> int:
+def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Console, quiet: bool) -> int:
     try:
         mod: Any = importlib.import_module(KNIGHTRIDER_RECORD)
     except ModuleNotFoundError as exc:
@@ -124,12 +124,27 @@ def _knightrider(path: str | Path, console: Console, quiet: bool) -> int:
             soft_wrap=True,
         )
         return 2
-    rep = mod.replay_file(path)
-    finished = getattr(rep, "finished", None)
-    status = "finished" if finished else ("in progress (a save file)" if finished is False else "")
-    console.print(Text(f"{path}: a valid Knight Rider record" + (f", {status}" if status else ""), style="bold green"))
-    if not quiet:
-        summary = getattr(mod, "summary", None)
-        if callable(summary):
-            console.print(summary(rep), markup=False)
+    from rallye.knightrider.view import view_for
+    from rallye.tui.knightrider_app import saved_settings
+    from rallye.tui.knightrider_render import Labels, record_summary
+
+    final = mod.replay(lines, source=str(path))
+    actions = sum(1 for _, line in lines if line.get("type") == "action")
+    view = view_for(final, 0)  # only its public parts are shown
+    status = "finished" if view.over else "in progress (a save file)"
+    if quiet:
+        console.print(Text(f"{path}: valid Knight Rider record, {actions} actions, {status}"), soft_wrap=True)
+        return 0
+    head = lines[0][1]
+    settings = saved_settings(head)
+    tags: dict[int, str] = {}
+    if "human_seat" in settings:
+        tags[settings["human_seat"]] = "human"
+    for seat, name in enumerate(settings.get("bots") or []):
+        if name:
+            tags[seat] = name
+    console.print(Text(f"{path}: a valid Knight Rider record", style="bold green"), soft_wrap=True)
+    console.print(record_summary(head, view, actions, Labels.for_view(view, tags)))
+    if not view.over:
+        console.print(Text(f"continue with: rallye play knightrider --resume {path}"), soft_wrap=True)
     return 0

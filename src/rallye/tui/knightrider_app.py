@@ -1,0 +1,713 @@
+"""Knight Rider in the terminal: a session (the controller) and the input loop.
+
+:class:`KRSession` holds the game in a :class:`~rallye.knightrider.record.Recorder` and
+the bots; it hands the terminal the human's view only (``view_for(state, human_seat)``)
+and asks each bot with that bot's own view and the legal actions. :func:`run_session` is
+the loop: it renders views, reads lines through an injectable ``input_fn`` and prints to
+a rich ``Console``, so tests drive it with a list of lines and a recording console.
+
+A save file is the game record so far (``rallye.knightrider.record``). Its header
+carries, besides players, seed and options, a ``"tui"`` object
+``{"human_seat": 0, "bots": [null, "random", "random"]}`` (0-based seat; a bot name per
+seat, ``null`` for the human) so ``--resume`` continues with the same seats; replay
+ignores that field. (The record module's ``Recorder`` has no way to add header fields,
+so :meth:`KRSession.lines` adds it to a copy of the header.)
+
+The menus a person sees: while building, the placements of the drawn tile, numbered and
+grouped by square (the squares are lettered on the map); in a turn, the moves sorted by
+distance to the villain (the first nine shown and marked on the map, ``all`` for the
+rest), then the playable K.I.T.T. cards and ``end``; detour cards are listed per square
+with ``detours X,Y`` and picked as ``d1``, ``d2``…
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from rallye.agents.base import Agent, agent_names, make_agent, parse_bots
+from rallye.core.errors import GameError, RecordError
+from rallye.core.record import Line, read_jsonl
+from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDetour, PlayKitt, Recover, StartAt
+from rallye.knightrider.actions import parse_action as _parse_action
+from rallye.knightrider.engine import legal_actions
+from rallye.knightrider.pieces import Pieces
+from rallye.knightrider.record import Recorder, replay, save
+from rallye.knightrider.state import Options
+from rallye.knightrider.view import EventView, View, view_for
+from rallye.tui.knightrider_render import (
+    Labels,
+    MoveInfo,
+    action_text,
+    actions_table,
+    event_text,
+    hand_text,
+    move_infos,
+    moves_table,
+    pick_language,
+    placements_table,
+    render_screen,
+    square_letters,
+)
+
+GAME = "knightrider"
+HEADER_FIELD = "tui"
+DEFAULT_BOT = "heuristic"
+DEFAULT_PLAYERS = 3
+MOVES_SHOWN = 9
+InputFn = Callable[[str], str]
+
+
+def bot_seed(seed: int, seat: int, ply: int) -> int:
+    """A bot's own seed: fixed by the game seed, its seat and the action it starts at (so a
+    resumed game's bots are as reproducible as a fresh game's)."""
+    return (seed * 1_000_003 + seat * 10_007 + ply) % (2**32)
+
+
+def resolve_bots(spec: str | None, count: int, note: Callable[[str], None]) -> list[str]:
+    """Bot names for ``count`` seats; the ``heuristic`` bot, when not installed, is replaced
+    by ``random`` with a note. Unknown names raise ``ValueError`` listing the known ones."""
+    if count == 0:
+        return []
+    known = agent_names(GAME)
+    names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
+    if DEFAULT_BOT in names and DEFAULT_BOT not in known:
+        fallback = "random" if "random" in known else known[0]
+        note(f"the Knight Rider {DEFAULT_BOT} bot is not available yet; using {fallback!r} instead")
+        names = [fallback if n == DEFAULT_BOT else n for n in names]
+    return parse_bots(GAME, ",".join(names), count)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action as the human may learn of it: who, what, and the public events it caused."""
+
+    seat: int
+    action: Action
+    events: tuple[EventView, ...]
+
+
+class KRSession:
+    """The controller of one terminal game: the record, the bots, the human's seat."""
+
+    def __init__(self, recorder: Recorder, human_seat: int, bot_names: Sequence[str | None]) -> None:
+        state = recorder.state
+        if not 0 <= human_seat < state.players:
+            raise ValueError(f"seat {human_seat + 1} does not exist; seats are 1..{state.players}")
+        if len(bot_names) != state.players:
+            raise ValueError(f"need a bot name per seat ({state.players}), got {len(bot_names)}")
+        self.recorder = recorder
+        self.human_seat = human_seat
+        self.bot_names: tuple[str | None, ...] = tuple(
+            None if s == human_seat else bot_names[s] for s in range(state.players)
+        )
+        self.options: Options = state.options
+        self.players = state.players
+        self.seed = state.seed
+        ply = self.actions_played
+        self._bots: dict[int, Agent] = {}
+        for seat, name in enumerate(self.bot_names):
+            if name is not None:
+                self._bots[seat] = make_agent(GAME, name, bot_seed(state.seed, seat, ply))
+
+    # -- building --------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls, players: int, seed: int, human_seat: int, bots: Sequence[str], options: Options | None = None
+    ) -> KRSession:
+        """A fresh game; ``bots`` names the bots of the other seats, in seat order."""
+        if not 0 <= human_seat < players:
+            raise ValueError(f"seat {human_seat + 1} does not exist; seats are 1..{players}")
+        names: list[str | None] = []
+        it = iter(bots)
+        for seat in range(players):
+            names.append(None if seat == human_seat else next(it))
+        return cls(Recorder(players, seed, options), human_seat, names)
+
+    @classmethod
+    def resume(cls, path: str | Path, human_seat: int | None = None, bots: Sequence[str] | None = None) -> KRSession:
+        """Replay (and verify) a save file and continue it. The seats come from the file's
+        header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
+        lines = read_jsonl(path)
+        replay(lines, source=str(path))  # verifies every line, naming the first bad one
+        head = lines[0][1]
+        recorder = Recorder(head["players"], head["seed"], Options.from_json(head["options"]))
+        for _, line in lines[1:]:
+            if line.get("type") == "action":
+                recorder.play(_parse_action(line["action"]))
+        saved = saved_settings(head)
+        n = recorder.state.players
+        seat = human_seat if human_seat is not None else saved.get("human_seat", 0)
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat + 1} does not exist; seats are 1..{n}")
+        names: list[str | None]
+        if bots is not None:
+            it = iter(bots)
+            names = [None if s == seat else next(it) for s in range(n)]
+        else:
+            saved_bots = saved.get("bots") or []
+            names = [
+                None if s == seat else (saved_bots[s] if s < len(saved_bots) and saved_bots[s] else "random")
+                for s in range(n)
+            ]
+        return cls(recorder, seat, names)
+
+    # -- what the terminal may ask -------------------------------------------------------
+    def view(self) -> View:
+        """The human's view: the only window the terminal has on the game."""
+        return view_for(self.recorder.state, self.human_seat)
+
+    def legal(self) -> tuple[Action, ...]:
+        """The human's legal actions (empty when it is not the human's turn)."""
+        if not self.human_to_act:
+            return ()
+        return legal_actions(self.recorder.state)
+
+    @property
+    def pieces(self) -> Pieces:
+        """The box's tiles and escape cards (public: printed on the pieces)."""
+        return self.options.pieces()
+
+    @property
+    def over(self) -> bool:
+        return self.view().over
+
+    @property
+    def human_to_act(self) -> bool:
+        v = self.view()
+        return not v.over and v.current == self.human_seat
+
+    @property
+    def actions_played(self) -> int:
+        return sum(1 for line in self.recorder.lines() if line.get("type") == "action")
+
+    def seat_tags(self) -> dict[int, str]:
+        return {s: ("you" if n is None else n) for s, n in enumerate(self.bot_names)}
+
+    # -- moves -------------------------------------------------------------------------
+    def _step(self, seat: int, action: Action) -> Step:
+        self.recorder.play(action)
+        return Step(seat, action, self.view().events)
+
+    def play(self, action: Action) -> Step:
+        """The human's action; an illegal one raises the engine's error and changes nothing."""
+        if not self.human_to_act:
+            raise RuntimeError("it is not the human's turn")
+        return self._step(self.human_seat, action)
+
+    def bot_move(self) -> Step:
+        """Let the bot whose turn it is choose, from its own view and the legal actions."""
+        state = self.recorder.state
+        seat = state.current
+        bot = self._bots.get(seat)
+        if bot is None:
+            raise RuntimeError(f"P{seat + 1} is the human's seat, not a bot's")
+        view = view_for(state, seat)
+        return self._step(seat, bot.choose(view, legal_actions(state)))
+
+    def lines(self) -> list[Line]:
+        """The record so far, its header carrying the seats (``"tui"``)."""
+        out = self.recorder.lines()
+        out[0] = {**out[0], HEADER_FIELD: {"human_seat": self.human_seat, "bots": list(self.bot_names)}}
+        return out
+
+    def save(self, path: str | Path) -> Path:
+        p = Path(path)
+        save(p, self.lines())
+        return p
+
+
+def saved_settings(header: dict[str, Any]) -> dict[str, Any]:
+    """The terminal's settings stored in a record header (``{}`` if none or malformed)."""
+    raw = header.get(HEADER_FIELD)
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, Any] = {}
+    seat = raw.get("human_seat")
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        out["human_seat"] = seat
+    bots = raw.get("bots")
+    if isinstance(bots, list) and all(b is None or isinstance(b, str) for b in bots):
+        out["bots"] = bots
+    return out
+
+
+# -- the loop -------------------------------------------------------------------------------
+HELP = """\
+Choose by number from the list shown, or type an action's notation:
+  place at 1,-2 rot 90     lay the drawn tile (while building); or the square's map letter,
+                           e.g. 'c' (its only rotation) or 'c 90'
+  start at 3,2             pick the start tile (when several are equally far)
+  enter N                  wait at the start tile's N/E/S/W opening
+  move to 10,4W =4         drive to field 10,4 facing W using 4 pips (or the full path)
+  kitt TURBO1              play a K.I.T.T. card (also: mantle, turbo1, turbo2)
+  detour RIGHT at 1,-2 rot 90   lay a detour card on square 1,-2
+  end                      turn the escape card: the villain flees, your turn ends
+  recover                  turn your car back onto its wheels
+Commands:
+  all                      list every move (not only the nine nearest the villain)
+  detours [X,Y]            your detour cards' places on square X,Y (default: the villain's);
+                           pick one with d1, d2, …
+  show                     the whole screen again     cards   your cards
+  save [FILE]              save (resume with: rallye play knightrider --resume FILE)
+  quit                     leave (you are offered to save first)
+Ctrl-D saves to the --save file (if you gave one) and leaves."""
+
+PROMPT = "your choice> "
+_KITT_WORDS = {"mantle": "MANTLE", "turbo1": "TURBO1", "turbo2": "TURBO2"}
+
+
+class _Quit(Exception):
+    pass
+
+
+class _Loop:
+    def __init__(
+        self,
+        session: KRSession,
+        input_fn: InputFn,
+        console: Console,
+        lang: str,
+        save_path: str | Path | None,
+        delay: float,
+        sleep: Callable[[float], None],
+    ) -> None:
+        self.s = session
+        self.input_fn = input_fn
+        self.c = console
+        self.lang = lang
+        self.save_path = Path(save_path) if save_path else None
+        self.delay = delay
+        self.sleep = sleep
+        self.menu: list[Action] = []
+        self.dmenu: list[PlayDetour] = []
+        self.letters: dict[tuple[int, int], str] = {}
+        self.show_all = False
+        self.infos: list[MoveInfo] = []
+
+    def labels(self) -> Labels:
+        return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang, self.s.pieces)
+
+    def say(self, text: str, style: str = "") -> None:
+        self.c.print(Text(text, style=style), soft_wrap=True)
+
+    # -- menus -----------------------------------------------------------------------------
+    def build_menu(self) -> None:
+        """Number the human's choices (moves nearest the villain first)."""
+        legal = self.s.legal()
+        view = self.s.view()
+        self.dmenu = []
+        if view.phase == "turn":
+            infos = move_infos(view, [a for a in legal if isinstance(a, Move)])
+            menu: list[Action] = [i.move for i in infos]
+            menu += [a for a in legal if isinstance(a, PlayKitt | Recover | End)]
+            self.infos = infos
+            self.menu = menu
+        else:
+            self.infos = []
+            self.menu = list(legal)
+        self.letters = square_letters([(a.x, a.y) for a in self.menu if isinstance(a, Place)])
+
+    def menu_parts(self) -> tuple[list[RenderableType], dict[tuple[int, int], str]]:
+        """The menu's tables, and the move numbers to mark on the map."""
+        view = self.s.view()
+        lab = self.labels()
+        parts: list[RenderableType] = []
+        marks: dict[tuple[int, int], str] = {}
+        if view.phase == "build":
+            entries = [(n, a) for n, a in enumerate(self.menu, 1) if isinstance(a, Place)]
+            parts.append(placements_table(view, lab, entries, self.letters))
+        elif view.phase == "turn":
+            n_moves = len(self.infos)
+            shown = n_moves if self.show_all else min(n_moves, MOVES_SHOWN)
+            if n_moves:
+                entries_m = list(enumerate(self.infos[:shown], 1))
+                parts.append(moves_table(view, lab, entries_m, n_moves - shown))
+                for n, info in reversed(entries_m):
+                    marks[(info.move.x, info.move.y)] = str(n)
+            rest = [(str(n), a) for n, a in enumerate(self.menu, 1) if n > n_moves]
+            if rest:
+                parts.append(actions_table("Other choices", lab, rest))
+            if any(isinstance(a, PlayDetour) for a in self.s.legal()):
+                parts.append(
+                    Text(
+                        "Detour cards: 'detours X,Y' lists where yours can go on square X,Y "
+                        "(e.g. the villain's); or type 'detour KIND at X,Y rot R'.",
+                        style="dim",
+                    )
+                )
+        else:
+            title = "Pick the start tile" if view.phase == "start" else "Where does your car wait?"
+            parts.append(actions_table(title, lab, [(str(n), a) for n, a in enumerate(self.menu, 1)]))
+        return parts, marks
+
+    def show(self) -> None:
+        view = self.s.view()
+        parts, marks = self.menu_parts()
+        squares = {(a.x, a.y): self.letters[(a.x, a.y)] for a in self.menu if isinstance(a, Place)}
+        self.c.print(render_screen(view, self.labels(), parts, cell_marks=marks, square_marks=squares))
+
+    def show_detours(self, arg: str) -> None:
+        view = self.s.view()
+        if arg:
+            try:
+                xs, ys = arg.replace(" ", "").split(",")
+                sq = (int(xs), int(ys))
+            except ValueError:
+                self.say(f"not a square: {arg!r}; type it like 'detours 2,-1'", "red")
+                return
+        elif view.villain is not None:
+            sq = (view.villain[0] // 3, view.villain[1] // 3)
+        else:
+            self.say("give a square: detours X,Y", "red")
+            return
+        options = [a for a in self.s.legal() if isinstance(a, PlayDetour) and (a.x, a.y) == sq]
+        if not options:
+            why = "you have laid a detour this turn" if view.detour_played else "none of your detour cards fits there"
+            self.say(f"no detour can go on square {sq[0]},{sq[1]} now ({why})", "yellow")
+            self.dmenu = []
+            return
+        self.dmenu = options
+        self.c.print(
+            actions_table(
+                f"Detours on square {sq[0]},{sq[1]} (type d1, d2, …)",
+                self.labels(),
+                [(f"d{n}", a) for n, a in enumerate(options, 1)],
+            )
+        )
+
+    def announce(self, step: Step) -> None:
+        lab = self.labels()
+        line = Text("  ")  # every action is echoed, the human's too: a log to scroll back through
+        line.append_text(lab.seat_text(step.seat))
+        line.append(" " + action_text(step.action, lab))
+        self.c.print(line)
+        for e in step.events:
+            if e.kind == "detour":
+                continue  # the action line above said it, with the square
+            if e.kind == "turn":
+                self.c.rule(Text(event_text(e, lab).plain, style="bold"), align="left")
+                continue
+            line = Text("    · ")
+            line.append_text(event_text(e, lab))
+            self.c.print(line)
+
+    # -- saving ------------------------------------------------------------------------------
+    def save(self, path: str | Path | None) -> bool:
+        target = Path(path) if path else self.save_path
+        if target is None:
+            self.say("Give a file name: save FILE", "yellow")
+            return False
+        try:
+            self.s.save(target)
+        except OSError as exc:
+            self.say(f"could not save to {target}: {exc.strerror or exc}", "red")
+            return False
+        self.save_path = target
+        self.say(f"saved to {target} (continue with: rallye play knightrider --resume {target})", "green")
+        return True
+
+    def read(self, prompt: str) -> str:
+        return self.input_fn(prompt)
+
+    def quit(self) -> NoReturn:
+        if self.save_path is not None:
+            question = f"Save the game to {self.save_path} before quitting? [Y/n or another file name] "
+        else:
+            question = "Save the game before quitting? Type a file name, or press Enter to quit without saving: "
+        try:
+            answer = self.read(question).strip()
+        except EOFError:
+            self.c.print()
+            answer = "y" if self.save_path is not None else ""
+        if self.save_path is not None:
+            if answer.lower() in ("", "y", "yes"):
+                self.save(None)
+            elif answer.lower() not in ("n", "no"):
+                self.save(answer)
+        elif answer and answer.lower() not in ("n", "no"):
+            self.save(answer)
+        self.say("Bye.")
+        raise _Quit
+
+    def on_eof(self) -> NoReturn:
+        self.c.print()
+        if self.save_path is not None:
+            self.save(None)
+        else:
+            self.say("End of input; the game was not saved (give --save FILE to save on Ctrl-D).", "yellow")
+        raise _Quit
+
+    # -- commands ------------------------------------------------------------------------------
+    def command(self, line: str) -> Step | None:
+        """Handle one input line; the step when an action was played."""
+        text = line.strip()
+        if not text:
+            return None
+        word, _, rest = text.partition(" ")
+        w = word.lower()
+        if w in ("help", "?", "h"):
+            self.say(HELP)
+        elif w in ("show", "map", "board"):
+            self.show()
+        elif w in ("cards", "hand"):
+            self.c.print(hand_text(self.s.view(), self.labels()))
+        elif w == "all":
+            self.show_all = True
+            parts, _ = self.menu_parts()
+            for p in parts:
+                self.c.print(p)
+        elif w == "detours":
+            self.show_detours(rest.strip())
+        elif w == "save":
+            self.save(rest.strip() or None)
+        elif w in ("quit", "exit", "q"):
+            self.quit()
+        elif text.isdigit():
+            k = int(text)
+            if not 1 <= k <= len(self.menu):
+                self.say(f"there is no choice {k}; the choices are numbered 1..{len(self.menu)}", "red")
+                return None
+            return self.act(self.menu[k - 1])
+        elif w.startswith("d") and w[1:].isdigit() and not rest:
+            k = int(w[1:])
+            if not 1 <= k <= len(self.dmenu):
+                listed = f"d1..d{len(self.dmenu)}" if self.dmenu else "none listed: type 'detours X,Y' first"
+                self.say(f"there is no detour choice {w}; ({listed})", "red")
+                return None
+            return self.act(self.dmenu[k - 1])
+        elif w in _KITT_WORDS and not rest:
+            return self.act(PlayKitt(_KITT_WORDS[w]))
+        elif self.s.view().phase == "build" and text.split()[0] in self.letters.values():
+            place = self._letter_place(text)
+            return None if place is None else self.act(place)
+        else:
+            try:
+                action = _parse_action(text)
+            except GameError as exc:
+                self.say(f"not understood: {exc}", "red")
+                self.say("type a number from the list, an action like 'move to 10,4W =4', or 'help'", "dim")
+                return None
+            return self.act(action)
+        return None
+
+    def _letter_place(self, text: str) -> Place | None:
+        """``c`` or ``c 90``: a building square by its map letter (and rotation)."""
+        parts = text.split()
+        by_letter = {v: k for k, v in self.letters.items()}
+        if not parts or parts[0] not in by_letter or len(parts) > 2:
+            return None
+        sq = by_letter[parts[0]]
+        places = [a for a in self.menu if isinstance(a, Place) and (a.x, a.y) == sq]
+        if len(parts) == 2:
+            rot = parts[1].rstrip("°")
+            asked = int(rot) if rot.isdigit() else -1
+            return next((p for p in places if p.rot == asked), Place(sq[0], sq[1], asked))
+        if len(places) == 1:
+            return places[0]
+        self.say(
+            f"square {parts[0]} ({sq[0]},{sq[1]}) takes the tile turned "
+            + " or ".join(f"{p.rot}" for p in places)
+            + f": type e.g. '{parts[0]} {places[0].rot}'",
+            "yellow",
+        )
+        return None
+
+    def act(self, action: Action) -> Step | None:
+        if isinstance(action, Place) and action.rot not in (0, 90, 180, 270):
+            self.say("refused: a tile turns by 0, 90, 180 or 270 degrees", "red")
+            return None
+        try:
+            step = self.s.play(action)
+        except GameError as exc:
+            self.say(f"refused: {exc}", "red")
+            return None
+        self.announce(step)
+        return step
+
+    # -- the game -------------------------------------------------------------------------------
+    def intro(self) -> None:
+        v = self.s.view()
+        lab = self.labels()
+        opts = [k for k, val in self.s.options.to_json().items() if val not in (None, False, 0)]
+        self.say(
+            f"Knight Rider — {v.players} players, seed {self.s.seed}"
+            + (f"; variants: {', '.join(opts)}" if opts else ""),
+            "bold",
+        )
+        for p in range(v.players):
+            line = Text("  ")
+            line.append_text(lab.seat_text(p))
+            if p == v.start_player:
+                line.append("  (start player)", style="dim")
+            self.c.print(line)
+        self.say(f"You play {lab.seat(v.me)}. Type 'help' for the commands.", "dim")
+        if self.s.actions_played == 0:
+            for e in v.events:
+                if e.kind in ("draw", "return", "centre"):
+                    continue
+                line = Text("    · ")
+                line.append_text(event_text(e, lab))
+                self.c.print(line)
+
+    def finish(self) -> None:
+        v = self.s.view()
+        lab = self.labels()
+        self.c.rule(Text("The game is over", style="bold"))
+        self.c.print(render_screen(v, lab))
+        if v.winner == v.me:
+            self.say("You caught the villain — congratulations!", "bold green")
+        if self.save_path is not None:
+            self.save(None)
+
+    def run(self) -> int:
+        self.intro()
+        try:
+            while not self.s.over:
+                if self.s.human_to_act:
+                    self.build_menu()
+                    self.show_all = False
+                    self.show()
+                    step = None
+                    while step is None:
+                        try:
+                            line = self.read(PROMPT)
+                        except EOFError:
+                            self.on_eof()
+                        step = self.command(line)
+                else:
+                    step = self.s.bot_move()
+                    self.announce(step)
+                    if self.delay and not isinstance(step.action, Place | Enter | StartAt):
+                        self.sleep(self.delay)
+            self.finish()
+        except _Quit:
+            pass
+        return 0
+
+
+def run_session(
+    session: KRSession,
+    input_fn: InputFn,
+    console: Console,
+    *,
+    lang: str = "de",
+    save_path: str | Path | None = None,
+    delay: float = 0.0,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
+    """Play ``session`` to its end (or until the person quits): 0 on a clean exit.
+
+    ``input_fn(prompt)`` returns one line (raising ``EOFError`` at the end of input);
+    ``console`` receives everything shown. ``save_path`` is where ``save``, the offer on
+    ``quit`` and Ctrl-D save to, and where the finished record is written.
+    """
+    return _Loop(session, input_fn, console, lang, save_path, delay, sleep).run()
+
+
+# -- the command ------------------------------------------------------------------------------
+def options_from_args(args: argparse.Namespace) -> Options:
+    """The variant flags of ``rallye play knightrider`` as engine options."""
+    return Options(
+        quick_build=bool(getattr(args, "quick_build", False)),
+        rolled_start=bool(getattr(args, "rolled_start", False)),
+        tour=int(getattr(args, "tour", None) or 0),
+        deal_spares=bool(getattr(args, "deal_spares", False)),
+        shuffle_cards=bool(getattr(args, "shuffle_cards", False)),
+        turn_limit=getattr(args, "turn_limit", None),
+    )
+
+
+_VARIANT_FLAGS = (
+    ("quick_build", "--quick-build"),
+    ("rolled_start", "--rolled-start"),
+    ("tour", "--tour"),
+    ("deal_spares", "--deal-spares"),
+    ("shuffle_cards", "--shuffle-cards"),
+)
+
+
+def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, *, interactive: bool = False) -> int:
+    """``rallye play knightrider`` with an injectable console and input (tests use this)."""
+
+    def note(msg: str) -> None:
+        console.print(Text(msg, style="yellow"), soft_wrap=True)
+
+    def fail(msg: str) -> int:
+        console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
+        return 2
+
+    if getattr(args, "edition", None) is not None:
+        return fail("--edition is for Mille Bornes; Knight Rider has one box (see: rallye rules knightrider)")
+    lang, lang_note = pick_language(getattr(args, "lang", None))
+    if lang_note:
+        note(lang_note)
+    try:
+        if args.resume:
+            clash = [f"--{k}" for k in ("players", "seed") if getattr(args, k, None) is not None]
+            clash += [flag for name, flag in _VARIANT_FLAGS if getattr(args, name, None) not in (None, False, 0)]
+            if clash:
+                return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
+            head = read_jsonl(args.resume)[0][1]
+            players = head.get("players")
+            if not isinstance(players, int) or isinstance(players, bool):
+                raise RecordError(f"{args.resume}: line 1: the header has no player count", rule="record-header")
+            seat = None
+            if args.seat is not None:
+                if not 1 <= args.seat <= players:
+                    return fail(f"--seat must be 1..{players}")
+                seat = args.seat - 1
+            bots = None
+            if args.bots is not None:
+                bots = resolve_bots(args.bots, players - 1, note)
+            else:
+                saved = saved_settings(head).get("bots") or []
+                if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
+                    bots = resolve_bots(",".join(b for b in saved if b), players - 1, note)
+            session = KRSession.resume(args.resume, seat, bots)
+            if session.over:
+                return fail(f"the game in {args.resume} is over; see it with: rallye replay {args.resume}")
+            console.print(
+                Text(
+                    f"resumed {args.resume}: {session.actions_played} actions replayed and verified; "
+                    f"seed {session.seed}",
+                    style="green",
+                )
+            )
+            save_path: str | None = args.save or args.resume
+        else:
+            players = args.players if args.players is not None else DEFAULT_PLAYERS
+            if not 2 <= players <= 5:
+                return fail(f"Knight Rider is for 2 to 5 players, not {players}")
+            seat = (args.seat or 1) - 1
+            if not 0 <= seat < players:
+                return fail(f"--seat must be 1..{players}")
+            options = options_from_args(args)
+            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+            if args.seed is None:
+                console.print(Text(f"seed {seed} (play this game again with --seed {seed})", style="dim"))
+            bots = resolve_bots(args.bots, players - 1, note)
+            session = KRSession.new(players, seed, seat, bots, options)
+            save_path = args.save
+    except (ValueError, GameError) as exc:
+        return fail(str(exc))
+    delay = args.delay if getattr(args, "delay", None) is not None else (0.4 if interactive else 0.0)
+    return run_session(session, input_fn, console, lang=lang, save_path=save_path, delay=delay)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Entry point from ``rallye play knightrider`` (see :mod:`rallye.tui.play`)."""
+    console = Console()
+    return play_knightrider(args, console, console.input, interactive=sys.stdin.isatty())
+
+
+__all__ = ["KRSession", "Step", "play_knightrider", "resolve_bots", "run_play", "run_session", "saved_settings"]

@@ -1,0 +1,719 @@
+"""Rich rendering of what one Knight Rider player may see.
+
+Everything here takes a :class:`~rallye.knightrider.view.View` (or the public piece data:
+the tile shapes printed in the box), never a state: the terminal cannot show what a
+player may not see [DESIGN habit 8]. Passing anything else is a ``TypeError``.
+
+The map draws every cell of the 3×3 tiles two characters wide: built-up cells ``▒▒``,
+road cells on a grey ground, the centre ``░░`` (the escape pile, its card count in the
+middle), cars as seat number + heading arrow (``2→``; ``2x`` on its roof; ``12`` two
+cars side by side), the villain ``VV`` on red, detour cards as a letter and the roads
+they keep (``R┘`` a right curve joining west and north; ``XX`` a roadblock). Square
+coordinates run along the top and the left so a person can name squares.
+
+>>> import io
+>>> from rallye.knightrider import Options, new_game, view_for
+>>> from rich.console import Console
+>>> v = view_for(new_game(3, seed=7, options=Options(quick_build=True)), 0)
+>>> c = Console(file=io.StringIO(), width=120, record=True, color_system=None)
+>>> c.print(map_panel(v, Labels.for_view(v)))
+>>> "VV" in c.export_text()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from rallye.knightrider import geometry as g
+from rallye.knightrider.actions import (
+    DETOUR_KINDS,
+    KITT_KINDS,
+    Action,
+    End,
+    Enter,
+    Move,
+    Place,
+    PlayDetour,
+    PlayKitt,
+    Recover,
+    StartAt,
+    detour_sides,
+)
+from rallye.knightrider.names import LANGUAGES, card_name
+from rallye.knightrider.pieces import Pieces, rotate_mask
+from rallye.knightrider.track import compute_links, road_distances
+from rallye.knightrider.view import CarView, EventView, View
+
+XY = tuple[int, int]
+
+ARROWS = "↑→↓←"
+SIDE_WORDS = ("north", "east", "south", "west")
+#: A colour per seat (the villain's car is the red one).
+SEAT_STYLES = ("bold cyan", "bold yellow", "bold green", "bold magenta", "bold blue")
+_SEAT_BG = ("on dark_cyan", "on yellow4", "on dark_green", "on dark_magenta", "on blue")
+DETOUR_LETTER = {"STRAIGHT": "S", "DEADEND": "D", "ROADBLOCK": "X", "RIGHT": "R", "LEFT": "L"}
+#: Box-drawing glyph for the sides a detour (or a tile) keeps connected (bit 0 N … 3 W).
+_SIDES_GLYPH = {
+    0b0101: "│",
+    0b1010: "─",
+    0b0011: "└",
+    0b0110: "┌",
+    0b1100: "┐",
+    0b1001: "┘",
+    0b0001: "╵",
+    0b0010: "╶",
+    0b0100: "╷",
+    0b1000: "╴",
+    0b0111: "├",
+    0b1110: "┬",
+    0b1101: "┤",
+    0b1011: "┴",
+}
+
+_ROAD = "on grey35"
+_ROAD_DOTS = "grey58 on grey35"
+_ROAD_CELL = "··"
+_BUILT = "green4"
+_CENTRE = "blue"
+_EMPTY_CANDIDATE = "on grey15"
+
+
+def require_view(view: object) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"the terminal renders a player's view (view_for(state, seat)), not {type(view).__name__}")
+    return view
+
+
+def pick_language(lang: str | None) -> tuple[str, str | None]:
+    """The language for card names (German by default) and a note when ``lang`` has none.
+
+    >>> pick_language(None)
+    ('de', None)
+    >>> pick_language("fr")[0]
+    'en'
+    """
+    if lang is None:
+        return "de", None
+    if lang in LANGUAGES:
+        return lang, None
+    return "en", f"Knight Rider has no card names in {lang!r} (it has {', '.join(LANGUAGES)}); showing 'en'"
+
+
+@dataclass(frozen=True)
+class Labels:
+    """How seats are called on screen, the language of card names, the box's tile shapes."""
+
+    lang: str = "de"
+    seat_tags: tuple[str, ...] = ()
+    me: int | None = None
+    pieces: Pieces | None = field(default=None, compare=False)
+
+    @classmethod
+    def for_view(
+        cls,
+        view: View,
+        tags: Mapping[int, str] | None = None,
+        lang: str | None = None,
+        pieces: Pieces | None = None,
+    ) -> Labels:
+        v = require_view(view)
+        tags = tags or {}
+        return cls(pick_language(lang)[0], tuple(tags.get(s, "") for s in range(v.players)), v.me, pieces)
+
+    def seat(self, seat: int | None) -> str:
+        if seat is None:
+            return "—"
+        tag = self.seat_tags[seat] if seat < len(self.seat_tags) else ""
+        return f"P{seat + 1} ({tag})" if tag else f"P{seat + 1}"
+
+    def seat_text(self, seat: int | None) -> Text:
+        if seat is None:
+            return Text("—")
+        return Text(self.seat(seat), style=SEAT_STYLES[seat % len(SEAT_STYLES)])
+
+    def card(self, kind: str) -> str:
+        return card_name(kind, self.lang)
+
+
+# -- road distances from the view ----------------------------------------------------------
+def road_distance_map(view: View) -> dict[XY, int]:
+    """Fields (cell coordinates) → shortest way in fields to the villain, by the roads
+    the view shows (tiles' openings under the topmost detour cards); turns not counted."""
+    v = require_view(view)
+    if v.villain is None:
+        return {}
+    board = [0] * g.N_SQUARES
+    masks: dict[int, tuple[int, ...]] = {}
+    for t in v.tiles:
+        board[g.sq_index(t.x, t.y)] = t.number * 4 + 1
+        masks[t.number] = (t.openings,) * 4
+    detours = tuple((g.sq_index(d.x, d.y), d.kind, d.rot, d.player) for d in v.detours)
+    links = compute_links(tuple(board), masks, detours)
+    dist = road_distances(links, g.cell(*v.villain))
+    return {g.cell_xy(c): d for c, d in dist.items()}
+
+
+# -- the map ------------------------------------------------------------------------------
+def _tile_cells(openings: int) -> list[XY]:
+    cells = [(1, 1)]
+    for d in range(4):
+        if (openings >> d) & 1:
+            cells.append(g.LOCAL_POS[d + 1])
+    return cells
+
+
+def _car_cell(cars: Sequence[CarView], villain: bool) -> Text:
+    if len(cars) >= 2:
+        label = "".join(str(c.player + 1) for c in cars[:2])
+        return Text(label, style="bold white on red" if villain else "bold white on grey15")
+    c = cars[0]
+    mark = "x" if c.roof else ARROWS[c.heading]
+    style = "bold white on red" if villain else f"{SEAT_STYLES[c.player % 5]} {_ROAD}"
+    if c.mantle:
+        style += " underline"
+    if c.roof:
+        style += " reverse"
+    return Text(f"{c.player + 1}{mark}", style=style)
+
+
+def detour_glyph(kind: str, rot: int) -> str:
+    """Two characters for a detour card: its letter and the roads it keeps (``R┘``)."""
+    if kind == "ROADBLOCK":
+        return "XX"
+    return DETOUR_LETTER[kind] + _SIDES_GLYPH[detour_sides(kind, rot)]
+
+
+def map_panel(
+    view: View,
+    labels: Labels,
+    *,
+    cell_marks: Mapping[XY, str] | None = None,
+    square_marks: Mapping[XY, str] | None = None,
+    title: str | None = None,
+) -> Panel:
+    """The map, north up, with square coordinates along the top and the left.
+
+    ``cell_marks`` puts a short label (a move's number) on fields; ``square_marks`` puts
+    one on an empty square (a building candidate).
+    """
+    v = require_view(view)
+    cell_marks = cell_marks or {}
+    square_marks = square_marks or {}
+    squares = [(t.x, t.y) for t in v.tiles] + list(v.centre) + list(square_marks)
+    x0 = min(x for x, _ in squares)
+    x1 = max(x for x, _ in squares)
+    y0 = min(y for _, y in squares)
+    y1 = max(y for _, y in squares)
+    w, h = 3 * (x1 - x0 + 1), 3 * (y1 - y0 + 1)
+    grid: list[list[Text]] = [[Text("  ") for _ in range(w)] for _ in range(h)]
+
+    def put(cx: int, cy: int, t: Text) -> None:
+        gx, gy = cx - 3 * x0, cy - 3 * y0
+        if 0 <= gx < w and 0 <= gy < h:
+            grid[gy][gx] = t
+
+    centre_style = _CENTRE if v.centre_face_down or v.phase != "build" else f"dim {_CENTRE}"
+    for x, y in v.centre:
+        for i in range(3):
+            for j in range(3):
+                put(3 * x + i, 3 * y + j, Text("░░", style=centre_style))
+    if v.phase != "build" and v.centre:
+        cx = min(x for x, _ in v.centre)
+        cy = min(y for _, y in v.centre)
+        put(3 * cx + 2, 3 * cy + 2, Text(f"{v.escape_left:>2}", style="bold white on blue"))
+        put(3 * cx + 3, 3 * cy + 2, Text("Fl", style="bold white on blue"))
+    start = v.start_tile
+    targets = set(v.targets)
+    for t in v.tiles:
+        built = _BUILT
+        if (t.x, t.y) == start:
+            built = "dark_orange"
+        elif (t.x, t.y) in targets:
+            built = "magenta"
+        road = set(_tile_cells(t.openings))
+        for i in range(3):
+            for j in range(3):
+                if (i, j) in road:
+                    put(3 * t.x + i, 3 * t.y + j, Text(_ROAD_CELL, style=_ROAD_DOTS))
+                else:
+                    put(3 * t.x + i, 3 * t.y + j, Text("▒▒", style=built))
+    for (x, y), label in square_marks.items():
+        for i in range(3):
+            for j in range(3):
+                put(3 * x + i, 3 * y + j, Text("  ", style=_EMPTY_CANDIDATE))
+        put(3 * x + 1, 3 * y + 1, Text(f"{label:<2}"[:2], style="bold black on yellow"))
+    for det in v.detours:  # the last on a square is on top
+        style = "bold black on yellow" if det.kind == "ROADBLOCK" else f"bold yellow {_ROAD}"
+        put(3 * det.x + 1, 3 * det.y + 1, Text(detour_glyph(det.kind, det.rot), style=style))
+    for (cx, cy), label in cell_marks.items():
+        put(cx, cy, Text(f"{label:>2}"[-2:], style="bold black on white"))
+    by_field: dict[XY, list[CarView]] = {}
+    for c in v.cars:
+        if c.field is not None:
+            by_field.setdefault(c.field, []).append(c)
+    for (cx, cy), cs in by_field.items():
+        put(cx, cy, _car_cell(cs, v.villain == (cx, cy)))
+    if v.villain is not None and v.villain not in by_field:
+        put(v.villain[0], v.villain[1], Text("VV", style="bold white on red"))
+
+    out = Text()
+    head = Text("   ")
+    for x in range(x0, x1 + 1):
+        head.append(f"{x:^6}", style="dim")
+    out.append_text(head)
+    out.append("\n")
+    for row in range(h):
+        y = y0 + row // 3
+        out.append(f"{y:>3}" if row % 3 == 1 else "   ", style="dim")
+        for cell in grid[row]:
+            out.append_text(cell)
+        out.append("\n")
+    out.rstrip()
+    return Panel(out, title=title or "Map (square x along the top, y down the left)", title_align="left", expand=False)
+
+
+def map_legend(view: View, labels: Labels) -> Text:
+    v = require_view(view)
+    t = Text(style="dim")
+    t.append("▒▒ built-up  ")
+    t.append(_ROAD_CELL, style=_ROAD_DOTS)
+    t.append(" road  ")
+    t.append("VV", style="bold white on red")
+    t.append(" villain  ")
+    t.append(f"2→ car & heading, 2x on its roof, underlined: {labels.card('MANTLE')}  ")
+    if v.phase != "build":
+        t.append("░░ centre (Fl = escape cards left)  ")
+    if v.detours:
+        t.append(
+            "detours: "
+            + ", ".join(f"{DETOUR_LETTER[k]}={labels.card(k).split(': ')[-1]}" for k in DETOUR_KINDS)
+            + " (the lines show the roads kept)  "
+        )
+    if v.start_tile is not None:
+        t.append("▒▒", style="dark_orange")
+        t.append(" start tile  ")
+    if v.targets:
+        t.append("▒▒", style="magenta")
+        t.append(" target tiles  ")
+    return t
+
+
+# -- pieces ----------------------------------------------------------------------------------
+def tile_picture(openings: int) -> list[Text]:
+    """A tile as three rows of cells (two characters each)."""
+    road = set(_tile_cells(openings))
+    rows = []
+    for j in range(3):
+        r = Text()
+        for i in range(3):
+            r.append(_ROAD_CELL if (i, j) in road else "▒▒", style=_ROAD_DOTS if (i, j) in road else _BUILT)
+        rows.append(r)
+    return rows
+
+
+def drawn_tile_panel(view: View, labels: Labels) -> Panel | None:
+    """The face-up tile to lay, in each rotation (from the box's public tile shapes)."""
+    v = require_view(view)
+    if not v.drawn or labels.pieces is None:
+        return None
+    tile = labels.pieces.tile(v.drawn)
+    body = Table.grid(padding=(0, 3))
+    rots = tile.orientations()
+    for _ in rots:
+        body.add_column()
+    pics = [tile_picture(rotate_mask(tile.openings, r // 90)) for r in rots]
+    body.add_row(*(Text(f"rot {r}", style="bold") for r in rots))
+    for j in range(3):
+        body.add_row(*(p[j] for p in pics))
+    title = f"Tile {v.drawn} ({tile.shape.replace('_', '-')}) to lay"
+    return Panel(body, title=title, title_align="left", expand=False)
+
+
+# -- one line per event / action ---------------------------------------------------------------
+_EVENT_STYLE = {
+    "ram": "bold magenta",
+    "ram_fail": "magenta",
+    "oil": "bold magenta",
+    "skid": "magenta",
+    "roof": "magenta",
+    "spin": "magenta",
+    "escape": "red",
+    "villain_move": "bold red",
+    "villain_stays": "red",
+    "villain_roll": "red",
+    "villain": "bold red",
+    "win": "bold green",
+    "limit": "bold",
+    "reshuffle": "dim",
+    "draw": "dim",
+    "return": "dim",
+    "turn": "bold",
+    "roll": "bold",
+    "turbo": "cyan",
+    "mantle": "cyan",
+    "mantle_end": "dim",
+    "detour": "yellow",
+}
+_EVENT_TAG = {"ram": "[ram table] ", "oil": "[oil table] ", "ram_fail": "[ram table, second roll] "}
+
+
+def event_text(event: EventView, labels: Labels) -> Text:
+    """An engine event in words, the rolled table named, seats tagged (``P2 (random)``)."""
+    text = event.text
+    for p in range(len(labels.seat_tags)):
+        text = _replace_seat(text, p, labels.seat(p))
+    t = Text()
+    tag = _EVENT_TAG.get(event.kind)
+    if tag:
+        t.append(tag, style="bold magenta")
+    if event.kind == "detour":
+        for k in DETOUR_KINDS:
+            text = text.replace(f"a detour {k} ", f"{labels.card(k)} ")
+    t.append(text, style=_EVENT_STYLE.get(event.kind, ""))
+    return t
+
+
+def _replace_seat(text: str, seat: int, label: str) -> str:
+    import re
+
+    return re.sub(rf"\bP{seat + 1}\b(?! \()", label, text)
+
+
+def _path_arrows(m: Move) -> str:
+    out = []
+    for _x, _y, h, jumped in m.path:
+        out.append("*" if jumped else ARROWS[h])
+    return "".join(out)
+
+
+def action_text(action: Action, labels: Labels) -> str:
+    """What an action does, in words and card names."""
+    if isinstance(action, Place):
+        return f"lays tile {action.number or '?'} on square {action.x},{action.y} turned {action.rot}°"
+    if isinstance(action, StartAt):
+        return f"picks the start tile at {action.x},{action.y}"
+    if isinstance(action, Enter):
+        return f"waits at the {SIDE_WORDS[action.side]} opening of the start tile"
+    if isinstance(action, Move):
+        arrows = _path_arrows(action)
+        way = f" {arrows}" if arrows else ""
+        jump = f" with {labels.card('JUMP')}" if action.jump else ""
+        pips = f"{action.cost} pip{'' if action.cost == 1 else 's'}"
+        return f"drives{way} to {action.x},{action.y} facing {g.DIRS[action.heading]} ({pips}){jump}"
+    if isinstance(action, PlayKitt):
+        return f"plays {labels.card(action.kind)}"
+    if isinstance(action, PlayDetour):
+        return (
+            f"lays {labels.card(action.kind)} on square {action.x},{action.y}"
+            f" ({detour_glyph(action.kind, action.rot)}, rot {action.rot})"
+        )
+    if isinstance(action, End):
+        return f"turns the top {labels.card('escape')} (ends the turn)"
+    if isinstance(action, Recover):
+        return "turns the car back onto its wheels (the whole turn)"
+    return str(action)
+
+
+# -- panels -------------------------------------------------------------------------------------
+def status_line(view: View, labels: Labels) -> Text:
+    v = require_view(view)
+    t = Text()
+    t.append("Knight Rider", style="bold")
+    phase = {"build": "building the track", "start": "choosing the start", "enter": "cars wait at the start",
+             "turn": "the chase", "over": "game over"}.get(v.phase, v.phase)  # fmt: skip
+    t.append(f" · {v.players} players · {phase}")
+    if v.phase == "build":
+        t.append(f" · face-down tiles {v.face_down}")
+    else:
+        t.append(f" · turn {v.turn}")
+        t.append(f" · escape pile ({labels.card('escape')}): {v.escape_left} left")
+        if v.escape_turned:
+            last = v.escape_turned[-1]
+            t.append(f" (last: #{last.id} {last.dx:+d},{last.dy:+d})", style="dim")
+    if v.villain is not None:
+        sx, sy = v.villain[0] // 3, v.villain[1] // 3
+        t.append(" · villain on square ")
+        t.append(f"{sx},{sy}", style="bold red")
+    return t
+
+
+def players_table(view: View, labels: Labels) -> Table:
+    v = require_view(view)
+    t = Table(title="Players", title_justify="left", box=None, padding=(0, 1))
+    for col in ("seat", "car", "state", "K.I.T.T.", "detours"):
+        t.add_column(col)
+    if v.targets:
+        t.add_column("targets")
+    dist = road_distance_map(v) if v.villain is not None else {}
+    cars = {c.player: c for c in v.cars}
+    for p in range(v.players):
+        seat = labels.seat_text(p)
+        if p == v.me:
+            seat.append("  ← you", style="bold")
+        if p == v.current:
+            seat = Text("▶ ").append_text(seat)
+        c = cars.get(p)
+        if c is None:
+            where = Text("not on the road yet", style="dim")
+        elif c.field is None:
+            where = Text(f"waits at the {SIDE_WORDS[c.side]} opening of the start tile")
+        else:
+            where = Text(f"{c.field[0]},{c.field[1]} {ARROWS[c.heading]}")
+            d = dist.get(c.field)
+            if d is not None:
+                where.append(f"  {d} fields from the villain", style="dim")
+        state: list[str] = []
+        if c is not None and c.roof:
+            state.append("on its roof")
+        if c is not None and c.mantle:
+            state.append(labels.card("MANTLE"))
+        k, d_ = v.hand_sizes[p]
+        row: list[RenderableType] = [seat, where, Text(", ".join(state) or "–"), str(k), str(d_)]
+        if v.targets:
+            reached = len(c.reached) if c is not None else 0
+            row.append(f"{reached}/{len(v.targets)}")
+        t.add_row(*row)
+    return t
+
+
+def hand_text(view: View, labels: Labels) -> Text:
+    """The viewer's own cards, with counts, and what was played this turn."""
+    v = require_view(view)
+    t = Text("Your cards: ", style="bold")
+    parts: list[tuple[str, str]] = []
+    for kinds, counts, style in ((KITT_KINDS, v.hand_kitt, "cyan"), (DETOUR_KINDS, v.hand_detour, "yellow")):
+        for k, n in zip(kinds, counts, strict=False):
+            if n:
+                parts.append((f"{labels.card(k)}" + (f" ×{n}" if n > 1 else ""), style))
+    if not parts:
+        t.append("none", style="dim")
+    for i, (name, style) in enumerate(parts):
+        if i:
+            t.append(" · ")
+        t.append(name, style=style)
+    return t
+
+
+def turn_text(view: View, labels: Labels) -> Text:
+    v = require_view(view)
+    if v.over:
+        if v.winner is None:
+            return Text("The game is over: no winner (turn limit).", style="bold")
+        return Text(f"The game is over: {labels.seat(v.winner)} caught the villain.", style="bold green")
+    mine = v.current == v.me
+    who = "your turn" if mine else f"{labels.seat(v.current)} to play"
+    t = Text(f"▶ {who}", style="bold reverse" if mine else "bold")
+    if v.phase == "turn" and v.current is not None:
+        car = next((c for c in v.cars if c.player == v.current), None)
+        if car is not None and car.roof:
+            t.append("  — the car is on its roof: this turn only turns it back", style="magenta")
+        else:
+            t.append(f"  roll {v.roll}", style="bold")
+            if v.pips != v.roll:
+                t.append(f" → {v.pips} pips")
+            t.append(f" · pips used {v.used}/{v.pips}")
+            done = []
+            if v.move_done:
+                done.append("moved")
+            if v.kitt_played:
+                done.append("K.I.T.T. card played")
+            if v.detour_played:
+                done.append("detour played")
+            if done:
+                t.append(" · " + ", ".join(done), style="dim")
+    elif v.phase == "build" and v.drawn:
+        t.append(f"  — lay tile {v.drawn}")
+    return t
+
+
+# -- the menus ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MoveInfo:
+    """What a person wants to know about a move before choosing it."""
+
+    move: Move
+    distance: int | None  # fields from the destination to the villain
+    catches: bool
+    rams: int | None  # the seat rammed at the destination (a ram stop)
+    beside: int | None  # the seat the car stops beside (blocking)
+    oil: int | None  # the seat whose oil the car ends on
+
+
+def move_infos(view: View, moves: Sequence[Move]) -> list[MoveInfo]:
+    """Each move with its distance to the villain and what happens at its end, in the
+    order the terminal offers them: nearest to the villain first, then cheaper."""
+    v = require_view(view)
+    dist = road_distance_map(v)
+    others = [c for c in v.cars if c.player != v.me and c.field is not None]
+    left = v.pips - v.used
+    target_done = True
+    me = next((c for c in v.cars if c.player == v.me), None)
+    if v.targets and me is not None:
+        target_done = len(me.reached) >= len(v.targets)
+    out = []
+    for m in moves:
+        dest = (m.x, m.y)
+        there = [c for c in others if c.field == dest]
+        rams = beside = oil = None
+        if len(there) == 1 and m.cost < left and not there[0].roof and not there[0].mantle:
+            rams = there[0].player
+        elif there:
+            beside = there[0].player
+        for c in others:
+            assert c.field is not None
+            bx, by = g.DXY[(c.heading + 2) % 4]
+            if (c.field[0] + bx, c.field[1] + by) == dest and c.field != dest:
+                oil = c.player
+        out.append(MoveInfo(m, dist.get(dest), dest == v.villain and target_done, rams, beside, oil))
+    vx, vy = v.villain if v.villain is not None else (0, 0)
+
+    def key(i: MoveInfo) -> tuple[bool, int, int, int]:
+        crow = abs(i.move.x - vx) + abs(i.move.y - vy)  # when no road leads there
+        return (not i.catches, i.distance if i.distance is not None else 10_000 + crow, crow, -i.move.cost)
+
+    out.sort(key=key)
+    return out
+
+
+def moves_table(view: View, labels: Labels, entries: Sequence[tuple[int, MoveInfo]], hidden: int = 0) -> Table:
+    """Numbered moves: path (heading arrows), destination, pips, distance, what happens."""
+    require_view(view)
+    t = Table(title="Moves (nearest to the villain first)", title_justify="left", box=None, padding=(0, 1))
+    t.add_column("#", justify="right", style="bold")
+    t.add_column("path")
+    t.add_column("to")
+    t.add_column("pips", justify="right")
+    t.add_column("villain", justify="right")
+    t.add_column("")
+    for n, info in entries:
+        m = info.move
+        notes = Text()
+        if info.catches:
+            notes.append("catches the villain!", style="bold green")
+        if info.rams is not None:
+            notes.append(f"ram attempt on {labels.seat(info.rams)} ", style="magenta")
+        if info.beside is not None:
+            notes.append(f"stops beside {labels.seat(info.beside)} ", style="dim")
+        if info.oil is not None:
+            notes.append(f"on {labels.seat(info.oil)}'s oil ", style="magenta")
+        if m.jump:
+            notes.append(labels.card("JUMP"), style="cyan")
+        dist = "—" if info.distance is None else str(info.distance)
+        t.add_row(str(n), _path_arrows(m), f"{m.x},{m.y} {ARROWS[m.heading]}", str(m.cost), dist, notes)
+    if hidden:
+        t.caption = f"… and {hidden} more moves: type 'all' to list them"
+        t.caption_justify = "left"
+    return t
+
+
+def actions_table(title: str, labels: Labels, entries: Sequence[tuple[str, Action]]) -> Table:
+    """A numbered list of actions with their notation and meaning."""
+    t = Table(title=title, title_justify="left", box=None, padding=(0, 1))
+    t.add_column("#", justify="right", style="bold")
+    t.add_column("notation", style="bold")
+    t.add_column("")
+    for n, a in entries:
+        t.add_row(n, str(a), action_text(a, labels))
+    return t
+
+
+def placements_table(
+    view: View, labels: Labels, entries: Sequence[tuple[int, Place]], letters: Mapping[XY, str]
+) -> Table:
+    """Building: one row per square (its map letter), the numbered rotations on it."""
+    require_view(view)
+    t = Table(title="Where to lay it (type a number or 'place at X,Y rot R')", title_justify="left", box=None)
+    t.add_column("map", style="bold black on yellow")
+    t.add_column("square")
+    t.add_column("choices")
+    rows: dict[XY, list[tuple[int, Place]]] = {}
+    for n, p in entries:
+        rows.setdefault((p.x, p.y), []).append((n, p))
+    for sq, items in rows.items():
+        choices = Text()
+        for i, (n, p) in enumerate(items):
+            if i:
+                choices.append("  ")
+            choices.append(f"{n}", style="bold")
+            choices.append(f" rot {p.rot}")
+        t.add_row(letters.get(sq, ""), f"{sq[0]},{sq[1]}", choices)
+    return t
+
+
+def square_letters(squares: Sequence[XY]) -> dict[XY, str]:
+    """Map labels a, b, …, Z (not h or q: those are commands), then two letters, in order."""
+    alphabet = "abcdefgijklmnoprstuvwxyzABCDEFGIJKLMNOPRSTUVWXYZ"  # no h, q: help, quit
+    out: dict[XY, str] = {}
+    for i, sq in enumerate(dict.fromkeys(squares)):
+        if i < len(alphabet):
+            out[sq] = alphabet[i]
+        else:
+            j = i - len(alphabet)
+            out[sq] = alphabet[j // len(alphabet) % len(alphabet)] + alphabet[j % len(alphabet)]
+    return out
+
+
+def events_panel(events: Sequence[EventView], labels: Labels, title: str = "What happened") -> Panel:
+    lines = [event_text(e, labels) for e in events]
+    body: RenderableType = Group(*lines) if lines else Text("(nothing)", style="dim")
+    return Panel(body, title=title, title_align="left", expand=False)
+
+
+def render_screen(
+    view: View,
+    labels: Labels,
+    menu: Sequence[RenderableType] = (),
+    *,
+    cell_marks: Mapping[XY, str] | None = None,
+    square_marks: Mapping[XY, str] | None = None,
+) -> Group:
+    """The whole screen for the player of ``view``: status, map, players, hand, the menu
+    (with its numbers on the map: move destinations, building squares)."""
+    v = require_view(view)
+    parts: list[RenderableType] = [status_line(v, labels)]
+    parts.append(map_panel(v, labels, cell_marks=cell_marks, square_marks=square_marks))
+    parts.append(map_legend(v, labels))
+    if v.phase == "build":
+        tile = drawn_tile_panel(v, labels)
+        if tile is not None:
+            parts.append(tile)
+    else:
+        parts.append(players_table(v, labels))
+    parts.append(hand_text(v, labels))
+    parts.extend(menu)
+    parts.append(turn_text(v, labels))
+    return Group(*parts)
+
+
+# -- records ---------------------------------------------------------------------------------------
+def record_summary(header: Mapping[str, Any], final: View, actions: int, labels: Labels) -> Group:
+    """A record's summary: players (and who played them), seed, options, status, actions.
+
+    ``final`` is any seat's view of the replayed game (only its public parts are shown).
+    """
+    v = require_view(final)
+    opts = header.get("options") or {}
+    on = [f"{k}={val}" for k, val in opts.items() if val not in (None, False, 0)]
+    rows: list[RenderableType] = [
+        Text(f"players   {v.players}; seed {header.get('seed')}"),
+    ]
+    for p in range(v.players):
+        rows.append(Text(f"          {labels.seat(p)}"))
+    rows.append(Text(f"options   {', '.join(on) if on else 'the basic game'}"))
+    rows.append(Text(f"actions   {actions}; chase turns {v.turn}"))
+    if v.over:
+        status = "finished: no winner (turn limit)" if v.winner is None else f"finished: {labels.seat(v.winner)} wins"
+        rows.append(Text(f"status    {status}", style="bold"))
+    else:
+        rows.append(
+            Text(f"status    in progress (a save file): {v.phase}, {labels.seat(v.current)} to play", style="bold")
+        )
+    return Group(*rows)
