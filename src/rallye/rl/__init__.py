@@ -1,10 +1,14 @@
 """Research environments for the rallye games (needs ``pip install rallye[rl]``).
 
-* ``rallye.rl.mille_v0`` — PettingZoo AEC environment (``env()``, ``raw_env()``);
-* ``gymnasium.make("rallye/Mille-v0", ...)`` — one learner against rallye bots
-  (registered when this package is imported; ``rallye.rl.gym_env``);
-* ``rallye.rl.mille_spiel`` — Mille Bornes as an OpenSpiel game (``python_rallye_mille``);
-* ``rallye.rl.mille_encoding`` — the observation encoding, masks and the oracle encoding;
+* ``rallye.rl.mille_v0``, ``rallye.rl.knightrider_v0`` — PettingZoo AEC environments
+  (``env()``, ``raw_env()``);
+* ``gymnasium.make("rallye/Mille-v0", ...)``, ``gymnasium.make("rallye/KnightRider-v0", ...)``
+  — one learner against rallye bots (registered when this package is imported;
+  ``rallye.rl.gym_env``);
+* ``rallye.rl.mille_spiel``, ``rallye.rl.kr_spiel`` — the games for OpenSpiel
+  (``python_rallye_mille``, ``python_rallye_knightrider``);
+* ``rallye.rl.mille_encoding``, ``rallye.rl.kr_encoding`` — the observation encodings,
+  action masks and oracle encodings;
 * ``rallye.rl.games`` — the per-game adapter the environments are written against.
 
 Importing ``rallye`` or a game never imports this package, NumPy or the frameworks.
@@ -16,3 +20,5 @@ import gymnasium as _gym
 
 if "rallye/Mille-v0" not in _gym.registry:
     _gym.register(id="rallye/Mille-v0", entry_point="rallye.rl.gym_env:make_mille")
+if "rallye/KnightRider-v0" not in _gym.registry:
+    _gym.register(id="rallye/KnightRider-v0", entry_point="rallye.rl.gym_env:make_knightrider")

@@ -6,7 +6,9 @@ game is one more adapter class here (plus its encoding module) and a thin module
 
 An adapter owns the *episode* (one hand or a whole match), the *reward* (documented on each
 adapter) and the *encoding* (a view-only observation and a legal-action mask). States stay
-the engine's immutable values; the environments hold the current one.
+the engine's immutable values; the environments hold the current one. ``decode`` and
+``encode`` take the state the code is meant for: a game whose compact action codes depend on
+the position (Knight Rider's moves) needs it; Mille Bornes ignores it.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from rallye import knightrider as kr
 from rallye import mille
+from rallye.core.errors import ConfigError
 from rallye.mille.state import MilleState
+from rallye.rl import kr_encoding as kenc
 from rallye.rl import mille_encoding as menc
 
 EPISODES = ("hand", "match")
@@ -48,9 +53,9 @@ class GameAdapter(Protocol):
 
     def view(self, state: Any, seat: int) -> Any: ...
 
-    def decode(self, code: int) -> Any: ...
+    def decode(self, state: Any, code: int) -> Any: ...
 
-    def encode(self, action: Any) -> int: ...
+    def encode(self, state: Any, action: Any) -> int: ...
 
     def apply(self, state: Any, action: Any) -> Any: ...
 
@@ -127,10 +132,10 @@ class MilleAdapter:
     def view(self, state: MilleState, seat: int) -> mille.MilleView:
         return mille.view_for(state, seat)
 
-    def decode(self, code: int) -> mille.Action:
+    def decode(self, state: MilleState, code: int) -> mille.Action:
         return mille.decode_action(int(code))
 
-    def encode(self, action: mille.Action) -> int:
+    def encode(self, state: MilleState, action: mille.Action) -> int:
         return mille.encode_action(action)
 
     def apply(self, state: MilleState, action: mille.Action) -> MilleState:
@@ -187,8 +192,123 @@ def render_mille(state: MilleState, seat: int | None) -> str:
     return "\n".join(lines)
 
 
+class KnightRiderAdapter:
+    """Knight Rider for the environments.
+
+    ``players`` 2..5; every other keyword is an :class:`rallye.knightrider.Options` field,
+    with two defaults changed for learning: ``quick_build=True`` (the engine lays the track,
+    so an episode is the chase) and ``turn_limit=200`` (an episode always ends; ``None``
+    plays until someone wins).
+
+    The episode is one game. ``reward="win"`` (the only one so far): when the game ends,
+    +1 for the winner and -1/(players-1) for each other player (sums to zero); 0 for
+    everyone when the turn limit ends it; 0 on every other step.
+
+    Observations: :mod:`rallye.rl.kr_encoding` (``OBS_VERSION``); actions: its compact codes
+    (``NUM_ACTIONS``), which need the state to decode (a normal move's pips and a ram's field
+    come from the position).
+    """
+
+    game = "knightrider"
+    REWARDS = ("win",)
+
+    def __init__(self, players: int = 2, reward: str = "win", **options: Any) -> None:
+        _check_choice("reward", reward, self.REWARDS)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be an integer, not {players!r}")
+        if not 2 <= players <= 5:
+            raise ConfigError(f"Knight Rider is for 2 to 5 players, got {players}", rule="players")
+        opts: dict[str, Any] = {"quick_build": True, "turn_limit": 200, **options}
+        self.options = kr.Options.from_json(opts)
+        self.options.pieces()  # a bad piece file fails here, naming the file
+        self.n_players = players
+        self.reward = reward
+        self.num_actions = kenc.NUM_ACTIONS
+        self.obs_size = kenc.OBS_SIZE
+        self.obs_low, self.obs_high = kenc.OBS_LOW, kenc.OBS_HIGH
+        self._table_for: tuple[kr.State | None, dict[int, kr.Action]] = (None, {})
+        self._view_for: tuple[kr.State | None, int, kr.View | None] = (None, -1, None)
+
+    def __repr__(self) -> str:
+        return f"KnightRiderAdapter({self.n_players}, reward={self.reward!r}, options={self.options})"
+
+    def new_state(self, seed: int) -> kr.State:
+        return kr.new_game(self.n_players, seed, self.options)
+
+    def current_player(self, state: kr.State) -> int | None:
+        return kr.current_player(state)
+
+    def episode_over(self, first: kr.State, state: kr.State) -> bool:
+        return kr.is_over(state)
+
+    def legal_actions(self, state: kr.State) -> Sequence[kr.Action]:
+        return kr.legal_actions(state)
+
+    def table(self, state: kr.State) -> dict[int, kr.Action]:
+        """Compact code → legal action for the player to act (cached for the last state)."""
+        cached_state, table = self._table_for
+        if cached_state is not state:
+            if kr.is_over(state):
+                table = {}
+            else:
+                table = kenc.legal_table(self.view(state, state.current), kr.legal_actions(state))
+            self._table_for = (state, table)
+        return table
+
+    def mask(self, state: kr.State) -> np.ndarray:
+        return kenc.mask_from_table(self.table(state))
+
+    def observe(self, state: kr.State, seat: int) -> np.ndarray:
+        return kenc.encode_view(self.view(state, seat), self.options)
+
+    def view(self, state: kr.State, seat: int) -> kr.View:
+        """``view_for(state, seat)``, cached for the last (state, seat): the mask and the
+        observation of the player to act share one view."""
+        cached_state, cached_seat, view = self._view_for
+        if cached_state is not state or cached_seat != seat or view is None:
+            view = kr.view_for(state, seat)
+            self._view_for = (state, seat, view)
+        return view
+
+    def decode(self, state: kr.State, code: int) -> kr.Action:
+        return kenc.decode(int(code), self.table(state))
+
+    def encode(self, state: kr.State, action: kr.Action) -> int:
+        return kenc.action_code(action, self.view(state, state.current))
+
+    def apply(self, state: kr.State, action: kr.Action) -> kr.State:
+        return kr.apply(state, action)
+
+    def rewards(self, first: kr.State, before: kr.State, after: kr.State) -> list[float] | None:
+        """Per-seat rewards earned by the step ``before -> after`` (``None``: all zero)."""
+        if not kr.is_over(after) or after.winner is None:
+            return None
+        n = self.n_players
+        return [1.0 if p == after.winner else -1.0 / (n - 1) for p in range(n)]
+
+    def render(self, state: kr.State, seat: int | None) -> str:
+        return render_knightrider(state, seat)
+
+
+def render_knightrider(state: kr.State, seat: int | None) -> str:
+    """The map and a status line (from ``seat``'s view; ``None``: the acting seat)."""
+    who = state.current if seat is None else seat
+    v = kr.view_for(state, who)
+    to_act = "over" if v.current is None else f"P{v.current + 1} to act"
+    lines = [
+        f"Knight Rider, {v.phase}, turn {v.turn}, {to_act}, roll {v.roll} ({v.pips - v.used} pips left), "
+        f"escape cards left {v.escape_left}" + (f", winner P{v.winner + 1}" if v.winner is not None else "")
+    ]
+    lines += kr.render_grid(v)
+    hand = [f"{k} {n}" for k, n in zip(kr.KITT_KINDS + kr.DETOUR_KINDS, v.hand_kitt + v.hand_detour, strict=True) if n]
+    lines.append(f"P{who + 1} holds: {', '.join(hand) or '-'}")
+    return "\n".join(lines)
+
+
 def make_adapter(game: str, **options: Any) -> GameAdapter:
-    """The adapter for ``game`` ("mille"; "knightrider" once its engine exists)."""
+    """The adapter for ``game`` ("mille" or "knightrider")."""
     if game == "mille":
         return MilleAdapter(**options)
-    raise ValueError(f"no environment adapter for game {game!r}; adapters exist for: mille")
+    if game == "knightrider":
+        return KnightRiderAdapter(**options)
+    raise ValueError(f"no environment adapter for game {game!r}; adapters exist for: mille, knightrider")

@@ -1,13 +1,16 @@
 """A single-agent Gymnasium environment over any :class:`~rallye.rl.games.GameAdapter`:
 the learner holds one seat, rallye bots (``rallye.agents.base.make_agent``) hold the others.
 
-Registered as ``rallye/Mille-v0`` when ``rallye.rl`` is imported::
+Registered as ``rallye/Mille-v0`` and ``rallye/KnightRider-v0`` when ``rallye.rl`` is
+imported::
 
     import gymnasium as gym, rallye.rl
     env = gym.make("rallye/Mille-v0", edition="hu", players=3, opponents="random")
+    env = gym.make("rallye/KnightRider-v0", players=3, turn_limit=100, opponents="heuristic")
 
-Keyword arguments: the game's (``edition``, ``players``, ``episode``, ``reward``: see
-:class:`rallye.rl.games.MilleAdapter`), ``seat`` (the learner's seat, default 0),
+Keyword arguments: the game's (Mille: ``edition``, ``players``, ``episode``, ``reward``, see
+:class:`rallye.rl.games.MilleAdapter`; Knight Rider: ``players``, ``reward`` and any
+``Options`` field, see :class:`rallye.rl.games.KnightRiderAdapter`), ``seat`` (the learner's seat, default 0),
 ``opponents`` (a bot name for every other seat, or a comma-separated list in seat order;
 default ``"random"``), ``illegal`` (the illegal-action policy, below) and ``render_mode``.
 
@@ -16,7 +19,7 @@ Observation: ``{"observation": float32 Box, "action_mask": int8 Box}``; ``info``
 until the learner is to act again or the episode ends; ``reward`` is the learner's (its
 side's) reward summed over those decisions.
 
-**Illegal actions.** :class:`MilleEnv` itself raises the engine's ``IllegalAction``.
+**Illegal actions.** :class:`MilleEnv` (:class:`KnightRiderEnv`) itself raises the engine's ``IllegalAction``.
 The policy lives in wrappers (``rallye.rl.wrappers``): ``gym.make`` applies
 :class:`~rallye.rl.wrappers.IllegalActionPenalty` when ``illegal="penalty"`` (the default:
 the move is refused, the episode ends, reward -1, ``info["illegal_action"] = True``), and
@@ -98,7 +101,7 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         ad = self.adapter
         before = self._state
-        self._state = ad.apply(before, ad.decode(int(action)))
+        self._state = ad.apply(before, ad.decode(before, int(action)))
         reward = self._reward(before, self._state)
         reward += self._play_others()
         if self.render_mode == "human":
@@ -168,6 +171,27 @@ class MilleEnv(RallyeGymEnv):
                          seat=seat, opponents=opponents, render_mode=render_mode)  # fmt: skip
 
 
+class KnightRiderEnv(RallyeGymEnv):
+    """Knight Rider, one learner against rallye bots (``rallye/KnightRider-v0``).
+
+    ``players`` (2..5), ``reward``, ``seat``, ``opponents``, ``render_mode`` as above; every
+    other keyword is a :class:`rallye.knightrider.Options` field (defaults
+    ``quick_build=True``, ``turn_limit=200``; see :class:`rallye.rl.games.KnightRiderAdapter`).
+    """
+
+    def __init__(
+        self,
+        players: int = 2,
+        reward: str = "win",
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(make_adapter("knightrider", players=players, reward=reward, **options),
+                         seat=seat, opponents=opponents, render_mode=render_mode)  # fmt: skip
+
+
 def make_mille(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs: Any) -> gym.Env[Any, Any]:
     """The ``rallye/Mille-v0`` entry point: :class:`MilleEnv` under the chosen illegal-action policy."""
     from rallye.rl.wrappers import IllegalActionPenalty
@@ -175,6 +199,19 @@ def make_mille(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs:
     if illegal not in ("penalty", "raise"):
         raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
     env: gym.Env[Any, Any] = MilleEnv(**kwargs)
+    if illegal == "penalty":
+        env = IllegalActionPenalty(env, penalty=illegal_reward)
+    return env
+
+
+def make_knightrider(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs: Any) -> gym.Env[Any, Any]:
+    """The ``rallye/KnightRider-v0`` entry point: :class:`KnightRiderEnv` under the chosen
+    illegal-action policy (as ``make_mille``)."""
+    from rallye.rl.wrappers import IllegalActionPenalty
+
+    if illegal not in ("penalty", "raise"):
+        raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+    env: gym.Env[Any, Any] = KnightRiderEnv(**kwargs)
     if illegal == "penalty":
         env = IllegalActionPenalty(env, penalty=illegal_reward)
     return env

@@ -86,7 +86,7 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
             raise ValueError(f"{agent} is to act: step(None) is only for agents whose episode is over")
         ad = self.adapter
         before = self._state
-        after = ad.apply(before, ad.decode(int(action)))
+        after = ad.apply(before, ad.decode(before, int(action)))
         self._state = after
         self._cumulative_rewards[agent] = 0.0
         gained = ad.rewards(self._first, before, after)
