@@ -175,13 +175,30 @@ def _to_json(v: Any) -> Any:
     return v
 
 
+_TILE_CACHE: dict[tuple[int, tuple[tuple[int, int, int, int], ...]], tuple[object, tuple[TileView, ...]]] = {}
+
+
+def _tile_views(pieces: Any, laid: tuple[tuple[int, int, int, int], ...]) -> tuple[TileView, ...]:
+    """The tile views of a map; the map only changes while building, so they are cached
+    (the entry keeps ``pieces`` alive, so its id cannot be reused while cached)."""
+    key = (id(pieces), laid)
+    hit = _TILE_CACHE.get(key)
+    if hit is not None:
+        return hit[1]
+    masks = mask_table(pieces)
+    tiles = tuple(TileView(n, x, y, rot, masks[n][rot // 90]) for n, x, y, rot in laid)
+    if len(_TILE_CACHE) >= 256:
+        _TILE_CACHE.clear()
+    _TILE_CACHE[key] = (pieces, tiles)
+    return tiles
+
+
 def view_for(state: State, player: int) -> View:
     """Player ``player``'s view of ``state`` (0-based seat)."""
     if not 0 <= player < state.players:
         raise ValueError(f"no player {player} in a {state.players}-player game")
-    masks = mask_table(state.pieces)
     pieces = state.pieces
-    tiles = tuple(TileView(n, x, y, rot, masks[n][rot // 90]) for n, x, y, rot in state.laid)
+    tiles = _tile_views(pieces, state.laid)
     cars = tuple(
         CarView(
             player=c.player,
