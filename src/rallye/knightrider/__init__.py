@@ -43,6 +43,7 @@ from rallye.knightrider.engine import (
 )
 from rallye.knightrider.names import card_name
 from rallye.knightrider.pieces import EscapeCard, Pieces, Tile, load_pieces
+from rallye.knightrider.sampling import legal_from_view, sample_state, state_from_view
 from rallye.knightrider.state import Car, Event, Options, State
 from rallye.knightrider.view import CarView, DetourView, TileView, View, render_grid, view_for
 
@@ -79,10 +80,13 @@ __all__ = [
     "encode_action",
     "is_over",
     "legal_actions",
+    "legal_from_view",
     "load_pieces",
     "new_game",
     "parse_action",
     "render_grid",
+    "sample_state",
+    "state_from_view",
     "view_for",
     "winner",
 ]

@@ -1,0 +1,325 @@
+"""Knight Rider bots: legal choices only, views only, and the heuristic's habits."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rallye.agents.base import agent_names, make_agent
+from rallye.agents.kr_heuristic import OIL, TURBO2_KEEP, HeuristicAgent, Reading, best_action, cost_to, move_value
+from rallye.agents.kr_search import MctsAgent, fast_policy
+from rallye.core.rng import Rng
+from rallye.knightrider import Move, Options, PlayDetour, PlayKitt, apply, is_over, legal_actions, new_game, view_for
+from rallye.knightrider import geometry as g
+from rallye.knightrider.sampling import legal_from_view
+from rallye.knightrider.state import State, evolve
+from rallye.knightrider.view import View
+
+VARIANTS = (
+    Options(turn_limit=30),
+    Options(quick_build=True, turn_limit=40),
+    Options(quick_build=True, shuffle_cards=True, deal_spares=True, turn_limit=40),
+    Options(quick_build=True, tour=1, rolled_start=True, turn_limit=40),
+)
+
+
+def random_states(players: int, seed: int, options: Options, steps: int) -> Iterator[State]:
+    rng = random.Random(seed)
+    s = new_game(players, seed, options)
+    for _ in range(steps):
+        if is_over(s):
+            s = new_game(players, rng.randrange(10**6), options)
+        yield s
+        s = apply(s, rng.choice(legal_actions(s)))
+
+
+def test_knightrider_bots_and_levels_are_registered() -> None:
+    names = agent_names("knightrider")
+    for n in ("random", "heuristic", "mcts", "easy", "medium", "hard", "expert"):
+        assert n in names
+    assert isinstance(make_agent("knightrider", "hard", 1), MctsAgent)
+    assert isinstance(make_agent("knightrider", "medium", 1), HeuristicAgent)
+
+
+@pytest.mark.parametrize("vi", range(len(VARIANTS)))
+def test_heuristic_only_returns_legal_actions(vi: int) -> None:
+    """Hundreds of decisions over 2–5 players, building and chase, variants."""
+    phases: set[str] = set()
+    for players in (2, 3, 4, 5):
+        bot = HeuristicAgent(seed=players, epsilon=0.15)
+        for s in random_states(players, 30 * vi + players, VARIANTS[vi], 80):
+            v = view_for(s, s.current)
+            legal = legal_from_view(v)
+            phases.add(v.phase)
+            assert bot.choose(v, legal) in legal
+    assert "turn" in phases
+
+
+@pytest.mark.parametrize("vi", range(len(VARIANTS)))
+def test_mcts_only_returns_legal_actions(vi: int) -> None:
+    for players in (2, 3, 4, 5):
+        bot = MctsAgent(seed=players, iterations=3, root_top_k=3)
+        for i, s in enumerate(random_states(players, 50 + 30 * vi + players, VARIANTS[vi], 80)):
+            if i % 3:
+                continue
+            v = view_for(s, s.current)
+            legal = legal_from_view(v)
+            assert bot.choose(v, legal) in legal
+
+
+def test_bots_play_whole_games_with_legal_actions() -> None:
+    """Bots against each other from the first tile to the end (or the turn limit)."""
+    for players, names in ((2, ["heuristic", "mcts"]), (4, ["easy", "medium", "mcts", "random"])):
+        bots: list[Any] = [make_agent("knightrider", n, seed=i) for i, n in enumerate(names)]
+        for b in bots:
+            if isinstance(b, MctsAgent):
+                b.iterations = 4
+        s = new_game(players, 9, Options(turn_limit=25))
+        while not is_over(s):
+            v = view_for(s, s.current)
+            legal = legal_from_view(v)
+            a = bots[s.current].choose(v, legal)
+            assert a in legal
+            s = apply(s, a)
+
+
+def _reachable(obj: object, seen: set[int] | None = None) -> Iterator[object]:
+    """Every object reachable from ``obj`` by attributes and container items."""
+    seen = set() if seen is None else seen
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        yield o
+        if isinstance(o, str | bytes | int | float | bool | type(None)):
+            continue
+        if isinstance(o, tuple | list | set | frozenset):
+            stack.extend(o)
+        elif isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        if dataclasses.is_dataclass(o) and not isinstance(o, type):
+            stack.extend(getattr(o, f.name) for f in dataclasses.fields(o))
+        if hasattr(o, "__dict__") and not isinstance(o, type):
+            stack.extend(vars(o).values())
+
+
+def test_a_view_leads_to_no_state() -> None:
+    """Views only: no attribute path from a View reaches a State, an Rng or the deck order."""
+    for s in random_states(3, 4, Options(quick_build=True, turn_limit=40), 60):
+        v = view_for(s, s.current)
+        for o in _reachable(v):
+            assert not isinstance(o, State | Rng), type(o)
+    assert not any(f.name in ("escape_deck", "rng", "kitt_hands", "detour_hands") for f in dataclasses.fields(View))
+
+
+def _hidden_variants(s: State) -> list[State]:
+    """The same public position with other hidden facts: escape deck order, the others'
+    hands (moved between them), the Rng."""
+    out = []
+    rest = list(s.escape_deck[s.escape_pos :])
+    random.Random(1).shuffle(rest)
+    out.append(evolve(s, escape_deck=s.escape_deck[: s.escape_pos] + tuple(reversed(rest))))
+    out.append(evolve(s, rng=Rng.from_seed("other", 99)))
+    others = [p for p in range(s.players) if p != s.current]
+    if len(others) >= 2:
+        a, b = others[:2]
+        ka, kb = list(s.detour_hands[a]), list(s.detour_hands[b])
+        i = next((k for k in range(len(ka)) if ka[k] > 0 and kb[k] == 0), None)
+        j = next((k for k in range(len(kb)) if kb[k] > 0 and ka[k] == 0), None)
+        if i is not None and j is not None:
+            ka[i] -= 1
+            ka[j] += 1
+            kb[j] -= 1
+            kb[i] += 1
+            hands = list(s.detour_hands)
+            hands[a], hands[b] = tuple(ka), tuple(kb)
+            out.append(evolve(s, detour_hands=tuple(hands)))
+    return out
+
+
+def _pick(name: str, state: State, legal: tuple[Any, ...]) -> object:
+    """A fresh bot's choice (seed 5) from ``state``'s view for the player to act."""
+    bot: Any = make_agent("knightrider", name, seed=5)
+    if isinstance(bot, MctsAgent):
+        bot.iterations = 6
+    return bot.choose(view_for(state, state.current), legal)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "mcts"])
+def test_hidden_information_does_not_change_the_choice(name: str) -> None:
+    """Same view, different hidden facts (escape deck order, other hands, Rng): the same
+    choice at the same seed."""
+    opts = Options(quick_build=True, shuffle_cards=True, turn_limit=60)
+    checked = swapped_hands = 0
+    for s in random_states(3, 21, opts, 400):
+        if s.phase != "turn" or s.moved or s.cars[s.current].roof:
+            continue
+        variants = _hidden_variants(s)
+        swapped_hands += len(variants) == 3
+        v = view_for(s, s.current)
+        legal = legal_from_view(v)
+
+        first = _pick(name, s, legal)
+        for t in variants:
+            assert view_for(t, t.current) == v
+            assert _pick(name, t, legal) == first
+        checked += 1
+        if checked >= 8:
+            break
+    assert checked >= 8 and swapped_hands >= 1
+
+
+def test_heuristic_beats_random_in_two_player_games() -> None:
+    wins = {"heuristic": 0, "random": 0, None: 0}
+    for game in range(16):
+        names = ["heuristic", "random"] if game % 2 == 0 else ["random", "heuristic"]
+        bots = [make_agent("knightrider", n, seed=game * 2 + i) for i, n in enumerate(names)]
+        s = new_game(2, 1000 + game, Options(quick_build=True, turn_limit=100))
+        while not is_over(s):
+            v = view_for(s, s.current)
+            s = apply(s, bots[s.current].choose(v, legal_from_view(v)))
+        w = s.winner
+        wins[names[w] if w is not None else None] += 1
+    assert wins["heuristic"] >= 9 and wins["heuristic"] >= 4 * wins["random"], wins
+
+
+# -- the heuristic's habits, on positions met in real games ----------------------------------
+def _turn_views(players: int, seed: int, steps: int) -> Iterator[tuple[State, View, tuple[Any, ...]]]:
+    """Chase decisions along games of heuristic bots (so the positions are realistic)."""
+    bot = HeuristicAgent(seed, epsilon=0.2)
+    s = new_game(players, seed, Options(quick_build=True, turn_limit=80))
+    for _ in range(steps):
+        if is_over(s):
+            seed += 1
+            s = new_game(players, seed, Options(quick_build=True, turn_limit=80))
+        v = view_for(s, s.current)
+        legal = legal_from_view(v)
+        if s.phase == "turn":
+            yield s, v, legal
+        s = apply(s, bot.choose(v, legal))
+
+
+def _wins(s: State, a: object) -> bool:
+    """A move that wins whatever the dice (ram and oil rolls) say."""
+    if not isinstance(a, Move):
+        return False
+    return all(apply(evolve(s, rng=Rng.from_seed("dice", k)), a).winner == s.current for k in range(4))
+
+
+def test_winning_move_is_taken() -> None:
+    """Winning: a move that ends on the villain's field wins at once; the bot takes one."""
+    found = 0
+    for s, v, legal in _turn_views(3, 1, 2000):
+        moves = [a for a in legal if isinstance(a, Move)]
+        if any(g.cell(m.x, m.y) == s.villain for m in moves):
+            winners = [m for m in moves if _wins(s, m)]
+            if winners:
+                found += 1
+                assert best_action(v, legal) in winners
+    assert found >= 3
+
+
+def test_turbo_boost_ii_is_played_on_a_rolled_one_when_it_pays() -> None:
+    """Turbo-Boost II: only on a rolled 1 it counts as 6. The bot plays it unless the one
+    pip leaves the car as well placed (six pips must all be used, and may overshoot)."""
+    found = played = 0
+    for s, v, legal in _turn_views(2, 3, 2500):
+        if PlayKitt("TURBO2") not in legal or any(_wins(s, a) for a in legal if isinstance(a, Move)):
+            continue
+        found += 1
+        a = best_action(v, legal)
+        r = Reading.of(v)
+        boosted = apply(r.base, PlayKitt("TURBO2"))
+        six = max((move_value(r, m, boosted) for m in legal_actions(boosted) if isinstance(m, Move)), default=-1e9)
+        one = max((move_value(r, m, r.base) for m in legal if isinstance(m, Move)), default=-1e9)
+        if a == PlayKitt("TURBO2"):
+            played += 1
+            assert six - TURBO2_KEEP >= one
+        elif a == PlayKitt("TURBO1"):  # doubling the 1 wins (two pips reach the villain)
+            doubled = apply(r.base, a)
+            assert any(_wins(doubled, m) for m in legal_actions(doubled))
+        else:
+            assert one >= six - TURBO2_KEEP
+    assert found >= 10 and played >= 1, (found, played)
+
+
+def test_moves_head_for_the_villain() -> None:
+    """Moving: the chosen move ends no farther (in pips, on average over the villain's next
+    positions) than a typical legal move."""
+    better = worse = 0
+    for _s, v, legal in _turn_views(4, 7, 800):
+        moves = [a for a in legal if isinstance(a, Move) and not a.jump]
+        if len(moves) < 3 or v.moved:
+            continue
+        r = Reading.of(v)
+        a = best_action(v, legal)
+        if not isinstance(a, Move):
+            continue
+        costs = sorted(r.expected_cost(g.cell(m.x, m.y), m.heading) for m in moves)
+        mine = r.expected_cost(g.cell(a.x, a.y), a.heading)
+        median = costs[len(costs) // 2]
+        better += mine <= median
+        worse += mine > median
+    assert better >= 20 and better >= 6 * worse
+
+
+def test_oil_slick_is_avoided_unless_the_clean_moves_are_much_worse() -> None:
+    """Oil slick: ending directly behind a car costs an oil roll, so the bot ends there
+    only when every clean end is worse by more than the expected loss."""
+    checked = clean_chosen = 0
+    for _s, v, legal in _turn_views(5, 11, 1800):
+        left = v.pips - v.used
+        r = Reading.of(v)
+        ends = [
+            a
+            for a in legal
+            if isinstance(a, Move)
+            and not a.jump
+            and not r.ram_stop(g.cell(a.x, a.y), a.cost, left)
+            and g.cell(a.x, a.y) != r.villain  # a win is checked before the oil
+        ]
+        oily = [m for m in ends if r.on_oil(g.cell(m.x, m.y))]
+        clean = [m for m in ends if not r.on_oil(g.cell(m.x, m.y))]
+        if not oily or not clean:
+            continue
+        checked += 1
+        a = best_action(v, legal)
+        if a in oily:
+            assert isinstance(a, Move)
+            mine = r.value(g.cell(a.x, a.y), a.heading) - OIL
+            assert all(r.value(g.cell(m.x, m.y), m.heading) <= mine for m in clean)
+        elif a in clean:
+            clean_chosen += 1
+    assert checked >= 5 and clean_chosen >= 1, (checked, clean_chosen)
+
+
+def test_detours_are_laid_in_front_of_a_rival() -> None:
+    """Detours: when the bot lays one, it lengthens the way of a rival to the villain."""
+    laid = 0
+    for s, v, legal in _turn_views(3, 5, 1800):
+        a = best_action(v, legal)
+        if not isinstance(a, PlayDetour):
+            continue
+        laid += 1
+        t = apply(s, a)
+        before = [cost_to(s.links, Reading.of(v).blocked, s.villain).get(c.cell * 4 + c.heading, 99) for c in s.cars]
+        r2 = Reading.of(view_for(t, t.current))
+        after = [cost_to(t.links, r2.blocked, t.villain).get(c.cell * 4 + c.heading, 99) for c in t.cars]
+        assert any(after[p] > before[p] for p in range(s.players) if p != s.current)
+    assert laid >= 2
+
+
+def test_fast_policy_is_legal_and_prefers_a_win() -> None:
+    rng = random.Random(0)
+    for s, _v, legal in _turn_views(3, 2, 600):
+        a = fast_policy(s, legal, rng)
+        assert a in legal
+        if any(_wins(s, m) for m in legal if isinstance(m, Move)):
+            assert _wins(s, a)
