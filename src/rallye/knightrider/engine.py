@@ -902,6 +902,22 @@ def _is_legal(state: State, action: Action) -> bool:
                 and action in _all_detour_set(state.pieces, state.board)
                 and sum(1 for d in state.detours if d[0] == g.sq_index(action.x, action.y)) < MAX_DETOURS_PER_TILE
             )
+        # The same conditions legal_actions uses for these, without listing every detour.
+        if isinstance(action, End):
+            return not _must_move(state)
+        if isinstance(action, PlayKitt):
+            hand = state.kitt_hands[state.current]
+            if state.kitt_played:
+                return False
+            if action.kind == "MANTLE":
+                return hand[0] > 0
+            if action.kind == "TURBO1":
+                return not state.moved and hand[1] > 0
+            if action.kind == "TURBO2":
+                return not state.moved and hand[2] > 0 and state.roll == 1 and state.pips == 1
+            return False
+        if isinstance(action, Recover):
+            return False
     return action in legal_actions(state)
 
 
