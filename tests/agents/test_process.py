@@ -72,3 +72,35 @@ def test_bot_process_rejects_an_unknown_bot() -> None:
     from rallye.cli import main
 
     assert main(["bot", "--game", "mille", "--bot", "nonesuch"]) == 2
+
+
+def test_knightrider_bot_process_answers_views_and_reports_bad_lines() -> None:
+    """Issue 4, item 3: a Knight Rider bot as a process, same line protocol."""
+    import io
+    import json as _json
+
+    from rallye import knightrider as kr
+    from rallye.agents.base import make_agent
+    from rallye.agents.process import serve
+
+    state = kr.new_game(3, seed=4, options=kr.Options(quick_build=True))
+    while kr.current_player(state) is None or state.phase != "turn":
+        state = kr.apply(state, kr.legal_actions(state)[0])
+    seat = kr.current_player(state)
+    assert seat is not None
+    good = _json.dumps(kr.view_for(state, seat).to_json())
+    other = _json.dumps(kr.view_for(state, (seat + 1) % 3).to_json())
+    out = io.StringIO()
+    serve(
+        make_agent("knightrider", "heuristic", 1),
+        io.StringIO(f"{good}\n{{bad\n{other}\n[]\n{good}\n"),
+        out,
+        "knightrider",
+    )
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 5
+    legal = {str(a) for a in kr.legal_actions(state)}
+    assert lines[0] in legal and lines[4] in legal
+    assert lines[1].startswith("error: not JSON")
+    assert lines[2].startswith("error: it is P")
+    assert lines[3].startswith("error:")
