@@ -1,12 +1,16 @@
-"""Strength ladder for the Mille Bornes bots: duplicate matches between levels.
+"""Strength ladder for the Mille Bornes bots: duplicate games between levels.
 
 Each pairing plays 2-player wm2006 matches (to the edition's 5000 points, or single hands
 with ``--hands``) in duplicate: every deal seed is played twice with the seats swapped, so
-luck of the deal cancels out. Prints each pairing's win rate with a 95 % Wilson interval
-and the mean points per hand.
+luck of the deal cancels out. Prints, per pairing, A's win rate with a 95 % Wilson
+interval (a drawn hand counts half) and A's mean point margin per game with a 95 %
+interval computed over the duplicate pairs (the two games of a deal are not independent).
 
     PYTHONPATH=src python benchmarks/ladder.py --matches 20 --workers 2
-    PYTHONPATH=src python benchmarks/ladder.py --pairs medium:expert --hands --matches 200
+    PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --hands --matches 200
+
+A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
+keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3``.
 
 Not a test: it takes minutes (``expert`` thinks up to ~0.5 s a move).
 """
@@ -16,12 +20,29 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import statistics
 import time
+from typing import Any
 
 from rallye import mille
 from rallye.agents.base import make_agent
+from rallye.agents.mille_search import PimcAgent
 
-DEFAULT_PAIRS = "easy:medium,medium:hard,hard:expert,medium:expert"
+DEFAULT_PAIRS = "medium:easy,hard:medium,expert:medium,expert:hard"
+
+
+def build(spec: str, seed: int) -> Any:
+    """A bot from a name, or ``pimc/key=value/...`` (integer or float values)."""
+    name, *opts = spec.split("/")
+    if not opts:
+        return make_agent("mille", name, seed)
+    if name != "pimc":
+        raise ValueError(f"settings are only understood for pimc, not {name!r}")
+    kw: dict[str, float | int] = {}
+    for o in opts:
+        k, _, v = o.partition("=")
+        kw[k] = float(v) if "." in v else int(v)
+    return PimcAgent(seed, name=spec, **kw)  # type: ignore[arg-type]
 
 
 def play(job: tuple[str, str, int, bool, str]) -> tuple[float, int, int, int]:
@@ -30,7 +51,7 @@ def play(job: tuple[str, str, int, bool, str]) -> tuple[float, int, int, int]:
     seat_a = seed % 2
     match_seed = seed // 2
     s = mille.new_match(edition, 2, seed=match_seed)
-    bots = {seat_a: make_agent("mille", a, 1000 + seed), 1 - seat_a: make_agent("mille", b, 2000 + seed)}
+    bots = {seat_a: build(a, 1000 + seed), 1 - seat_a: build(b, 2000 + seed)}
     while not mille.is_over(s) and not (hands_only and s.sheets):
         v = mille.view_for(s, s.current)
         s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))
@@ -54,6 +75,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, c - h), min(1.0, c + h)
 
 
+def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, -math.inf, math.inf
+    h = z * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m, m - h, m + h
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="comma-separated A:B pairings")
@@ -75,11 +104,14 @@ def main() -> None:
             n = len(results)
             lo, hi = wilson(wins, n)
             hands = sum(r[3] for r in results)
-            pa = sum(r[1] for r in results) / hands
-            pb = sum(r[2] for r in results) / hands
+            # A's margin per game, averaged over each duplicate pair (one value per deal seed)
+            pair_margins = [
+                (results[i][1] - results[i][2] + results[i + 1][1] - results[i + 1][2]) / 2 for i in range(0, n, 2)
+            ]
+            m, mlo, mhi = mean_ci(pair_margins)
             print(
                 f"{a:>9} vs {b:<9} {a} wins {wins:5.1f}/{n} = {wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]  "
-                f"points/hand {pa:6.1f} vs {pb:6.1f}  ({hands} hands, {time.time() - t:.0f} s)",
+                f"margin/{unit[:-1]} {m:+7.1f} [{mlo:+.1f}, {mhi:+.1f}]  ({hands} hands, {time.time() - t:.0f} s)",
                 flush=True,
             )
 
