@@ -353,3 +353,25 @@ def test_knightrider_variant_flags_are_refused_for_mille(capsys: pytest.CaptureF
 
     assert play.run_play(play_args(game="mille", quick_build=True, tour=2)) == 2
     assert "--quick-build, --tour are Knight Rider options, not for mille" in capsys.readouterr().err
+
+
+def test_own_piece_files_are_used_and_a_broken_one_is_refused_naming_the_piece(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 3, item 1: a user can point the game at their own files; a bad piece is named."""
+    import json as _json
+
+    from rallye.cli import main
+    from rallye.knightrider import Options, new_game
+
+    shipped = Path(__file__).parents[2] / "src/rallye/knightrider/data/tiles.json"
+    data = _json.loads(shipped.read_text(encoding="utf-8"))
+    own = tmp_path / "tiles.json"
+    own.write_text(_json.dumps(data), encoding="utf-8")
+    assert new_game(2, seed=1, options=Options(quick_build=True, tiles_path=str(own))).phase != "build"
+    data["tiles"][0]["number"] = 77
+    bad = tmp_path / "bad.json"
+    bad.write_text(_json.dumps(data), encoding="utf-8")
+    assert main(["play", "knightrider", "--quick-build", "--seed", "1", "--tiles", str(bad)]) == 2
+    out = capsys.readouterr()
+    assert "tile 77" in out.out + out.err

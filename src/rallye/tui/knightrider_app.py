@@ -624,6 +624,8 @@ def options_from_args(args: argparse.Namespace) -> Options:
         deal_spares=bool(getattr(args, "deal_spares", False)),
         shuffle_cards=bool(getattr(args, "shuffle_cards", False)),
         turn_limit=getattr(args, "turn_limit", None),
+        tiles_path=getattr(args, "tiles", None),
+        escape_path=getattr(args, "escape_cards", None),
     )
 
 
@@ -633,6 +635,8 @@ _VARIANT_FLAGS = (
     ("tour", "--tour"),
     ("deal_spares", "--deal-spares"),
     ("shuffle_cards", "--shuffle-cards"),
+    ("tiles", "--tiles"),
+    ("escape_cards", "--escape-cards"),
 )
 
 

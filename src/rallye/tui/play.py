@@ -46,6 +46,10 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     kr.add_argument("--tour", type=int, default=None, metavar="N", help="N target tiles to reach first (0-5)")
     kr.add_argument("--deal-spares", action="store_true", help="with fewer than 5 players deal the spare cards")
     kr.add_argument("--shuffle-cards", action="store_true", help="shuffle and deal the cards instead of sets")
+    kr.add_argument("--tiles", metavar="FILE", default=None, help="your own tile set (JSON, like data/tiles.json)")
+    kr.add_argument(
+        "--escape-cards", metavar="FILE", default=None, help="your own escape cards (JSON, like data/escape_cards.json)"
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -69,6 +73,8 @@ def _kr_flags(args: argparse.Namespace) -> list[tuple[str, bool]]:
         ("--tour", getattr(args, "tour", None) is not None),
         ("--deal-spares", bool(getattr(args, "deal_spares", False))),
         ("--shuffle-cards", bool(getattr(args, "shuffle_cards", False))),
+        ("--tiles", getattr(args, "tiles", None) is not None),
+        ("--escape-cards", getattr(args, "escape_cards", None) is not None),
     ]
 
 
