@@ -93,6 +93,7 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=0)
     args = ap.parse_args()
     unit = "hands" if args.hands else "matches"
+    per = "hand" if args.hands else "match"
     print(f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing")
     with multiprocessing.Pool(args.workers) as pool:
         for pair in args.pairs.split(","):
@@ -111,7 +112,7 @@ def main() -> None:
             m, mlo, mhi = mean_ci(pair_margins)
             print(
                 f"{a:>9} vs {b:<9} {a} wins {wins:5.1f}/{n} = {wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]  "
-                f"margin/{unit[:-1]} {m:+7.1f} [{mlo:+.1f}, {mhi:+.1f}]  ({hands} hands, {time.time() - t:.0f} s)",
+                f"margin/{per} {m:+7.1f} [{mlo:+.1f}, {mhi:+.1f}]  ({hands} hands, {time.time() - t:.0f} s)",
                 flush=True,
             )
 

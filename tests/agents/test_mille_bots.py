@@ -12,14 +12,14 @@ from rallye import mille
 from rallye.agents.base import agent_names, make_agent
 from rallye.agents.mille_heuristic import HeuristicAgent, Reading, best_action, card_value
 from rallye.agents.mille_sampler import Deal, state_from_view, unseen_cards
-from rallye.agents.mille_search import IsmctsAgent
+from rallye.agents.mille_search import IsmctsAgent, PimcAgent
 from rallye.mille.actions import parse_action
 from rallye.mille.state import MilleState, Tableau
 
 
 def test_mille_bots_and_levels_are_registered() -> None:
     names = agent_names("mille")
-    for n in ("random", "heuristic", "ismcts", "easy", "medium", "hard", "expert"):
+    for n in ("random", "heuristic", "ismcts", "pimc", "easy", "medium", "hard", "expert"):
         assert n in names
 
 
@@ -58,8 +58,8 @@ def test_levels_play_legal_actions_in_a_whole_hand(level: str) -> None:
     bots = [make_agent("mille", level, seed=p) for p in range(3)]
     if level in ("hard", "expert"):
         for b in bots:
-            assert isinstance(b, IsmctsAgent)
-            b.iterations, b.time_limit = 4, None  # keep the test fast
+            assert isinstance(b, PimcAgent)
+            b.deals, b.plies = 3, 150  # keep the test fast
     while not s.sheets:
         v = mille.view_for(s, s.current)
         legal = mille.legal_from_view(v)
@@ -122,7 +122,7 @@ def _key(card: str) -> int:
     return CARD_INDEX[card]
 
 
-@pytest.mark.parametrize("bot_name", ["heuristic", "ismcts"])
+@pytest.mark.parametrize("bot_name", ["heuristic", "ismcts", "pimc"])
 def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
     """Swapping others' hands and the draw pile changes nothing the bot may see, so the
     same seed makes the same choice."""
@@ -139,6 +139,8 @@ def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
             bot = make_agent("mille", bot_name, seed=5)
             if isinstance(bot, IsmctsAgent):
                 bot.iterations, bot.rollout_plies = 12, 6
+            if isinstance(bot, PimcAgent):
+                bot.deals, bot.plies, bot.top_k = 3, 300, 3
             vs = mille.view_for(s, s.current)
             choices.append(bot.choose(vs, mille.legal_from_view(vs)))
         assert choices[0] == choices[1]

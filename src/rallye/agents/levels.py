@@ -6,14 +6,20 @@ README):
 ========  =====================================================================
 easy      the heuristic with 30 % uniformly random moves
 medium    the heuristic
-hard      ISMCTS, a small budget (fast rollouts; well under 0.2 s a move)
-expert    ISMCTS, a larger budget (well under 0.5 s a move)
+hard      determinized search (``PimcAgent``) over the heuristic's top 3 moves, a
+          small budget (12 deals, 1 500 rollout steps a decision; under 0.2 s)
+expert    the same search over the top 4 moves, a larger budget (40 deals, 4 200
+          rollout steps a decision; under 0.5 s)
 ========  =====================================================================
 
-Search levels are budgeted by iterations only, so they play the same at the same seed on
+Both search levels play the heuristic's move unless rollouts to the end of the hand
+(the heuristic playing every seat on sampled deals) show an alternative clearly better,
+deal by deal; see :class:`rallye.agents.mille_search.PimcAgent`.
+
+Search levels are budgeted by deal and step counts only, so they play the same at the same seed on
 any machine and tournaments reproduce exactly (a wall-clock cap would make results depend
 on the machine's load). ``IsmctsAgent(time_limit=...)`` is there for callers who prefer a
-hard cap to reproducibility.
+hard cap to reproducibility (``ismcts``, the earlier search, is still registered).
 
 Knight Rider levels are defined in ``rallye.agents.kr_levels`` (written separately); this
 module imports it when it exists, so they register with the Mille Bornes levels.
@@ -26,11 +32,11 @@ from collections.abc import Callable
 
 from rallye.agents.base import Agent, register
 from rallye.agents.mille_heuristic import HeuristicAgent
-from rallye.agents.mille_search import IsmctsAgent
+from rallye.agents.mille_search import PimcAgent
 
-#: ISMCTS budgets of the two search levels.
-HARD_ITERATIONS = 120
-EXPERT_ITERATIONS = 500
+#: Search budgets of the two search levels: (deals, rollout steps, candidates).
+HARD_BUDGET = (12, 1500, 3)
+EXPERT_BUDGET = (40, 4200, 4)
 EASY_EPSILON = 0.3
 
 
@@ -40,10 +46,9 @@ def mille_level(level: str, seed: int = 0) -> Agent:
         return HeuristicAgent(seed, name="easy", epsilon=EASY_EPSILON)
     if level == "medium":
         return HeuristicAgent(seed, name="medium")
-    if level == "hard":
-        return IsmctsAgent(seed, iterations=HARD_ITERATIONS, name="hard")
-    if level == "expert":
-        return IsmctsAgent(seed, iterations=EXPERT_ITERATIONS, root_top_k=4, name="expert")
+    if level in ("hard", "expert"):
+        deals, plies, top_k = HARD_BUDGET if level == "hard" else EXPERT_BUDGET
+        return PimcAgent(seed, deals=deals, plies=plies, top_k=top_k, name=level)
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
 
 

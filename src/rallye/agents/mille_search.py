@@ -24,10 +24,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
-from rallye.agents.mille_heuristic import rank_actions
+from rallye.agents.mille_heuristic import Reading, _may_finish_soon, best_action, rank_actions, score_action
 from rallye.agents.mille_sampler import Exclusion, exclusions, sample_state, unseen_cards
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
@@ -45,7 +46,7 @@ from rallye.mille.cards import (
 )
 from rallye.mille.engine import apply, legal_actions
 from rallye.mille.state import MilleState, Tableau
-from rallye.mille.view import MilleView
+from rallye.mille.view import MilleView, view_for
 
 RolloutPolicy = Callable[[MilleState, Sequence[Action], random.Random], Action]
 
@@ -299,7 +300,6 @@ class IsmctsAgent:
 def heuristic_rollout(state: MilleState, legal: Sequence[Action], rng: random.Random) -> Action:
     """The full heuristic as a rollout policy, on the acting player's view of the
     determinization (slower than :func:`fast_policy`, closer to real play)."""
-    from rallye.mille.view import view_for
 
     ranked = rank_actions(view_for(state, state.current), legal)
     if len(ranked) > 1 and rng.random() < 0.1:
@@ -308,3 +308,177 @@ def heuristic_rollout(state: MilleState, legal: Sequence[Action], rng: random.Ra
 
 
 register("mille", "ismcts", lambda seed: IsmctsAgent(seed))
+
+
+# -- determinized search with heuristic rollouts (PIMC) ----------------------------------
+def _fast_reading(state: MilleState, view: MilleView) -> Reading:
+    """``Reading.of(view)`` for the player to act in ``state``, with the unseen counts taken
+    from the (determinized) state's hidden cards instead of recounting the deck: the cards
+    this seat has not seen are exactly the draw pile and the other hands."""
+    seat = state.current
+    unseen: Counter[str] = Counter(state.deck[state.draw_pos :])
+    for p, h in enumerate(state.hands):
+        if p != seat:
+            unseen.update(h)
+    me = view.tableaus[view.side]
+    pool = max(1, sum(unseen.values()))
+    opp = tuple(s for s in range(len(view.tableaus)) if s != view.side)
+    leader_km = max((view.tableaus[s].km for s in opp), default=0)
+    close = any(_may_finish_soon(view.tableaus[s], view.target) for s in opp)
+    hand_sizes = sum(view.hand_sizes)
+    risky = (
+        view.draw_count <= 2 * view.n_players
+        or close
+        or (view.draw_count == 0 and hand_sizes <= 2 * view.n_players)
+        or view.target - me.km <= 100
+    )
+    return Reading(view, me, unseen, pool, view.target - me.km, opp, leader_km, close, risky)
+
+
+def heuristic_policy(state: MilleState, legal: Sequence[Action]) -> Action:
+    """Exactly the heuristic's choice (``best_action`` on the acting seat's view of
+    ``state``), computed faster: the view's unseen counts come from the state."""
+    if len(legal) == 1:
+        return legal[0]
+    view = view_for(state, state.current)
+    if state.phase == "extend":
+        return best_action(view, legal)
+    r = _fast_reading(state, view)
+    best = legal[0]
+    best_score = -math.inf
+    for a in legal:
+        sc = score_action(r, a)
+        if sc > best_score:
+            best, best_score = a, sc
+    return best
+
+
+def hand_outcome(state: MilleState, side: int, root_sheets: int, match_weight: float) -> float:
+    """The value for ``side`` of a state reached by a rollout: this hand's points minus the
+    best opposing side's, plus ``match_weight`` if the hand won the match (minus if lost).
+    A hand not yet over is valued by the points on the table (:func:`_estimate`)."""
+    n = len(state.sides)
+    if len(state.sheets) > root_sheets:
+        pts: Sequence[float] = state.sheets[root_sheets].hand_totals
+    else:
+        pts = [_estimate(state, s) for s in range(n)]
+    value = pts[side] - max(pts[o] for o in range(n) if o != side)
+    if state.winners and len(state.sheets) == root_sheets + 1:
+        value += match_weight if side in state.winners else -match_weight
+    return value
+
+
+class PimcAgent:
+    """Determinized (perfect-information Monte Carlo) search that corrects the heuristic.
+
+    Per decision: the heuristic ranks the legal actions and its ``top_k`` best are the
+    candidates (one candidate: no search). Then, deal after deal (a sample of the hidden
+    cards consistent with the view, :mod:`rallye.agents.mille_sampler`), every surviving
+    candidate is played on that *same* deal and followed by the heuristic for all seats
+    (:func:`heuristic_policy`) to the end of the hand, and scored by :func:`hand_outcome`
+    (this hand's point difference, plus ``match_weight`` when the hand decides the match).
+    Playing all candidates on the same deals (common random numbers) turns the comparison
+    into a paired one, far less noisy than independent samples.
+
+    The heuristic's choice stands unless an alternative beats it, paired deal by deal, by
+    a mean of more than ``min_gain`` points *and* ``z`` standard errors: the search
+    corrects the heuristic where the evidence is clear (the extension decision, holding
+    or banking a safety, which card to give up) instead of trading its judgement for
+    sampling noise.
+
+    Budget: at most ``deals`` deals and ``plies`` engine steps of rollouts per decision
+    (both counts, so the bot is deterministic for a seed; the extension decision, rare and
+    weighty, gets twice the deals). After a third of the deals, alternatives that trail the
+    heuristic's choice are dropped; if none is left the search stops early.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        deals: int = 40,
+        plies: int = 5000,
+        top_k: int = 4,
+        z: float = 2.0,
+        min_gain: float = 10.0,
+        match_weight: float = 1500.0,
+        max_rollout: int = 400,
+        name: str = "pimc",
+    ) -> None:
+        if deals < 2 or plies < 1 or top_k < 1:
+            raise ValueError("deals must be at least 2, plies and top_k at least 1")
+        self.name = name
+        self.deals = deals
+        self.plies = plies
+        self.top_k = top_k
+        self.z = z
+        self.min_gain = min_gain
+        self.match_weight = match_weight
+        self.max_rollout = max_rollout
+        self.rng = random.Random(seed)
+        self.last_deals = 0
+        self.last_plies = 0
+        self.last_gains: dict[Action, tuple[float, float]] = {}
+
+    def choose(self, view: MilleView, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        self.last_deals = self.last_plies = 0
+        self.last_gains = {}
+        if len(legal) == 1:
+            return legal[0]
+        ranked = [a for _, a in rank_actions(view, legal)]
+        cands = ranked[: self.top_k]
+        if len(cands) == 1:
+            return cands[0]
+        # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
+        max_deals, max_plies = self.deals * (2 if view.phase == "extend" else 1), self.plies
+        excl = exclusions(view)
+        pool = unseen_cards(view)
+        root_sheets = len(view.sheets)
+        side = view.side
+        base = cands[0]
+        outcomes: dict[Action, list[float]] = {a: [] for a in cands}
+        alive = list(cands[1:])
+        cut = max(2, max_deals // 3)
+        plies = 0
+        d = 0
+        while d < max_deals and plies < max_plies and alive:
+            d += 1
+            root = sample_state(view, self.rng, excl, pool)
+            for a in (base, *alive):
+                s = apply(root, a)
+                steps = 0
+                while s.phase != "over" and len(s.sheets) == root_sheets and steps < self.max_rollout:
+                    s = apply(s, heuristic_policy(s, legal_actions(s)))
+                    steps += 1
+                plies += steps + 1
+                outcomes[a].append(hand_outcome(s, side, root_sheets, self.match_weight))
+            if d == cut:
+                alive = [a for a in alive if self._gain(outcomes[a], outcomes[base])[0] > 0]
+        self.last_deals, self.last_plies = d, plies
+        best, best_gain = base, 0.0
+        for a in cands[1:]:
+            n = len(outcomes[a])
+            if n < 2:
+                continue
+            gain, se = self._gain(outcomes[a], outcomes[base])
+            self.last_gains[a] = (gain, se)
+            if n == d and gain > self.min_gain and gain > self.z * se and gain > best_gain:
+                best, best_gain = a, gain
+        return best
+
+    @staticmethod
+    def _gain(xs: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+        """Mean paired difference of ``xs`` over ``base`` (on the deals ``xs`` saw) and its
+        standard error."""
+        diffs = [x - b for x, b in zip(xs, base, strict=False)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean, math.inf
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+
+register("mille", "pimc", lambda seed: PimcAgent(seed))

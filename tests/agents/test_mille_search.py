@@ -1,0 +1,113 @@
+"""The determinized search (``pimc``, behind ``hard`` and ``expert``): its fast rollout
+policy is the heuristic exactly, it plays legal moves from views, reproduces at a seed,
+and overrules the heuristic where the rollouts are clear."""
+
+from __future__ import annotations
+
+import pytest
+from agents_helpers import PLAYER_COUNTS, views_of
+
+from rallye import mille
+from rallye.agents.base import make_agent
+from rallye.agents.mille_heuristic import best_action
+from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy
+from rallye.mille.actions import DECLINE, EXTEND
+from rallye.mille.view import MilleView
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_rollout_policy_is_the_heuristic(players: int) -> None:
+    """``heuristic_policy`` on a state = ``best_action`` on the acting seat's view."""
+    checked = 0
+    for seed in range(6):
+        s = mille.new_match("wm2006", players, seed=seed)
+        while not s.sheets:
+            legal = mille.legal_actions(s)
+            a = heuristic_policy(s, legal)
+            assert a == best_action(mille.view_for(s, s.current), legal)
+            s = mille.apply(s, a)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
+def test_pimc_only_returns_legal_actions(edition: str) -> None:
+    phases = set()
+    for players in PLAYER_COUNTS[edition]:
+        bot = PimcAgent(seed=players, deals=2, plies=60, top_k=2)
+        for i, v in enumerate(views_of(edition, players, seed=100 + players, steps=600)):
+            if v.phase != "extend" and i % 30:
+                continue
+            legal = mille.legal_from_view(v)
+            phases.add(v.phase)
+            assert bot.choose(v, legal) in legal
+    if edition != "meilen":
+        assert "extend" in phases
+
+
+def _heuristic_game_views(seed: int) -> list[MilleView]:
+    """The views of every decision of one 2-player wm2006 hand played by the heuristic."""
+    s = mille.new_match("wm2006", 2, seed=seed)
+    out = []
+    while not s.sheets:
+        v = mille.view_for(s, s.current)
+        out.append(v)
+        s = mille.apply(s, best_action(v, mille.legal_from_view(v)))
+    return out
+
+
+def test_pimc_is_deterministic_for_a_seed() -> None:
+    views = _heuristic_game_views(3)[::4]
+    runs = []
+    for _ in range(2):
+        bot = PimcAgent(seed=7, deals=6, plies=400)
+        runs.append([bot.choose(v, mille.legal_from_view(v)) for v in views])
+    assert runs[0] == runs[1]
+
+
+def test_pimc_plays_a_lone_sensible_move_without_searching() -> None:
+    v = _heuristic_game_views(1)[0]
+    legal = mille.legal_from_view(v)
+    bot = PimcAgent(seed=0, top_k=1)
+    assert bot.choose(v, legal) == best_action(v, legal)
+    assert bot.last_deals == 0
+
+
+def test_pimc_keeps_to_its_budget() -> None:
+    bot = PimcAgent(seed=0, deals=50, plies=300, top_k=4)
+    for v in _heuristic_game_views(2)[:12]:
+        bot.choose(v, mille.legal_from_view(v))
+        assert bot.last_deals <= 50
+        # the step budget is checked between deals: at most one deal's rollouts over it
+        assert bot.last_plies < 300 + 4 * bot.max_rollout
+
+
+def test_table_extension_pimc_declines_where_extending_hands_the_trip_over() -> None:
+    """[table: extension] seed 508: the heuristic extends at 700 km while the opponent,
+    at 675, is as likely to make the longer trip and take its bonuses; rollouts show
+    declining worth about 1 000 points, and both search levels decline."""
+    v = next(v for v in _heuristic_game_views(508) if v.phase == "extend")
+    legal = mille.legal_from_view(v)
+    assert v.tableaus[1 - v.side].km == 675
+    assert best_action(v, legal) == EXTEND
+    for level in ("hard", "expert"):
+        assert make_agent("mille", level, seed=1).choose(v, legal) == DECLINE
+
+
+def test_hand_outcome_is_the_point_margin_plus_the_match() -> None:
+    s = mille.new_match("wm2006", 2, seed=4)
+    while not s.sheets:
+        s = mille.apply(s, heuristic_policy(s, mille.legal_actions(s)))
+    pts = s.sheets[0].hand_totals
+    assert hand_outcome(s, 0, 0, 1500.0) == pts[0] - pts[1]
+    assert hand_outcome(s, 1, 0, 1500.0) == pts[1] - pts[0]
+    won = s._replace(winners=(0,), phase="over")
+    assert hand_outcome(won, 0, 0, 1500.0) == pts[0] - pts[1] + 1500.0
+    assert hand_outcome(won, 1, 0, 1500.0) == pts[1] - pts[0] - 1500.0
+
+
+def test_pimc_rejects_a_bad_budget_and_an_empty_choice() -> None:
+    with pytest.raises(ValueError, match="deals"):
+        PimcAgent(deals=1)
+    with pytest.raises(ValueError, match="no legal action"):
+        PimcAgent().choose(_heuristic_game_views(1)[0], ())
