@@ -104,7 +104,17 @@ class Edition:
         return self.target_alone if side_size == 1 else self.target_team
 
     def deck_for(self, players: int) -> tuple[str, ...]:
-        """The cards in play for this player count, in canonical (CARDS) order."""
+        """The cards in play for this player count, in canonical (CARDS) order (cached:
+        bots ask for it on every decision)."""
+        key = (id(self), players)
+        hit = _DECK_CACHE.get(key)
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        deck = self._build_deck(players)
+        _DECK_CACHE[key] = (self, deck)
+        return deck
+
+    def _build_deck(self, players: int) -> tuple[str, ...]:
         removed = list(self.small_game_removed) if players in self.small_game_players else []
         out: list[str] = []
         for card, count in self.deck:
@@ -125,6 +135,11 @@ class Edition:
 
     def languages(self) -> tuple[str, ...]:
         return tuple(lang for lang, _ in self.names)
+
+
+#: (id of an edition, players) -> (that edition, its deck); the entry keeps the edition
+#: alive, so the id cannot be reused while cached.
+_DECK_CACHE: dict[tuple[int, int], tuple[Edition, tuple[str, ...]]] = {}
 
 
 # -- loading ---------------------------------------------------------------------------
