@@ -21,13 +21,11 @@ any machine and tournaments reproduce exactly (a wall-clock cap would make resul
 on the machine's load). ``IsmctsAgent(time_limit=...)`` is there for callers who prefer a
 hard cap to reproducibility (``ismcts``, the earlier search, is still registered).
 
-Knight Rider levels are defined in ``rallye.agents.kr_levels`` (written separately); this
-module imports it when it exists, so they register with the Mille Bornes levels.
+Knight Rider levels are defined in ``rallye.agents.kr_levels``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
 from rallye.agents.base import Agent, register
@@ -58,20 +56,3 @@ def _level_factory(level: str) -> Callable[[int], Agent]:
 
 for _level in ("easy", "medium", "hard", "expert"):
     register("mille", _level, _level_factory(_level))
-
-
-# -- Knight Rider ----------------------------------------------------------------------
-# The Knight Rider levels are defined in rallye.agents.kr_levels (written separately), which
-# registers them on import. ``base._BUILTIN_MODULES`` loads this module for both games, so
-# importing it here is what makes ``make_agent("knightrider", "expert")`` work; while that
-# module does not exist, no Knight Rider level is registered.
-def _register_knightrider_levels() -> None:
-    module = "rallye.agents.kr_levels"
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-
-
-_register_knightrider_levels()
