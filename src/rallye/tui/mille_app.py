@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -32,6 +32,7 @@ from rallye.mille.engine import legal_from_view, new_match
 from rallye.mille.record import Recorder, Replay, replay_lines
 from rallye.mille.state import Event, ScoreSheet
 from rallye.mille.view import MilleView, view_for
+from rallye.tui.loop import Quit, SavingLoop
 from rallye.tui.render import (
     Labels,
     event_text,
@@ -218,11 +219,13 @@ Ctrl-D saves to the --save file (if you gave one) and leaves."""
 PROMPT = "your move> "
 
 
-class _Quit(Exception):
-    pass
+_Quit = Quit
 
 
-class _Loop:
+class _Loop(SavingLoop):
+    game = GAME
+    s: MilleSession
+
     def __init__(
         self,
         session: MilleSession,
@@ -233,19 +236,11 @@ class _Loop:
         delay: float,
         sleep: Callable[[float], None],
     ) -> None:
-        self.s = session
-        self.input_fn = input_fn
-        self.c = console
+        super().__init__(session, input_fn, console, save_path, delay, sleep)
         self.lang = lang
-        self.save_path = Path(save_path) if save_path else None
-        self.delay = delay
-        self.sleep = sleep
 
     def labels(self) -> Labels:
         return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang)
-
-    def say(self, text: str, style: str = "") -> None:
-        self.c.print(Text(text, style=style), soft_wrap=True)
 
     # -- printing ------------------------------------------------------------------------
     def show(self) -> None:
@@ -277,52 +272,6 @@ class _Loop:
         for sh in move.sheets:
             self.c.rule(Text(f"{lab.word('hand')} {sh.hand + 1} is over", style="bold"))
             self.c.print(sheet_table(sh, lab))
-
-    # -- saving --------------------------------------------------------------------------
-    def save(self, path: str | Path | None) -> bool:
-        target = Path(path) if path else self.save_path
-        if target is None:
-            self.say("Give a file name: save FILE", "yellow")
-            return False
-        try:
-            self.s.save(target)
-        except OSError as exc:
-            self.say(f"could not save to {target}: {exc.strerror or exc}", "red")
-            return False
-        self.save_path = target
-        self.say(f"saved to {target} (continue with: rallye play mille --resume {target})", "green")
-        return True
-
-    def read(self, prompt: str) -> str:
-        return self.input_fn(prompt)
-
-    def quit(self) -> NoReturn:
-        if self.save_path is not None:
-            question = f"Save the game to {self.save_path} before quitting? [Y/n or another file name] "
-        else:
-            question = "Save the game before quitting? Type a file name, or press Enter to quit without saving: "
-        try:
-            answer = self.read(question).strip()
-        except EOFError:
-            self.c.print()
-            answer = "y" if self.save_path is not None else ""
-        if self.save_path is not None:
-            if answer.lower() in ("", "y", "yes"):
-                self.save(None)
-            elif answer.lower() not in ("n", "no"):
-                self.save(answer)
-        elif answer and answer.lower() not in ("n", "no"):
-            self.save(answer)
-        self.say("Bye.")
-        raise _Quit
-
-    def on_eof(self) -> NoReturn:
-        self.c.print()
-        if self.save_path is not None:
-            self.save(None)
-        else:
-            self.say("End of input; the game was not saved (give --save FILE to save on Ctrl-D).", "yellow")
-        raise _Quit
 
     # -- commands ------------------------------------------------------------------------
     def command(self, line: str, *, moves: bool) -> Move | None:
