@@ -307,7 +307,6 @@ def test_bad_settings_get_clear_errors() -> None:
 
 
 def test_missing_heuristic_bot_falls_back_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(knightrider_app, "agent_names", lambda game: ("random",))
     monkeypatch.setattr(agents_base, "agent_names", lambda game: ("random",))
     notes: list[str] = []
     assert resolve_bots(None, 2, notes.append) == ["random", "random"]

@@ -34,8 +34,8 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from rallye.agents.base import Agent, agent_names, make_agent, parse_bots
-from rallye.core.errors import GameError, RecordError
+from rallye.agents.base import Agent, make_agent
+from rallye.core.errors import GameError
 from rallye.core.record import Line, read_jsonl
 from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDetour, PlayKitt, Recover, StartAt
 from rallye.knightrider.actions import parse_action as _parse_action
@@ -58,34 +58,25 @@ from rallye.tui.knightrider_render import (
     render_screen,
     square_letters,
 )
-from rallye.tui.loop import Quit, SavingLoop
+from rallye.tui.loop import (
+    HEADER_FIELD,
+    Quit,
+    SavingLoop,
+    bot_seed,
+    resume_choices,
+    saved_settings,
+)
+from rallye.tui.loop import resolve_bots as _resolve_bots
 
 GAME = "knightrider"
-HEADER_FIELD = "tui"
-DEFAULT_BOT = "heuristic"
 DEFAULT_PLAYERS = 3
 MOVES_SHOWN = 9
 InputFn = Callable[[str], str]
 
 
-def bot_seed(seed: int, seat: int, ply: int) -> int:
-    """A bot's own seed: fixed by the game seed, its seat and the action it starts at (so a
-    resumed game's bots are as reproducible as a fresh game's)."""
-    return (seed * 1_000_003 + seat * 10_007 + ply) % (2**32)
-
-
 def resolve_bots(spec: str | None, count: int, note: Callable[[str], None]) -> list[str]:
-    """Bot names for ``count`` seats; the ``heuristic`` bot, when not installed, is replaced
-    by ``random`` with a note. Unknown names raise ``ValueError`` listing the known ones."""
-    if count == 0:
-        return []
-    known = agent_names(GAME)
-    names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
-    if DEFAULT_BOT in names and DEFAULT_BOT not in known:
-        fallback = "random" if "random" in known else known[0]
-        note(f"the Knight Rider {DEFAULT_BOT} bot is not available yet; using {fallback!r} instead")
-        names = [fallback if n == DEFAULT_BOT else n for n in names]
-    return parse_bots(GAME, ",".join(names), count)
+    """Bot names for ``count`` seats (see :func:`rallye.tui.loop.resolve_bots`)."""
+    return _resolve_bots(GAME, spec, count, note, what="Knight Rider ")
 
 
 @dataclass(frozen=True)
@@ -225,21 +216,6 @@ class KRSession:
         p = Path(path)
         save(p, self.lines())
         return p
-
-
-def saved_settings(header: dict[str, Any]) -> dict[str, Any]:
-    """The terminal's settings stored in a record header (``{}`` if none or malformed)."""
-    raw = header.get(HEADER_FIELD)
-    if not isinstance(raw, dict):
-        return {}
-    out: dict[str, Any] = {}
-    seat = raw.get("human_seat")
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        out["human_seat"] = seat
-    bots = raw.get("bots")
-    if isinstance(bots, list) and all(b is None or isinstance(b, str) for b in bots):
-        out["bots"] = bots
-    return out
 
 
 # -- the loop -------------------------------------------------------------------------------
@@ -611,21 +587,9 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
             if clash:
                 return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
             head = read_jsonl(args.resume)[0][1]
-            players = head.get("players")
-            if not isinstance(players, int) or isinstance(players, bool):
-                raise RecordError(f"{args.resume}: line 1: the header has no player count", rule="record-header")
-            seat = None
-            if args.seat is not None:
-                if not 1 <= args.seat <= players:
-                    return fail(f"--seat must be 1..{players}")
-                seat = args.seat - 1
-            bots = None
-            if args.bots is not None:
-                bots = resolve_bots(args.bots, players - 1, note)
-            else:
-                saved = saved_settings(head).get("bots") or []
-                if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
-                    bots = resolve_bots(",".join(b for b in saved if b), players - 1, note)
+            seat, bots = resume_choices(
+                args.resume, head, args.seat, args.bots, lambda spec, n: resolve_bots(spec, n, note)
+            )
             session = KRSession.resume(args.resume, seat, bots)
             if session.over:
                 return fail(f"the game in {args.resume} is over; see it with: rallye replay {args.resume}")

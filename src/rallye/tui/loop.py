@@ -1,4 +1,5 @@
-"""What both terminal games share: reading input, saving, quitting and end of input."""
+"""What both terminal games share: choosing the bots, the settings kept in a save file's
+header, and the loop's input, saving, quitting and end of input."""
 
 from __future__ import annotations
 
@@ -7,6 +8,75 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.text import Text
+
+from rallye.core.errors import RecordError
+
+#: The record header field where the terminal keeps the human's seat and the bots.
+HEADER_FIELD = "tui"
+DEFAULT_BOT = "heuristic"
+
+
+def bot_seed(seed: int, seat: int, ply: int) -> int:
+    """A bot's own seed: fixed by the game seed, its seat and the move it starts at (so a
+    resumed game's bots are as reproducible as a fresh game's)."""
+    return (seed * 1_000_003 + seat * 10_007 + ply) % (2**32)
+
+
+def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], None], what: str = "") -> list[str]:
+    """Bot names for ``count`` seats; a requested ``heuristic`` bot that is not installed is
+    replaced by an available one, with a note. Unknown names raise ``ValueError``."""
+    from rallye.agents.base import agent_names, parse_bots
+
+    if count == 0:
+        return []
+    known = agent_names(game)
+    names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
+    if DEFAULT_BOT in names and DEFAULT_BOT not in known:
+        fallback = "random" if "random" in known else known[0]
+        note(f"the {what}{DEFAULT_BOT} bot is not available yet; using {fallback!r} instead")
+        names = [fallback if n == DEFAULT_BOT else n for n in names]
+    return parse_bots(game, ",".join(names), count)
+
+
+def saved_settings(header: dict[str, Any]) -> dict[str, Any]:
+    """The terminal's settings stored in a record header (``{}`` if none or malformed)."""
+    raw = header.get(HEADER_FIELD)
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, Any] = {}
+    seat = raw.get("human_seat")
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        out["human_seat"] = seat
+    bots = raw.get("bots")
+    if isinstance(bots, list) and all(b is None or isinstance(b, str) for b in bots):
+        out["bots"] = bots
+    return out
+
+
+def resume_choices(
+    source: str | Path,
+    header: dict[str, Any],
+    seat_arg: int | None,
+    bots_arg: str | None,
+    resolve: Callable[[str | None, int], list[str]],
+) -> tuple[int | None, list[str] | None]:
+    """The seat (0-based) and bots a resumed game should use: ``--seat``/``--bots`` if given,
+    else what the save holds (``None`` = as saved). A saved ``heuristic`` bot is resolved again
+    in case it is not installed. Bad input raises ``ValueError`` or ``RecordError``."""
+    players = header.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordError(f"{source}: line 1: the header has no player count", rule="record-header")
+    seat = None
+    if seat_arg is not None:
+        if not 1 <= seat_arg <= players:
+            raise ValueError(f"--seat must be 1..{players}")
+        seat = seat_arg - 1
+    if bots_arg is not None:
+        return seat, resolve(bots_arg, players - 1)
+    saved = saved_settings(header).get("bots") or []
+    if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
+        return seat, resolve(",".join(b for b in saved if b), players - 1)
+    return seat, None
 
 
 class Quit(Exception):

@@ -18,7 +18,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -32,7 +31,7 @@ from rallye.mille.engine import legal_from_view, new_match
 from rallye.mille.record import Recorder, Replay, replay_lines
 from rallye.mille.state import Event, ScoreSheet
 from rallye.mille.view import MilleView, view_for
-from rallye.tui.loop import Quit, SavingLoop
+from rallye.tui.loop import HEADER_FIELD, Quit, SavingLoop, bot_seed, saved_settings
 from rallye.tui.render import (
     Labels,
     event_text,
@@ -45,14 +44,7 @@ from rallye.tui.render import (
 )
 
 GAME = "mille"
-HEADER_FIELD = "tui"
 InputFn = Callable[[str], str]
-
-
-def bot_seed(seed: int, seat: int, ply: int) -> int:
-    """A bot's own seed: fixed by the match seed, its seat and the move it starts at (so a
-    resumed game's bots are as reproducible as a fresh game's)."""
-    return (seed * 1_000_003 + seat * 10_007 + ply) % (2**32)
 
 
 @dataclass(frozen=True)
@@ -183,21 +175,6 @@ class MilleSession:
         p = Path(path)
         self.recorder.save(p)
         return p
-
-
-def saved_settings(header: dict[str, Any]) -> dict[str, Any]:
-    """The terminal's settings stored in a record header (``{}`` if none or malformed)."""
-    raw = header.get(HEADER_FIELD)
-    if not isinstance(raw, dict):
-        return {}
-    out: dict[str, Any] = {}
-    seat = raw.get("human_seat")
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        out["human_seat"] = seat
-    bots = raw.get("bots")
-    if isinstance(bots, list) and all(b is None or isinstance(b, str) for b in bots):
-        out["bots"] = bots
-    return out
 
 
 # -- the loop -------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from rallye.mille.edition import LANGUAGES
 
 GAMES = ("mille", "knightrider")
 KNIGHTRIDER_APP = "rallye.tui.knightrider_app"
-DEFAULT_BOT = "heuristic"
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -98,19 +97,10 @@ def _run_knightrider(args: argparse.Namespace) -> int:
 
 
 def resolve_bots(spec: str | None, count: int, note: Callable[[str], None]) -> list[str]:
-    """Bot names for ``count`` seats; a requested ``heuristic`` bot that is not installed
-    yet is replaced by an available one, with a note. Unknown names raise ``ValueError``."""
-    from rallye.agents.base import agent_names, parse_bots
+    """Bot names for ``count`` seats (see :func:`rallye.tui.loop.resolve_bots`)."""
+    from rallye.tui.loop import resolve_bots as resolve
 
-    if count == 0:
-        return []
-    known = agent_names("mille")
-    names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
-    if DEFAULT_BOT in names and DEFAULT_BOT not in known:
-        fallback = "random" if "random" in known else known[0]
-        note(f"the {DEFAULT_BOT} bot is not available yet; using {fallback!r} instead")
-        names = [fallback if n == DEFAULT_BOT else n for n in names]
-    return parse_bots("mille", ",".join(names), count)
+    return resolve("mille", spec, count, note)
 
 
 def play_mille(
@@ -141,24 +131,12 @@ def play_mille(
             if clash:
                 return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
             from rallye.core.record import read_jsonl
-            from rallye.tui.mille_app import saved_settings
+            from rallye.tui.loop import resume_choices
 
             head = read_jsonl(args.resume)[0][1]
-            players = head.get("players")
-            if not isinstance(players, int):
-                players = 0
-            seat = None
-            if args.seat is not None:
-                if not 1 <= args.seat <= players:
-                    return fail(f"--seat must be 1..{players}")
-                seat = args.seat - 1
-            bots = None
-            if args.bots is not None:
-                bots = resolve_bots(args.bots, players - 1, note)
-            else:
-                saved = saved_settings(head).get("bots") or []
-                if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
-                    bots = resolve_bots(",".join(b for b in saved if b), players - 1, note)
+            seat, bots = resume_choices(
+                args.resume, head, args.seat, args.bots, lambda spec, n: resolve_bots(spec, n, note)
+            )
             session, replay = MilleSession.resume(args.resume, seat, bots)
             if replay.finished:
                 return fail(f"the match in {args.resume} is over; see it with: rallye replay {args.resume}")

@@ -63,7 +63,7 @@ def error_text(exc: GameError) -> str:
 
 def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, lang: str | None, quiet: bool) -> None:
     from rallye.mille.record import replay_lines
-    from rallye.tui.mille_app import saved_settings
+    from rallye.tui.loop import saved_settings
     from rallye.tui.render import Labels, pick_language, result_text, sheet_table, totals_table
 
     rep = replay_lines(lines, str(path))
@@ -125,8 +125,8 @@ def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Conso
         )
         return 2
     from rallye.knightrider.view import view_for
-    from rallye.tui.knightrider_app import saved_settings
     from rallye.tui.knightrider_render import Labels, record_summary
+    from rallye.tui.loop import saved_settings
 
     final = mod.replay(lines, source=str(path))
     actions = sum(1 for _, line in lines if line.get("type") == "action")
