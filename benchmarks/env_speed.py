@@ -9,8 +9,10 @@ episode) and counts engine decisions (one ``mille.apply`` each):
 * gymnasium   ``MilleEnv`` (one learner vs the ``random`` bot): the learner's decisions get
               an observation + mask, the bot's decisions a view;
 * openspiel   ``legal_actions`` + ``apply_action`` per decision, then the same with the
-              observation tensor of the player to act; the 102 chance nodes that deal each
-              hand are timed as well (they are not decisions).
+              observation of the player to act, both as ``state.observation_tensor()`` (a
+              new Python list each time, as ``rl_environment`` uses it) and as
+              ``make_observation(game).set_from`` (a NumPy buffer); the 102 chance nodes
+              that deal each hand are timed as well (they are not decisions).
 
 Knight Rider rows (``--game knightrider`` or ``all``) play 2-player quick-build games with a
 turn limit of 60, random legal moves, the same loops: engine, ``knightrider_v0.raw_env``,
@@ -20,9 +22,13 @@ its observation row uses ``make_observation(game).set_from`` (a NumPy buffer), b
 ``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms).
 
 The figure compared is CPU time per decision (``time.process_time``, steadier than the
-wall clock on a shared machine). Target: every adapter within 2x the engine's time.
+wall clock on a shared machine). The loops run interleaved, episode by episode, in
+``--rounds`` rounds of ``seconds / rounds`` each, so a change in the machine's load hits
+every row alike and the ratios stay comparable. Every loop picks its random legal move the
+same way as the engine loop (``random.Random.randrange`` over the legal codes, from
+``np.flatnonzero(mask)`` in the adapters). Target: every adapter within 2x the engine's time.
 
-    python benchmarks/env_speed.py [--seconds 3] [--game mille|knightrider|all]
+    python benchmarks/env_speed.py [--seconds 3] [--rounds 6] [--game mille|knightrider|all]
 """
 
 from __future__ import annotations
@@ -30,48 +36,61 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from rallye import mille
 
+# A loop is a generator: one ``(decisions, excluded seconds, excluded units)`` per episode,
+# where the excluded time (dealing, chance nodes, new games) is reported apart.
+Loop = Iterator[tuple[int, float, int]]
 
-def engine_loop(budget: float) -> tuple[int, float]:
+
+def _pick(mask: np.ndarray, rng: random.Random) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.randrange(len(legal))])
+
+
+def engine_loop() -> Loop:
     rng = random.Random(0)
-    n, seed = 0, 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
+    seed = 0
+    while True:
         s = mille.new_match("wm2006", 2, seed=seed)
         seed += 1
         hand = s.hand_no
+        n = 0
         while not mille.is_over(s) and s.hand_no == hand:
             legal = mille.legal_actions(s)
             s = mille.apply(s, legal[rng.randrange(len(legal))])
             n += 1
-    return n, time.process_time() - t0
+        yield n, 0.0, 0
 
 
-def pettingzoo_loop(budget: float, wrapped: bool) -> tuple[int, float]:
-    from rallye.rl import mille_v0
-
-    env = mille_v0.env() if wrapped else mille_v0.raw_env()
-    rng = np.random.default_rng(0)
-    n, seed = 0, 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
+def _aec_loop(env: Any, setup: bool) -> Loop:
+    rng = random.Random(0)
+    seed = 0
+    while True:
+        s0 = time.process_time()
         env.reset(seed=seed)
+        reset_time = time.process_time() - s0 if setup else 0.0
         seed += 1
+        n = 0
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            env.step(_pick(obs["action_mask"], rng))
             n += 1
-    return n, time.process_time() - t0
+        yield n, reset_time, 1
+
+
+def pettingzoo_loop(wrapped: bool) -> Loop:
+    from rallye.rl import mille_v0
+
+    return _aec_loop(mille_v0.env() if wrapped else mille_v0.raw_env(), setup=False)
 
 
 class _Counting:
@@ -87,50 +106,56 @@ class _Counting:
         return self._apply(state, action)
 
 
-def gymnasium_loop(budget: float) -> tuple[int, float]:
-    from rallye.rl.gym_env import MilleEnv
-
-    env = MilleEnv(opponents="random")
+def _gym_loop(env: Any) -> Loop:
     counter = _Counting(env.adapter)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     seed = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
+    while True:
+        before = counter.n
         obs, _ = env.reset(seed=seed)
         seed += 1
         done = False
         while not done:
-            legal = np.flatnonzero(obs["action_mask"])
-            obs, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+            obs, _, term, trunc, _ = env.step(_pick(obs["action_mask"], rng))
             done = term or trunc
-    return counter.n, time.process_time() - t0
+        yield counter.n - before, 0.0, 0
 
 
-def openspiel_loop(budget: float, observe: bool) -> tuple[int, float, float, int]:
+def gymnasium_loop() -> Loop:
+    from rallye.rl.gym_env import MilleEnv
+
+    return _gym_loop(MilleEnv(opponents="random"))
+
+
+def openspiel_loop(observe: str | None) -> Loop:
     import pyspiel
+    from open_spiel.python.observation import make_observation
 
     import rallye.rl.mille_spiel as ms
 
     game = pyspiel.load_game(ms.SHORT_NAME)
+    return _openspiel_hands(game, make_observation(game), observe)
+
+
+def _openspiel_hands(game: Any, observer: Any, observe: str | None) -> Loop:
     rng = random.Random(0)
-    n, deal_time, hands = 0, 0.0, 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
-        hands += 1
+    while True:
         d0 = time.process_time()
         s = game.new_initial_state()
         while s.is_chance_node():
             outcomes = s.chance_outcomes()
             s.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-        deal_time += time.process_time() - d0
+        deal_time = time.process_time() - d0
+        n = 0
         while not s.is_terminal():
-            if observe:
+            if observe == "tensor":
                 s.observation_tensor(s.current_player())
+            elif observe == "observer":
+                observer.set_from(s, s.current_player())
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
             n += 1
-    total = time.process_time() - t0
-    return n, total - deal_time, deal_time, hands
+        yield n, deal_time, 1
 
 
 # ----------------------------------------------------------------------------- Knight Rider
@@ -138,72 +163,41 @@ def openspiel_loop(budget: float, observe: bool) -> tuple[int, float, float, int
 KR_LIMIT = 60
 
 
-def kr_engine_loop(budget: float) -> tuple[int, float, float, int]:
+def kr_engine_loop() -> Loop:
     from rallye import knightrider as kr
 
-    opts = kr.Options(quick_build=True, turn_limit=KR_LIMIT)
+    return _kr_engine_games(kr, kr.Options(quick_build=True, turn_limit=KR_LIMIT))
+
+
+def _kr_engine_games(kr: Any, opts: Any) -> Loop:
     rng = random.Random(0)
-    n, seed, setup, games = 0, 0, 0.0, 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
+    seed = 0
+    while True:
         s0 = time.process_time()
         s = kr.new_game(2, seed, opts)
-        setup += time.process_time() - s0
+        setup = time.process_time() - s0
         seed += 1
-        games += 1
+        n = 0
         while not kr.is_over(s):
             legal = kr.legal_actions(s)
             s = kr.apply(s, legal[rng.randrange(len(legal))])
             n += 1
-    total = time.process_time() - t0
-    return n, total - setup, setup, games
+        yield n, setup, 1
 
 
-def kr_pettingzoo_loop(budget: float) -> tuple[int, float, float, int]:
+def kr_pettingzoo_loop() -> Loop:
     from rallye.rl import knightrider_v0
 
-    env = knightrider_v0.raw_env(turn_limit=KR_LIMIT)
-    rng = np.random.default_rng(0)
-    n, seed, setup, games = 0, 0, 0.0, 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
-        s0 = time.process_time()
-        env.reset(seed=seed)
-        setup += time.process_time() - s0
-        seed += 1
-        games += 1
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            n += 1
-    total = time.process_time() - t0
-    return n, total - setup, setup, games
+    return _aec_loop(knightrider_v0.raw_env(turn_limit=KR_LIMIT), setup=True)
 
 
-def kr_gymnasium_loop(budget: float) -> tuple[int, float]:
+def kr_gymnasium_loop() -> Loop:
     from rallye.rl.gym_env import KnightRiderEnv
 
-    env = KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT)
-    counter = _Counting(env.adapter)
-    rng = np.random.default_rng(0)
-    seed = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
-        obs, _ = env.reset(seed=seed)
-        seed += 1
-        done = False
-        while not done:
-            legal = np.flatnonzero(obs["action_mask"])
-            obs, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
-            done = term or trunc
-    return counter.n, time.process_time() - t0
+    return _gym_loop(KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT))
 
 
-def kr_openspiel_loop(budget: float, observe: bool) -> tuple[int, float, float, int]:
+def kr_openspiel_loop(observe: bool) -> Loop:
     import pyspiel
     from open_spiel.python.observation import make_observation
 
@@ -211,11 +205,14 @@ def kr_openspiel_loop(budget: float, observe: bool) -> tuple[int, float, float, 
 
     game = pyspiel.load_game(f"{ks.SHORT_NAME}(turn_limit={KR_LIMIT})")
     observer = make_observation(game)  # a NumPy buffer; state.observation_tensor() builds a 67k-float list
+    return _kr_openspiel_games(game, observer, observe)
+
+
+def _kr_openspiel_games(game: Any, observer: Any, observe: bool) -> Loop:
     rng = random.Random(0)
-    n, chance_time, chance_nodes = 0, 0.0, 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < budget:
+    while True:
         s = game.new_initial_state()
+        n, chance_time, chance_nodes = 0, 0.0, 0
         while not s.is_terminal():
             if s.is_chance_node():
                 c0 = time.process_time()
@@ -229,26 +226,65 @@ def kr_openspiel_loop(budget: float, observe: bool) -> tuple[int, float, float, 
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
             n += 1
-    total = time.process_time() - t0
-    return n, total - chance_time, chance_time, chance_nodes
+        yield n, chance_time, chance_nodes
 
 
-def knightrider_rows(b: float) -> list[tuple[str, int, float, str]]:
-    rows: list[tuple[str, int, float, str]] = []
-    n, t, setup, games = kr_engine_loop(b)
-    rows.append(("KR engine (legal_actions + apply)", n, t, f"(+ new_game: {1000 * setup / games:.1f} ms/game)"))
-    n, t, setup, games = kr_pettingzoo_loop(b)
-    rows.append(("KR pettingzoo raw_env (last + step)", n, t, f"(+ reset: {1000 * setup / games:.1f} ms/game)"))
-    n, t = kr_gymnasium_loop(b)
-    rows.append(("KR gymnasium KnightRiderEnv vs random", n, t, "(reset included)"))
-    n, t, ct, cn = kr_openspiel_loop(b, observe=False)
-    rows.append(("KR openspiel (legal_actions + apply_action)", n, t, f"(+ chance: {1e6 * ct / cn:.0f} us/node)"))
-    n, t, _, _ = kr_openspiel_loop(b, observe=True)
-    rows.append(("KR openspiel + observer.set_from", n, t, ""))
+Row = tuple[str, int, float, str]
+
+
+def run_interleaved(loops: list[tuple[str, Loop, str]], seconds: float, rounds: int) -> list[Row]:
+    """Run every loop for ``seconds`` of CPU time in all, ``rounds`` turns each, round robin.
+    A row's note may hold ``{ms}`` / ``{us}``: the excluded time per excluded unit."""
+    acc = {name: [0, 0.0, 0.0, 0] for name, _, _ in loops}
+    for _ in range(rounds):
+        for name, loop, _ in loops:
+            a = acc[name]
+            t0 = time.process_time()
+            while time.process_time() - t0 < seconds / rounds:
+                n, excluded, units = next(loop)
+                a[0] += n
+                a[2] += excluded
+                a[3] += units
+            a[1] += time.process_time() - t0
+    rows: list[Row] = []
+    for name, _, note in loops:
+        n, t, excluded, units = acc[name]
+        per = excluded / units if units else 0.0
+        rows.append((name, int(n), t - excluded, note.format(ms=1000 * per, us=1e6 * per)))
     return rows
 
 
-def _print(rows: list[tuple[str, int, float, str]]) -> None:
+def mille_rows(seconds: float, rounds: int) -> list[Row]:
+    return run_interleaved(
+        [
+            ("engine (legal_actions + apply)", engine_loop(), ""),
+            ("pettingzoo raw_env (last + step)", pettingzoo_loop(wrapped=False), ""),
+            ("pettingzoo env() with wrappers", pettingzoo_loop(wrapped=True), ""),
+            ("gymnasium MilleEnv vs random", gymnasium_loop(), ""),
+            ("openspiel (legal_actions + apply_action)", openspiel_loop(None), "(+ dealing: {ms:.1f} ms/hand)"),
+            ("openspiel + observation_tensor", openspiel_loop("tensor"), ""),
+            ("openspiel + observer.set_from", openspiel_loop("observer"), ""),
+        ],
+        seconds,
+        rounds,
+    )
+
+
+def knightrider_rows(seconds: float, rounds: int) -> list[Row]:
+    return run_interleaved(
+        [
+            ("KR engine (legal_actions + apply)", kr_engine_loop(), "(+ new_game: {ms:.1f} ms/game)"),
+            ("KR pettingzoo raw_env (last + step)", kr_pettingzoo_loop(), "(+ reset: {ms:.1f} ms/game)"),
+            ("KR gymnasium KnightRiderEnv vs random", kr_gymnasium_loop(), "(reset included)"),
+            ("KR openspiel (legal_actions + apply_action)", kr_openspiel_loop(False), "(+ chance: {us:.0f} us/node)"),
+            ("KR openspiel + observer.set_from", kr_openspiel_loop(True), ""),
+        ],
+        seconds,
+        rounds,
+    )
+
+
+def _print(rows: list[Row]) -> None:
     base = rows[0][2] / rows[0][1]
     print(f"{'loop':44s} {'decisions/s':>12s} {'us/decision':>12s} {'x engine':>9s}")
     for name, n, t, note in rows:
@@ -259,32 +295,17 @@ def _print(rows: list[tuple[str, int, float, str]]) -> None:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="environment adapter speed vs the engine")
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per loop")
+    ap.add_argument("--rounds", type=int, default=6, help="interleaved turns per loop")
     ap.add_argument("--game", choices=("mille", "knightrider", "all"), default="all")
     args = ap.parse_args(argv)
-    b = args.seconds
+    if args.rounds < 1 or args.seconds <= 0:
+        ap.error("--seconds must be positive and --rounds at least 1")
     if args.game in ("mille", "all"):
-        _print(mille_rows(b))
+        _print(mille_rows(args.seconds, args.rounds))
     if args.game in ("knightrider", "all"):
         if args.game == "all":
             print()
-        _print(knightrider_rows(b))
-
-
-def mille_rows(b: float) -> list[tuple[str, int, float, str]]:
-    rows: list[tuple[str, int, float, str]] = []
-    n, t = engine_loop(b)
-    rows.append(("engine (legal_actions + apply)", n, t, ""))
-    n, t = pettingzoo_loop(b, wrapped=False)
-    rows.append(("pettingzoo raw_env (last + step)", n, t, ""))
-    n, t = pettingzoo_loop(b, wrapped=True)
-    rows.append(("pettingzoo env() with wrappers", n, t, ""))
-    n, t = gymnasium_loop(b)
-    rows.append(("gymnasium MilleEnv vs random", n, t, ""))
-    n, t, deal, hands = openspiel_loop(b, observe=False)
-    rows.append(("openspiel (legal_actions + apply_action)", n, t, f"(+ dealing: {1000 * deal / hands:.1f} ms/hand)"))
-    n, t, _, _ = openspiel_loop(b, observe=True)
-    rows.append(("openspiel + observation_tensor", n, t, ""))
-    return rows
+        _print(knightrider_rows(args.seconds, args.rounds))
 
 
 if __name__ == "__main__":

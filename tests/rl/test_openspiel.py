@@ -92,3 +92,34 @@ def test_bad_parameters_are_clear_errors():
     with pytest.raises(ValueError, match="SINGLE_PLAYER"):
         everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
         game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
+
+
+def test_information_state_string_is_the_perfect_recall_record():
+    """One token per decision (seat, code, '!cf' after a coup fourré), each followed by the
+    player's hand after it, rebuilt here from the engine states the game went through."""
+    import random as _random
+
+    game = pyspiel.load_game("python_rallye_mille(edition=wm2006,players=2)")
+    rng = _random.Random(3)
+    for _hand in range(4):
+        s = game.new_initial_state()
+        while s.is_chance_node():
+            s.apply_action(rng.choice(s.chance_outcomes())[0])
+        states = [s._d.state]
+        record = []
+        while not s.is_terminal():
+            seat = s.current_player()
+            a = rng.choice(s.legal_actions())
+            s.apply_action(a)
+            record.append((seat, a))
+            states.append(s._d.state)
+        for p in range(2):
+            want = f"P{p} deal (" + " ".join(states[0].hands[p]) + ")"
+            for (seat, a), before, after in zip(record, states, states[1:], strict=False):
+                cf = after.hand_no == before.hand_no and sum(len(t.coups) for t in after.tableaus) > sum(
+                    len(t.coups) for t in before.tableaus
+                )
+                want += f"|P{seat}:{a}" + ("!cf" if cf else "") + " (" + " ".join(after.hands[p]) + ")"
+            assert s.information_state_string(p) == want
+        counts = np.asarray(s.information_state_tensor(0))[270:].reshape(6, mille.NUM_ACTIONS)
+        assert counts.sum() * 10 == pytest.approx(len(record))

@@ -128,3 +128,49 @@ def test_ansi_render_shows_the_acting_players_view():
     e.reset(seed=2)
     text = e.render()
     assert "P1 to act" in text and "P1 holds:" in text
+
+
+def test_wrapped_env_keeps_pettingzoos_wrapper_contracts():
+    """env() is one RallyeWrapper layer doing what TerminateIllegal + AssertOutOfBounds +
+    OrderEnforcing did: an OrderEnforcingWrapper, out-of-space actions assert, order checks."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    e = mille_v0.env()
+    assert isinstance(e, OrderEnforcingWrapper) and isinstance(e.unwrapped, type(mille_v0.raw_env()))
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+    e.reset(seed=3)
+    for bad in (70, -1, None, 2.5):
+        with pytest.raises(AssertionError, match="action space"):
+            e.step(bad)
+    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+    e.step(np.int64(legal[0]))  # NumPy integers are in the space
+    assert not any(e.terminations.values())
+
+
+def test_wrapped_and_raw_env_play_the_same_game():
+    def play(e):
+        e.reset(seed=21)
+        rng = np.random.default_rng(4)
+        seen = []
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, _ = e.last()
+            seen.append((agent, reward, obs["observation"].tobytes(), obs["action_mask"].tobytes()))
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        return seen
+
+    assert play(mille_v0.env()) == play(mille_v0.raw_env())
+
+
+def test_after_an_illegal_move_nobody_has_a_legal_action():
+    e = mille_v0.env()
+    e.reset(seed=1)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(int(np.flatnonzero(mask == 0)[0]))
+    assert not e.observe(agent)["action_mask"].any()

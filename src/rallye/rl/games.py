@@ -105,6 +105,8 @@ class MilleAdapter:
         self.num_actions = mille.NUM_ACTIONS
         self.obs_size = menc.OBS_SIZE
         self.obs_low, self.obs_high = menc.OBS_LOW, menc.OBS_HIGH
+        # One incremental encoder per observer seat (each rewrites only what changed).
+        self._encoders = [menc.ViewEncoder() for _ in range(players)]
 
     def __repr__(self) -> str:
         return f"MilleAdapter({self.edition.key!r}, {self.n_players}, episode={self.episode!r}, reward={self.reward!r})"
@@ -127,7 +129,11 @@ class MilleAdapter:
         return menc.mask_from_legal(mille.legal_actions(state))
 
     def observe(self, state: MilleState, seat: int) -> np.ndarray:
-        return menc.encode_view(mille.view_for(state, seat))
+        return self._encoders[seat].encode(mille.view_for(state, seat))
+
+    def observe_into(self, state: MilleState, seat: int, out: np.ndarray) -> np.ndarray:
+        """``observe`` written into ``out`` (float32, ``obs_size``)."""
+        return self._encoders[seat].encode_into(mille.view_for(state, seat), out)
 
     def view(self, state: MilleState, seat: int) -> mille.MilleView:
         return mille.view_for(state, seat)
@@ -158,9 +164,7 @@ class MilleAdapter:
         pts = after.sheets[len(first.sheets)].hand_totals
         top = max(pts)
         n_top = pts.count(top)
-        return [
-            (1.0 if n_top == 1 else 0.0) if pts[side_of[p]] == top else -1.0 for p in range(self.n_players)
-        ]
+        return [(1.0 if n_top == 1 else 0.0) if pts[side_of[p]] == top else -1.0 for p in range(self.n_players)]
 
     def render(self, state: MilleState, seat: int | None) -> str:
         return render_mille(state, seat)
@@ -178,8 +182,7 @@ def render_mille(state: MilleState, seat: int | None) -> str:
     who = state.current if seat is None else seat
     v = mille.view_for(state, who)
     lines = [
-        f"{v.edition.key} hand {v.hand_no + 1}, target {v.target} km, draw pile {v.draw_count}, "
-        f"P{v.current + 1} to act"
+        f"{v.edition.key} hand {v.hand_no + 1}, target {v.target} km, draw pile {v.draw_count}, P{v.current + 1} to act"
     ]
     for s, tab in enumerate(v.tableaus):
         seats = ",".join(f"P{p + 1}" for p in v.sides[s])

@@ -92,7 +92,7 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self._state = self._first = self.adapter.new_state(game_seed)
         # The bots seated before the learner move first (nothing is scored that early).
         self._play_others()
-        return self._obs(), self._info()
+        return self._observation()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self._state is None:
@@ -106,7 +106,8 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         reward += self._play_others()
         if self.render_mode == "human":
             print(self.render_text())
-        return self._obs(), reward, self._over(), False, self._info()
+        obs, info = self._observation()
+        return obs, reward, self._over(), False, info
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -147,11 +148,12 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             return np.zeros(self.adapter.num_actions, dtype=np.int8)
         return self.adapter.mask(self._state)
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        return {"observation": self.adapter.observe(self._state, self.seat), "action_mask": self._mask()}
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask()}
+    def _observation(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """The learner's observation and the info dict (the mask computed once, a copy in ``info``)."""
+        mask = self._mask()
+        return {"observation": self.adapter.observe(self._state, self.seat), "action_mask": mask}, {
+            "action_mask": mask.copy()
+        }
 
 
 class MilleEnv(RallyeGymEnv):

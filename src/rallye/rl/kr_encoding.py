@@ -515,20 +515,43 @@ class ActionContext:
         self.rammable = _rammable(view)
 
 
+_MOVE_BASE: dict[tuple[int, int], int] = {}  # field (cell x, y) -> MOVE0 + 8 * field code
+
+
+def _move_base(x: int, y: int) -> int:
+    base = _MOVE_BASE.get((x, y))
+    if base is None:
+        base = _MOVE_BASE[(x, y)] = MOVE0 + 8 * g.field_code(g.cell(x, y))
+    return base
+
+
 def action_code(action: Action, ctx: ActionContext | View) -> int:
     """The compact code of a legal action, seen by the player to act (``ctx`` from their view)."""
     if isinstance(ctx, View):
         ctx = ActionContext(ctx)
+    if type(action) is Move:
+        return _move_code(action, ctx)
+    return _other_code(action, ctx)
+
+
+def _move_code(action: Move, ctx: ActionContext) -> int:
+    xy = (action.x, action.y)
+    seat = ctx.rammable.get(xy)
+    j = 1 if action.jump else 0
+    if seat is not None and action.cost < ctx.left:
+        k = (seat - ctx.me) % ctx.players
+        if not 1 <= action.cost <= RAM_COSTS:
+            raise ValueError(f"{action}: a ram stop costs 1..{RAM_COSTS} pips")
+        return RAM0 + ((4 * (k - 1) + action.heading) * 2 + j) * RAM_COSTS + action.cost - 1
+    base = _MOVE_BASE.get(xy)
+    if base is None:
+        base = _move_base(action.x, action.y)
+    return base + 2 * action.heading + j
+
+
+def _other_code(action: Action, ctx: ActionContext) -> int:
     if isinstance(action, Move):
-        seat = ctx.rammable.get((action.x, action.y))
-        j = int(action.jump)
-        if seat is not None and action.cost < ctx.left:
-            k = (seat - ctx.me) % ctx.players
-            if not 1 <= action.cost <= RAM_COSTS:
-                raise ValueError(f"{action}: a ram stop costs 1..{RAM_COSTS} pips")
-            return RAM0 + ((4 * (k - 1) + action.heading) * 2 + j) * RAM_COSTS + action.cost - 1
-        fc = g.field_code(g.cell(action.x, action.y))
-        return MOVE0 + (4 * fc + action.heading) * 2 + j
+        return _move_code(action, ctx)
     if isinstance(action, End):
         return END_CODE
     if isinstance(action, Recover):
@@ -555,7 +578,7 @@ def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int
     ctx = view if isinstance(view, ActionContext) else ActionContext(view)
     table: dict[int, Action] = {}
     for a in legal:
-        code = action_code(a, ctx)
+        code = _move_code(a, ctx) if type(a) is Move else _other_code(a, ctx)
         if code in table:
             raise RuntimeError(f"action code {code} names both '{table[code]}' and '{a}'")
         table[code] = a
@@ -564,10 +587,10 @@ def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int
 
 def mask_from_table(table: dict[int, Action]) -> np.ndarray:
     """The ``int8`` mask (:data:`NUM_ACTIONS`) with 1 at each code of the table."""
-    m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    if table:
-        m[list(table)] = 1
-    return m
+    m = bytearray(NUM_ACTIONS)
+    for code in table:
+        m[code] = 1
+    return np.frombuffer(m, dtype=np.int8)  # writable: it owns the bytearray
 
 
 def action_mask(view: View, legal: Sequence[Action]) -> np.ndarray:

@@ -45,8 +45,10 @@ import pyspiel
 
 from rallye import mille
 from rallye.mille.cards import CARD_INDEX, CARDS
-from rallye.mille.state import MilleState
+from rallye.mille.edition import Edition
+from rallye.mille.state import OVER_PHASE, MilleState
 from rallye.rl import mille_encoding as menc
+from rallye.rl.mille_encoding import _CODE_BY_ID
 
 SHORT_NAME = "python_rallye_mille"
 MAX_PLAYERS = 6
@@ -71,21 +73,44 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+class _Move(NamedTuple):
+    """One decision, linked to the one before it (a persistent list: appending is O(1) and
+    clones share it). The strings and counts the observers need are built from it only
+    when asked for."""
+
+    prev: _Move | None
+    seat: int
+    action: int
+    before: MilleState
+    after: MilleState
+
+
 class _Data(NamedTuple):
     """Everything a state holds; immutable, so ``clone`` (a deepcopy of the state's
     attributes) shares it instead of copying the edition and the engine state."""
 
+    edition: Edition
+    players: int
     deck: tuple[int, ...]  # card ids dealt by chance so far (deck positions)
     left: tuple[int, ...]  # copies of each card id not dealt yet
     state: MilleState | None  # the engine state once the deck is complete
-    public: tuple[str, ...]  # public record, one token per decision
-    private: tuple[tuple[str, ...], ...]  # per seat: its hand after each decision (index 0: the deal)
+    dealt: MilleState | None  # the engine state right after the deal
+    last: _Move | None  # the last decision (None: none yet)
     resampled: tuple[bool, ...]  # per seat: its private record was lost by a resample
-    counts: tuple[tuple[int, ...], ...]  # per seat: times each action code was taken
     returns: tuple[float, ...] | None  # set when the hand is over
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Data:
         return self
+
+    def moves(self) -> list[_Move]:
+        """The decisions so far, first first."""
+        out: list[_Move] = []
+        m = self.last
+        while m is not None:
+            out.append(m)
+            m = m.prev
+        out.reverse()
+        return out
 
 
 class MilleGame(pyspiel.Game):  # type: ignore[misc]
@@ -111,8 +136,8 @@ class MilleGame(pyspiel.Game):  # type: ignore[misc]
         for c in deck:
             left[CARD_INDEX[c]] += 1
         self.initial = _Data(
-            deck=(), left=tuple(left), state=None, public=(), private=((),) * players,
-            resampled=(False,) * players, counts=((0,) * mille.NUM_ACTIONS,) * players, returns=None,
+            edition=edition, players=players, deck=(), left=tuple(left), state=None, dealt=None,
+            last=None, resampled=(False,) * players, returns=None,
         )  # fmt: skip
 
     def new_initial_state(self, *args: Any) -> MilleSpielState:
@@ -125,8 +150,6 @@ class MilleGame(pyspiel.Game):  # type: ignore[misc]
 class MilleSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: MilleGame) -> None:
         super().__init__(game)
-        self._edition = game.edition
-        self._players = game.players
         self._d: _Data = game.initial
 
     # -- OpenSpiel API -----------------------------------------------------------------
@@ -142,7 +165,8 @@ class MilleSpielState(pyspiel.State):  # type: ignore[misc]
         s = self._d.state
         if s is None or player != s.current:
             return []
-        return sorted(a.code for a in mille.legal_actions(s))
+        code = _CODE_BY_ID
+        return sorted([code[id(a)] for a in mille.legal_actions(s)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._d.left
@@ -160,35 +184,19 @@ class MilleSpielState(pyspiel.State):  # type: ignore[misc]
             if sum(left):
                 self._d = d._replace(deck=deck, left=tuple(left))
                 return
-            state = mille.new_match(self._edition, self._players, 0, deck=tuple(CARDS[i] for i in deck))
-            private = tuple((_hand_token(state, p),) for p in range(self._players))
-            self._d = d._replace(deck=deck, left=tuple(left), state=state, private=private)
+            state = mille.new_match(d.edition, d.players, 0, deck=tuple(CARDS[i] for i in deck))
+            self._d = d._replace(deck=deck, left=tuple(left), state=state, dealt=state)
             return
         s = d.state
-        seat = s.current
         after = mille.apply(s, mille.decode_action(int(action)))
-        coups_before = sum(len(t.coups) for t in s.tableaus)
-        token = f"|P{seat}:{action}"
-        if after.hand_no == s.hand_no and sum(len(t.coups) for t in after.tableaus) > coups_before:
-            token += "!cf"
-        counts = list(d.counts)
-        row = list(counts[seat])
-        row[action] += 1
-        counts[seat] = tuple(row)
         returns = None
-        if after.hand_no != s.hand_no or mille.is_over(after):
+        if after.hand_no != s.hand_no or after.phase == OVER_PHASE:
             pts = after.sheets[0].hand_totals
             n = len(pts)
             total = sum(pts)
             side_value = [(p - (total - p) / (n - 1)) / 1000.0 for p in pts]
-            returns = tuple(side_value[after.side_of[p]] for p in range(self._players))
-        self._d = d._replace(
-            state=after,
-            public=(*d.public, token),
-            private=tuple((*priv, _hand_token(after, p)) for p, priv in enumerate(d.private)),
-            counts=tuple(counts),
-            returns=returns,
-        )
+            returns = tuple(side_value[after.side_of[p]] for p in range(d.players))
+        self._d = d._replace(state=after, last=_Move(d.last, s.current, int(action), s, after), returns=returns)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -200,7 +208,7 @@ class MilleSpielState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         r = self._d.returns
-        return list(r) if r is not None else [0.0] * self._players
+        return list(r) if r is not None else [0.0] * self._d.players
 
     def __str__(self) -> str:
         d = self._d
@@ -218,7 +226,7 @@ class MilleSpielState(pyspiel.State):  # type: ignore[misc]
         if s is None:
             return self.get_game().new_initial_state()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**53))
-        n = self._players
+        n = d.players
         hidden: list[str] = list(s.draw_pile)
         for p in range(n):
             if p != player_id:
@@ -243,13 +251,17 @@ class MilleSpielState(pyspiel.State):  # type: ignore[misc]
     # -- strings used by the observer ----------------------------------------------------
     def info_string(self, player: int) -> str:
         d = self._d
-        if d.state is None:
+        if d.state is None or d.dealt is None:
             return f"P{player} dealing {len(d.deck)}"
         if d.resampled[player]:
             return "resampled|" + self.obs_string(player)
-        priv = d.private[player]
-        parts = [f"P{player} deal {priv[0]}"]
-        parts += [pub + " " + h for pub, h in zip(d.public, priv[1:], strict=True)]
+        parts = [f"P{player} deal {_hand_token(d.dealt, player)}"]
+        for m in d.moves():
+            token = f"|P{m.seat}:{m.action}"
+            b, a = m.before, m.after
+            if a.hand_no == b.hand_no and sum(len(t.coups) for t in a.tableaus) > sum(len(t.coups) for t in b.tableaus):
+                token += "!cf"
+            parts.append(token + " " + _hand_token(a, player))
         return "".join(parts)
 
     def obs_string(self, player: int) -> str:
@@ -268,17 +280,25 @@ class MilleSpielState(pyspiel.State):  # type: ignore[misc]
             f"{tabs} | discard {' '.join(v.discard)}"
         )
 
-    def fill_tensor(self, player: int, out: np.ndarray, history: bool) -> None:
+    def fill_tensor(self, player: int, out: np.ndarray, history: bool, encoder: menc.ViewEncoder | None = None) -> None:
+        """The observation (and with ``history`` the action counts) of ``player`` into ``out``;
+        ``encoder`` (that player's) makes the observation incremental."""
         d = self._d
-        out.fill(0.0)
+        obs = out[: menc.OBS_SIZE]
         if d.state is None:
+            out.fill(0.0)
             return
-        menc.encode_view_into(mille.view_for(d.state, player), out[: menc.OBS_SIZE])
+        view = mille.view_for(d.state, player)
+        if encoder is not None:
+            encoder.encode_into(view, obs)
+        else:
+            menc.encode_view_into(view, obs)
         if history:
-            n = self._players
-            block = out[menc.OBS_SIZE :].reshape(menc.MAX_SEATS, mille.NUM_ACTIONS)
-            for k in range(n):
-                block[k] = np.asarray(d.counts[(player + k) % n], dtype=np.float32) / 10.0
+            n = d.players
+            counts = np.zeros((menc.MAX_SEATS, mille.NUM_ACTIONS), np.float32)
+            for m in d.moves():
+                counts[(m.seat - player) % n, m.action] += 1.0
+            out[menc.OBS_SIZE :] = (counts / 10.0).ravel()
 
 
 def _hand_token(state: MilleState, seat: int) -> str:
@@ -294,6 +314,7 @@ class MilleObserver:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise ValueError("python_rallye_mille observes one player's view only (private_info=SINGLE_PLAYER)")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self._encoders = [menc.ViewEncoder() for _ in range(MAX_PLAYERS)]
         size = menc.OBS_SIZE + (_HISTORY_SIZE if self.perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor[: menc.OBS_SIZE]}
@@ -301,7 +322,7 @@ class MilleObserver:
             self.dict["action_counts"] = self.tensor[menc.OBS_SIZE :].reshape(menc.MAX_SEATS, mille.NUM_ACTIONS)
 
     def set_from(self, state: MilleSpielState, player: int) -> None:
-        state.fill_tensor(player, self.tensor, self.perfect_recall)
+        state.fill_tensor(player, self.tensor, self.perfect_recall, self._encoders[player])
 
     def string_from(self, state: MilleSpielState, player: int) -> str:
         return state.info_string(player) if self.perfect_recall else state.obs_string(player)

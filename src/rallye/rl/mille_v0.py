@@ -15,19 +15,18 @@ Arguments: ``edition`` (key, alias or :class:`~rallye.mille.edition.Edition`; de
 ``OBS_VERSION``); actions: the engine's 70 codes (``rallye.mille.actions``; attack codes
 name *absolute* sides).
 
-``raw_env`` raises ``IllegalAction`` on an illegal action; ``env`` adds PettingZoo's
+``raw_env`` raises ``IllegalAction`` on an illegal action; ``env`` wraps it in
+:class:`~rallye.rl.pettingzoo_env.RallyeWrapper`, which behaves as PettingZoo's
 ``TerminateIllegalWrapper`` (penalty ``illegal_reward``, default -1, and the episode ends),
-``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` stacked, in one layer.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
 from rallye.rl.games import MilleAdapter
-from rallye.rl.pettingzoo_env import RallyeAECEnv
+from rallye.rl.pettingzoo_env import RallyeAECEnv, RallyeWrapper
 
 
 def raw_env(
@@ -41,7 +40,4 @@ def raw_env(
 
 
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
-    e: Any = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return RallyeWrapper(raw_env(**kwargs), illegal_reward=illegal_reward)

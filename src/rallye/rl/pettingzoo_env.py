@@ -7,9 +7,10 @@ agent that is not to act. ``reset(seed=s)`` starts the game the engine starts fr
 later ``reset()`` calls without a seed draw from; it rebuilds nothing but the game state.
 
 ``step`` with an illegal action raises the engine's ``IllegalAction`` (the raw env keeps
-no illegal-action policy); ``env()`` in the game modules wraps it in PettingZoo's
-``TerminateIllegalWrapper`` (illegal move: that agent gets the wrapper's penalty and the
-episode ends) — the usual PettingZoo classic-games policy.
+no illegal-action policy); ``env()`` in the game modules wraps it in :class:`RallyeWrapper`,
+which does what PettingZoo's classic games get from ``TerminateIllegalWrapper``,
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (an illegal move: that agent gets
+the penalty and the episode ends), in one layer instead of three.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rallye.rl.games import GameAdapter
 
@@ -42,6 +45,8 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         self._state: Any = None
         self._first: Any = None
         self._zero_mask = np.zeros(adapter.num_actions, dtype=np.int8)
+        self._to_act = -1  # the seat to act, -1 once the episode is over
+        self._paid = False  # the last step paid a reward (self.rewards holds non-zeros)
 
     # -- PettingZoo API ----------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -68,14 +73,17 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self._current()]
+        self._to_act = self._current()
+        self._paid = False
+        self.agent_selection = self.possible_agents[self._to_act]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         ad = self.adapter
-        acting = not self.terminations[agent] and ad.current_player(self._state) == seat
-        mask = ad.mask(self._state) if acting else self._zero_mask.copy()
-        return {"observation": ad.observe(self._state, seat), "action_mask": mask}
+        state = self._state
+        acting = seat == self._to_act and not self.terminations[agent]
+        mask = ad.mask(state) if acting else self._zero_mask.copy()
+        return {"observation": ad.observe(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -88,15 +96,24 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         before = self._state
         after = ad.apply(before, ad.decode(before, int(action)))
         self._state = after
-        self._cumulative_rewards[agent] = 0.0
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
         gained = ad.rewards(self._first, before, after)
-        for a, seat in self._seat.items():
-            self.rewards[a] = gained[seat] if gained else 0.0
+        if gained:  # (the usual step pays nothing and leaves the dicts as they are)
+            rewards = self.rewards
+            for a, seat in self._seat.items():
+                rewards[a] = r = gained[seat]
+                cumulative[a] += r
+            self._paid = True
+        elif self._paid:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
         if ad.episode_over(self._first, after):
             self.terminations = dict.fromkeys(self.agents, True)
+            self._to_act = -1
         else:
-            self.agent_selection = self.possible_agents[self._current()]
-        self._accumulate_rewards()
+            self._to_act = seat = self._current()
+            self.agent_selection = self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
 
@@ -130,3 +147,81 @@ def observation_space(adapter: GameAdapter) -> spaces.Dict:
             "action_mask": spaces.Box(0, 1, (adapter.num_actions,), np.int8),
         }
     )
+
+
+class RallyeWrapper(OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo ships no type information
+    """PettingZoo's three classic-game wrappers in one layer over a :class:`RallyeAECEnv`.
+
+    * ``OrderEnforcingWrapper`` (this class is one): calls before ``reset`` are errors, a
+      step after the episode is a warning, ``agent_iter`` checks that every agent stepped;
+    * ``AssertOutOfBoundsWrapper``: an action outside the action space (or ``None`` for an
+      agent still playing) is an ``AssertionError``, as there;
+    * ``TerminateIllegalWrapper``: an action whose ``action_mask`` entry is 0 ends the
+      episode for everyone, the mover gets ``illegal_reward`` (PettingZoo logs a warning).
+
+    The same behaviour, without three ``__getattr__`` hops on every attribute read.
+    """
+
+    def __init__(self, env: RallyeAECEnv, illegal_reward: float = -1.0) -> None:
+        super().__init__(env)
+        self._raw = env
+        self._illegal_value = float(illegal_reward)
+        self._n_actions = env.adapter.num_actions
+        self._prev_mask: np.ndarray | None = None
+        self._terminated = False  # ended by an illegal move
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._terminated = False
+        self._prev_mask = None
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | None:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        raw = self._raw
+        obs = raw.observe(agent)
+        if agent == raw.agent_selection:
+            self._prev_mask = obs["action_mask"]
+        return obs
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        raw = self._raw
+        agent = raw.agent_selection
+        obs = self.observe(agent) if observe else None
+        return obs, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent], raw.infos[agent]
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not raw.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        if not (action is None and dead):
+            in_space = (
+                0 <= action < self._n_actions if type(action) is int else raw.action_space(agent).contains(action)
+            )
+            assert in_space, "action is not in action space"
+        mask = self._prev_mask
+        if mask is None:
+            mask = raw.observe(agent)["action_mask"]
+        self._prev_mask = None
+        if self._terminated and dead:
+            raw._was_dead_step(action)
+        elif not dead and not mask[action]:
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.truncations, 0)
+            raw.rewards[agent] = self._illegal_value
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._terminated = True
+        else:
+            raw.step(action)
