@@ -82,6 +82,23 @@ def test_pimc_keeps_to_its_budget() -> None:
         assert bot.last_plies < 300 + 4 * bot.max_rollout
 
 
+def test_pimc_horizon_cuts_play_rollouts_but_not_the_extension_decision() -> None:
+    """Play decisions roll out ``horizon`` steps (one more for the candidate itself); the
+    extension decision is rolled out to the end of the hand whatever the horizon."""
+    bot = PimcAgent(seed=0, deals=6, plies=100_000, top_k=3, horizon=5)
+    searched = 0
+    for v in _heuristic_game_views(2)[:20]:
+        bot.choose(v, mille.legal_from_view(v))
+        if bot.last_deals:
+            searched += 1
+            assert bot.last_plies <= bot.last_deals * 3 * (5 + 1)
+    assert searched > 5
+    ext = next(v for v in _heuristic_game_views(508) if v.phase == "extend")
+    bot.choose(ext, mille.legal_from_view(ext))
+    # a hand from 700 km to its end takes far more than 6 steps a candidate
+    assert bot.last_plies > bot.last_deals * 2 * (5 + 1)
+
+
 def test_table_extension_pimc_declines_where_extending_hands_the_trip_over() -> None:
     """[table: extension] seed 508: the heuristic extends at 700 km while the opponent,
     at 675, is as likely to make the longer trip and take its bonuses; rollouts show
@@ -109,5 +126,7 @@ def test_hand_outcome_is_the_point_margin_plus_the_match() -> None:
 def test_pimc_rejects_a_bad_budget_and_an_empty_choice() -> None:
     with pytest.raises(ValueError, match="deals"):
         PimcAgent(deals=1)
+    with pytest.raises(ValueError, match="horizon"):
+        PimcAgent(horizon=0)
     with pytest.raises(ValueError, match="no legal action"):
         PimcAgent().choose(_heuristic_game_views(1)[0], ())

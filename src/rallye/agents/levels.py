@@ -6,15 +6,18 @@ README):
 ========  =====================================================================
 easy      the heuristic with 30 % uniformly random moves
 medium    the heuristic
-hard      determinized search (``PimcAgent``) over the heuristic's top 3 moves, a
-          small budget (12 deals, 1 500 rollout steps a decision; under 0.2 s)
-expert    the same search over the top 4 moves, a larger budget (40 deals, 4 200
-          rollout steps a decision; under 0.5 s)
+hard      determinized search (``PimcAgent``) over the heuristic's top 3 moves, 12-step
+          rollouts, a small budget (24 deals, 1 200 rollout steps a decision), keeping
+          the heuristic's move unless an alternative is 2 standard errors better
+expert    the same search over the top 4 moves with a larger budget (80 deals, 4 200
+          steps), taking the alternative with the best paired mean once it is 1
+          standard error ahead
 ========  =====================================================================
 
-Both search levels play the heuristic's move unless rollouts to the end of the hand
-(the heuristic playing every seat on sampled deals) show an alternative clearly better,
-deal by deal; see :class:`rallye.agents.mille_search.PimcAgent`.
+Both search levels play each candidate on the same sampled deals and follow it with the
+heuristic for every seat for 12 engine steps (the extension decision: to the end of the
+hand), then compare the points on the table; see
+:class:`rallye.agents.mille_search.PimcAgent`.
 
 Search levels are budgeted by deal and step counts only, so they play the same at the same seed on
 any machine and tournaments reproduce exactly (a wall-clock cap would make results depend
@@ -32,9 +35,6 @@ from rallye.agents.base import Agent, register
 from rallye.agents.mille_heuristic import HeuristicAgent
 from rallye.agents.mille_search import PimcAgent
 
-#: Search budgets of the two search levels: (deals, rollout steps, candidates).
-HARD_BUDGET = (12, 1500, 3)
-EXPERT_BUDGET = (40, 4200, 4)
 EASY_EPSILON = 0.3
 
 
@@ -44,9 +44,10 @@ def mille_level(level: str, seed: int = 0) -> Agent:
         return HeuristicAgent(seed, name="easy", epsilon=EASY_EPSILON)
     if level == "medium":
         return HeuristicAgent(seed, name="medium")
-    if level in ("hard", "expert"):
-        deals, plies, top_k = HARD_BUDGET if level == "hard" else EXPERT_BUDGET
-        return PimcAgent(seed, deals=deals, plies=plies, top_k=top_k, name=level)
+    if level == "hard":
+        return PimcAgent(seed, deals=24, plies=1200, top_k=3, horizon=12, name="hard")
+    if level == "expert":
+        return PimcAgent(seed, deals=80, plies=4200, top_k=4, horizon=12, z=1.0, min_gain=0.0, name="expert")
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
 
 

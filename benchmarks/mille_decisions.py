@@ -1,0 +1,168 @@
+"""Decision quality of Mille Bornes bots: points gained per decision over the heuristic.
+
+Game results are noisy (a 2-player hand swings by many hundreds of points), so comparing
+two search settings by playing takes thousands of hands. This benchmark measures the
+decisions themselves:
+
+1. **Positions.** ``--hands`` 2-player wm2006 hands of ``expert`` against ``medium`` are
+   played; every ``--every``-th decision of the expert seat with a choice is kept (the
+   true state and that seat's view).
+2. **Oracle values.** For each position, each of the heuristic's ``--candidates`` best
+   moves is played and followed by the heuristic for every seat *to the end of the hand*,
+   ``--rollouts`` times, each time on the TRUE hidden hands with the draw pile reshuffled
+   (the same shuffles for every candidate). The mean point margin is the candidate's
+   value: what the move is worth, given the hands really held, if everybody then plays
+   the heuristic.
+3. **Scoring.** Each bot (given only the view) chooses; its gain is the oracle value of
+   its choice minus that of the heuristic's choice. Printed per bot: mean gain per
+   decision with a 95 % interval, how many decisions differ from the heuristic's, and
+   seconds per decision (mean, p95, max, wall clock).
+
+A bot's gain here is a one-step improvement over the heuristic (later moves are the
+heuristic's), so it ranks search settings cheaply; game results (``ladder.py``) remain the
+proof. "oracle best" is the mean gain of the best candidate by the oracle values: an upper
+bound for a bot choosing among those candidates, biased upwards by the oracle's own noise.
+
+    PYTHONPATH=src python benchmarks/mille_decisions.py --hands 12 --rollouts 160 \\
+        --bots medium,hard,expert --cache /tmp/positions.pkl
+
+Bots are registered names or ``pimc/key=value/...`` (see ``ladder.py``). With ``--cache``
+the positions and oracle values are built once and reused (the file is rebuilt when the
+settings that made it differ).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import pickle
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ladder import build
+
+from rallye import mille
+from rallye.agents.base import make_agent
+from rallye.agents.mille_heuristic import rank_actions
+from rallye.agents.mille_search import hand_outcome, heuristic_policy
+from rallye.mille.actions import Action
+from rallye.mille.engine import apply, legal_actions
+from rallye.mille.state import MilleState
+from rallye.mille.view import MilleView
+
+Position = tuple[MilleState, MilleView, tuple[Action, ...]]
+
+
+def positions(hands: int, every: int, first_seed: int) -> list[Position]:
+    out: list[Position] = []
+    k = 0
+    for seed in range(first_seed, first_seed + hands):
+        seat = seed % 2
+        s = mille.new_match("wm2006", 2, seed=seed)
+        bots = {seat: make_agent("mille", "expert", seed), 1 - seat: make_agent("mille", "medium", seed)}
+        while not mille.is_over(s) and not s.sheets:
+            v = mille.view_for(s, s.current)
+            legal = mille.legal_from_view(v)
+            if s.current == seat and len(legal) > 1:
+                if k % every == 0:
+                    out.append((s, v, legal))
+                k += 1
+            s = mille.apply(s, bots[s.current].choose(v, legal))
+    return out
+
+
+def _to_end(s: MilleState, side: int) -> float:
+    steps = 0
+    while s.phase != "over" and not s.sheets and steps < 400:
+        s = apply(s, heuristic_policy(s, legal_actions(s)))
+        steps += 1
+    return hand_outcome(s, side, 0, 1500.0)
+
+
+def oracle(job: tuple[Position, int, int, int]) -> dict[Action, float]:
+    """Each candidate's mean margin over ``rollouts`` reshuffles of the true draw pile."""
+    (state, view, legal), rollouts, n_cands, seed = job
+    cands = [a for _, a in rank_actions(view, legal)][:n_cands]
+    rng = random.Random(seed)
+    pile = list(state.deck[state.draw_pos :])
+    sums = dict.fromkeys(cands, 0.0)
+    for _ in range(rollouts):
+        rng.shuffle(pile)
+        root = state._replace(deck=state.deck[: state.draw_pos] + tuple(pile))
+        for a in cands:
+            sums[a] += _to_end(apply(root, a), view.side)
+    return {a: v / rollouts for a, v in sums.items()}
+
+
+def load_or_build(args: argparse.Namespace) -> list[tuple[MilleView, tuple[Action, ...], dict[Action, float]]]:
+    key = (args.hands, args.every, args.first_seed, args.rollouts, args.candidates)
+    if args.cache and os.path.exists(args.cache):
+        with open(args.cache, "rb") as f:
+            cached = pickle.load(f)
+        if cached["key"] == key:
+            return cached["data"]  # type: ignore[no-any-return]
+    t = time.time()
+    pos = positions(args.hands, args.every, args.first_seed)
+    jobs = [(p, args.rollouts, args.candidates, i) for i, p in enumerate(pos)]
+    with multiprocessing.Pool(args.workers) as pool:
+        values = pool.map(oracle, jobs, chunksize=1)
+    data = [(v, legal, o) for (_, v, legal), o in zip(pos, values, strict=True)]
+    print(f"{len(data)} positions from {args.hands} hands, oracle built in {time.time() - t:.0f} s", flush=True)
+    if args.cache:
+        with open(args.cache, "wb") as f:
+            pickle.dump({"key": key, "data": data}, f)
+    return data
+
+
+def score(spec: str, data: Sequence[tuple[MilleView, tuple[Action, ...], dict[Action, float]]]) -> str:
+    gains: list[float] = []
+    times: list[float] = []
+    changed = outside = 0
+    for i, (view, legal, values) in enumerate(data):
+        heuristic = rank_actions(view, legal)[0][1]
+        bot: Any = build(spec, i)
+        t = time.perf_counter()
+        a = bot.choose(view, legal)
+        times.append(time.perf_counter() - t)
+        if a != heuristic:
+            changed += 1
+        if a not in values:
+            outside += 1  # a move outside the oracle's candidates: not scored (counted apart)
+            continue
+        gains.append(values[a] - values[heuristic])
+    m = statistics.fmean(gains)
+    h = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
+    times.sort()
+    return (
+        f"{spec:>14}  gain/decision {m:+6.2f} [{m - h:+.2f}, {m + h:+.2f}]  changed {changed}/{len(data)}"
+        + (f" ({outside} outside the candidates)" if outside else "")
+        + f"  s/decision mean {statistics.fmean(times):.3f} p95 {times[int(0.95 * (len(times) - 1))]:.3f}"
+        f" max {times[-1]:.3f}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=12, help="hands played to collect positions")
+    ap.add_argument("--every", type=int, default=2, help="keep every n-th decision of the expert seat")
+    ap.add_argument("--first-seed", type=int, default=1000)
+    ap.add_argument("--rollouts", type=int, default=160, help="oracle rollouts per candidate")
+    ap.add_argument("--candidates", type=int, default=6, help="the heuristic's best n moves get oracle values")
+    ap.add_argument("--bots", default="medium,hard,expert")
+    ap.add_argument("--cache", help="file keeping positions and oracle values between runs")
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    data = load_or_build(args)
+    best = statistics.fmean(max(o.values()) - o[rank_actions(v, legal)[0][1]] for v, legal, o in data)
+    print(f"{len(data)} positions; oracle best {best:+.2f} a decision (upper bound, biased up)")
+    for spec in args.bots.split(","):
+        print(score(spec, data), flush=True)
+
+
+if __name__ == "__main__":
+    main()
