@@ -13,8 +13,10 @@ and max), over every decision and over the decisions where the search ran::
 
     python benchmarks/kr_ladder.py --speed [--games 4] [--players 2,4,5]
 
-Everything is seeded (``--seed``); the search levels are budgeted by simulated turns,
-so the ladder figures reproduce on any machine (the times do not).
+Everything is seeded (``--seed``); the search levels use no clock (their work is
+bounded by their candidate count), so the ladder figures reproduce on any machine (the
+times do not). Knight Rider is a game of dice: the levels above the heuristic win by a
+few points, so a step of the ladder needs several hundred games to show (``--games``).
 """
 
 from __future__ import annotations

@@ -11,12 +11,21 @@ import pytest
 
 from rallye.agents.base import agent_names, make_agent
 from rallye.agents.kr_heuristic import OIL, TURBO2_KEEP, HeuristicAgent, Reading, best_action, cost_to, move_value
-from rallye.agents.kr_search import MctsAgent, fast_policy
+from rallye.agents.kr_search import (
+    Lookahead,
+    LookaheadAgent,
+    MctsAgent,
+    fast_policy,
+    hit_table,
+    reach_layers,
+    used_pips,
+)
 from rallye.core.rng import Rng
 from rallye.knightrider import Move, Options, PlayDetour, PlayKitt, apply, is_over, legal_actions, new_game, view_for
 from rallye.knightrider import geometry as g
 from rallye.knightrider.sampling import legal_from_view
 from rallye.knightrider.state import State, evolve
+from rallye.knightrider.track import roadblocks, search_moves
 from rallye.knightrider.view import View
 
 VARIANTS = (
@@ -39,9 +48,11 @@ def random_states(players: int, seed: int, options: Options, steps: int) -> Iter
 
 def test_knightrider_bots_and_levels_are_registered() -> None:
     names = agent_names("knightrider")
-    for n in ("random", "heuristic", "mcts", "easy", "medium", "hard", "expert"):
+    for n in ("random", "heuristic", "mcts", "lookahead", "easy", "medium", "hard", "expert"):
         assert n in names
-    assert isinstance(make_agent("knightrider", "hard", 1), MctsAgent)
+    hard, expert = make_agent("knightrider", "hard", 1), make_agent("knightrider", "expert", 1)
+    assert isinstance(hard, LookaheadAgent) and isinstance(expert, LookaheadAgent)
+    assert (hard.rounds, expert.rounds) == (1, 2) and expert.top_k >= hard.top_k
     assert isinstance(make_agent("knightrider", "medium", 1), HeuristicAgent)
 
 
@@ -71,9 +82,27 @@ def test_mcts_only_returns_legal_actions(vi: int) -> None:
             assert bot.choose(v, legal) in legal
 
 
+@pytest.mark.parametrize("vi", range(len(VARIANTS)))
+@pytest.mark.parametrize(("rounds", "correlated"), [(1, False), (2, True)])
+def test_lookahead_only_returns_legal_actions(vi: int, rounds: int, correlated: bool) -> None:
+    for players in (2, 3, 4, 5):
+        bot = LookaheadAgent(seed=players, rounds=rounds, correlated=correlated, top_k=4)
+        for i, s in enumerate(random_states(players, 70 + 30 * vi + players, VARIANTS[vi], 80)):
+            if i % 3:
+                continue
+            v = view_for(s, s.current)
+            legal = legal_from_view(v)
+            assert bot.choose(v, legal) in legal
+
+
 def test_bots_play_whole_games_with_legal_actions() -> None:
     """Bots against each other from the first tile to the end (or the turn limit)."""
-    for players, names in ((2, ["heuristic", "mcts"]), (4, ["easy", "medium", "mcts", "random"])):
+    games = (
+        (2, ["heuristic", "mcts"]),
+        (4, ["easy", "medium", "mcts", "random"]),
+        (4, ["hard", "expert", "medium", "easy"]),
+    )
+    for players, names in games:
         bots: list[Any] = [make_agent("knightrider", n, seed=i) for i, n in enumerate(names)]
         for b in bots:
             if isinstance(b, MctsAgent):
@@ -152,7 +181,7 @@ def _pick(name: str, state: State, legal: tuple[Any, ...]) -> object:
     return bot.choose(view_for(state, state.current), legal)
 
 
-@pytest.mark.parametrize("name", ["heuristic", "mcts"])
+@pytest.mark.parametrize("name", ["heuristic", "mcts", "hard", "expert"])
 def test_hidden_information_does_not_change_the_choice(name: str) -> None:
     """Same view, different hidden facts (escape deck order, other hands, Rng): the same
     choice at the same seed."""
@@ -323,3 +352,115 @@ def test_fast_policy_is_legal_and_prefers_a_win() -> None:
         assert a in legal
         if any(_wins(s, m) for m in legal if isinstance(m, Move)):
             assert _wins(s, a)
+
+
+# -- the look-ahead -------------------------------------------------------------------------------
+def test_reach_layers_match_the_engines_move_search() -> None:
+    """The look-ahead's ends of a move with ``p`` pips (1..12) are the engine's, with no
+    other car on the map and no Blockier-Sprung."""
+    checked = 0
+    for s in random_states(3, 8, Options(quick_build=True, turn_limit=60), 240):
+        if s.phase != "turn":
+            continue
+        blocked = roadblocks(s.detours)
+        for car in s.cars:
+            if car.cell < 0:
+                continue
+            layers = reach_layers(s.links, blocked, car.cell, car.heading)
+            for p in range(1, 13):
+                engine = search_moves(
+                    s.links, blocked, {}, frozenset(), car.cell, car.heading, p, entry=False, allow_jump=False
+                )
+                c = used_pips(layers, p)
+                assert {o.cell * 4 + o.heading for o in engine} == (set(layers[c]) if c else set())
+                checked += 1
+    assert checked >= 500
+
+
+def test_hit_table_counts_the_rolls_that_end_on_a_middle_field() -> None:
+    """A field's hit chance is the share of the six rolls (Turbo-Boost I: or the roll
+    doubled; Turbo-Boost II: a 1 counted as 6) after which a move can end there."""
+    seen = 0
+    for s in random_states(2, 12, Options(quick_build=True, turn_limit=60), 160):
+        if s.phase != "turn":
+            continue
+        blocked = roadblocks(s.detours)
+        car = s.cars[s.current]
+        if car.cell < 0:
+            continue
+        layers = reach_layers(s.links, blocked, car.cell, car.heading)
+
+        def ends(p: int, layers: tuple[tuple[int, ...], ...] = layers) -> set[int]:
+            c = used_pips(layers, p)  # 0: the car cannot move at all, and standing still never wins
+            return {st >> 2 for st in layers[c]} if c else set()
+
+        for t1, t2 in ((False, False), (True, False), (False, True)):
+            table = hit_table(s.links, blocked, car.cell, car.heading, t1, t2)
+            for f, chance in table.items():
+                assert g.cell_xy(f)[0] % 3 == 1 and g.cell_xy(f)[1] % 3 == 1  # a middle field
+                rolls = sum(
+                    1
+                    for d in range(1, 7)
+                    if f in ends(d) or (t1 and f in ends(2 * d)) or (t2 and d == 1 and f in ends(6))
+                )
+                assert chance == pytest.approx(rolls / 6)
+                seen += 1
+            assert hit_table(s.links, blocked, car.cell, car.heading, True, True).keys() >= table.keys()
+    assert seen >= 50
+
+
+def test_lookahead_takes_a_winning_move() -> None:
+    found = 0
+    bot = LookaheadAgent(seed=0, correlated=True)
+    for s, v, legal in _turn_views(3, 1, 2000):
+        moves = [a for a in legal if isinstance(a, Move)]
+        winners = [m for m in moves if g.cell(m.x, m.y) == s.villain and _wins(s, m)]
+        if winners:
+            found += 1
+            assert bot.choose(v, legal) in winners
+    assert found >= 3
+
+
+def test_lookahead_plays_its_best_valued_candidate() -> None:
+    """The chosen move is worth at least as much as the heuristic's (the first candidate),
+    by the look-ahead's own values; it departs from the heuristic on some decisions."""
+    differ = checked = 0
+    for rounds, correlated in ((1, False), (2, True)):
+        bot = LookaheadAgent(seed=0, rounds=rounds, correlated=correlated)
+        for _s, v, legal in _turn_views(4, 3, 450):
+            if v.moved or not any(isinstance(a, Move) for a in legal):
+                continue
+            a = bot.choose(v, legal)
+            h = best_action(v, legal)
+            if not isinstance(a, Move) or not isinstance(h, Move) or bot.last_evaluations == 0:
+                continue
+            r = Reading.of(v)
+            look = Lookahead(
+                r, correlated=correlated, gamma=0.9 ** (v.players - 1), closeness=bot.closeness, rounds=rounds
+            )
+            t1, t2 = v.hand_kitt[1] > 0, v.hand_kitt[2] > 0
+            assert look.move_value(a, r.base, t1, t2) >= look.move_value(h, r.base, t1, t2) - 1e-12
+            differ += a != h
+            checked += 1
+    assert checked >= 20 and differ >= 2, (checked, differ)
+
+
+def test_lookahead_is_deterministic_and_ignores_its_seed() -> None:
+    """The look-ahead draws no random numbers: two bots, any seeds, choose alike."""
+    a, b = LookaheadAgent(seed=1, correlated=True), LookaheadAgent(seed=99, correlated=True)
+    n = 0
+    for _s, v, legal in _turn_views(4, 6, 250):
+        assert a.choose(v, legal) == b.choose(v, legal) == a.choose(v, legal)
+        n += 1
+    assert n >= 60
+
+
+def test_lookahead_rejects_bad_settings() -> None:
+    with pytest.raises(ValueError, match="top_k"):
+        LookaheadAgent(top_k=0)
+    with pytest.raises(ValueError, match="rounds"):
+        LookaheadAgent(rounds=3)
+    with pytest.raises(ValueError, match="gamma_per_rival"):
+        LookaheadAgent(gamma_per_rival=0.0)
+    with pytest.raises(ValueError, match="closeness"):
+        LookaheadAgent(closeness=-1.0)

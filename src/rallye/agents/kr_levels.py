@@ -2,16 +2,18 @@
 
 ========  =====================================================================
 easy      the heuristic with 30 % random actions (a random kind, then a random one)
-medium    the heuristic
-hard      MCTS, a small budget (``HARD_TURNS`` simulated turns a decision)
-expert    MCTS, a larger budget (``EXPERT_TURNS``)
+medium    the heuristic (:mod:`rallye.agents.kr_heuristic`)
+hard      the exact-dice look-ahead over the heuristic's best ``HARD_TOP_K`` movement
+          choices, one round deep: the chance to hit on the next turn
+expert    the same over ``EXPERT_TOP_K`` choices, two rounds deep: a miss on the next
+          turn is worth the best reachable chance to hit on the turn after
 ========  =====================================================================
 
-The search levels are budgeted by simulated turns (each MCTS iteration plays until the
-bot's next turn is over, ``players + 1`` turns, so the iterations are the budget divided
-by that), not by the clock: they play the same at the same seed on any machine.
-``benchmarks/kr_ladder.py --speed`` measures the time per decision (the README has the
-figures); no wall-clock cap is set.
+The search levels (:class:`~rallye.agents.kr_search.LookaheadAgent`) are exact arithmetic
+over the view: no random numbers and no clock, so they play the same on any machine; the
+work per decision is bounded by the number of candidates. ``benchmarks/kr_ladder.py``
+measures the ladder (``--games``) and the time per decision (``--speed``); the README has
+the figures.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from collections.abc import Callable
 
 from rallye.agents.base import Agent, register
 from rallye.agents.kr_heuristic import HeuristicAgent
-from rallye.agents.kr_search import MctsAgent
+from rallye.agents.kr_search import LookaheadAgent
 
 EASY_EPSILON = 0.3
-HARD_TURNS = 150
-EXPERT_TURNS = 400
+HARD_TOP_K = 6
+EXPERT_TOP_K = 10
 
 
 def kr_level(level: str, seed: int = 0) -> Agent:
@@ -34,9 +36,9 @@ def kr_level(level: str, seed: int = 0) -> Agent:
     if level == "medium":
         return HeuristicAgent(seed, name="medium")
     if level == "hard":
-        return MctsAgent(seed, turn_budget=HARD_TURNS, name="hard")
+        return LookaheadAgent(seed, rounds=1, top_k=HARD_TOP_K, name="hard")
     if level == "expert":
-        return MctsAgent(seed, turn_budget=EXPERT_TURNS, name="expert")
+        return LookaheadAgent(seed, rounds=2, top_k=EXPERT_TOP_K, name="expert")
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
 
 

@@ -1,7 +1,43 @@
-"""Monte Carlo tree search for Knight Rider (``mcts``): the dice and the escape cards sampled.
+"""Search bots for Knight Rider: the exact-dice look-ahead (``lookahead``; the ``hard`` and
+``expert`` levels) and Monte Carlo tree search (``mcts``).
 
-Information-set MCTS (Cowling, Powley & Whitehouse 2012) over the bot's own view, for
-the movement part of a turn. Each iteration
+**Look-ahead** (:class:`LookaheadAgent`). Catching the villain takes an exact roll: the
+car must *end* its move on the villain's field, and in games of heuristic bots only
+about one turn in thirty starts with any roll that could do it. So a position is worth
+its chance to hit, now and in the next rounds, and that chance is computed, not guessed:
+
+- :func:`reach_layers` lists every (field, heading) a car can end on with exactly ``c``
+  pips (1..12: a die, or a die doubled by Turbo-Boost I), by the engine's movement rules
+  (turns cost pips, roadblocks stop, no reversing, the most pips any way can use); other
+  cars are left out (they move). A test checks it against the engine's move search.
+- The villain's next positions are public as a distribution: the escape cards not yet
+  turned are known, only their order is not
+  (:func:`~rallye.agents.kr_heuristic.villain_forecast`).
+- Ending this turn on (field, heading), holding the Turbo-Boosts it then holds, is worth
+  an expectimax over the next round's chance events: the villain's square when this
+  car's next turn begins (``players`` escape cards later) and the die roll 1..6 (and
+  what the Turbo-Boosts held can make of it). A roll that can end on the villain counts
+  1; else the best field that roll reaches counts ``gamma`` times its chance to hit on
+  the turn after. With ``correlated`` look-ahead (``expert``) that turn after is judged
+  from the square the villain stood on at the next turn (the car will have seen it);
+  without (``hard``) from the villain's public two-round forecast. ``gamma`` is the
+  chance that no rival wins in between (0.9 per rival). Ending on a rival's oil slick is
+  the expected value over the oil table, a ram stop that over the ram table (with the
+  best way on after it); the chance that the villain lands on the car (a 6 wins) is added.
+- Fields no roll reaches within two rounds are told apart by the heuristic's worth
+  (pips to where the villain will be), at ``closeness`` (hit chance per pip).
+
+The candidates are the heuristic's best ``top_k`` movement choices (moves, Turbo-Boosts;
+a win in one is played at once); tile laying, the start and the cards after the move
+(detours, Molekül-Mantel) are left to the heuristic. It is exact arithmetic over public
+facts and the own hand: the bot sees only its view, draws no random numbers and reads no
+clock; its work per decision is bounded by ``top_k`` and counted (``last_evaluations``:
+end positions valued).
+
+**MCTS** (:class:`MctsAgent`, the ``mcts`` bot): information-set MCTS (Cowling, Powley &
+Whitehouse 2012) over the bot's own view, for the movement part of a turn. Measured in
+4-player games it is no stronger than the heuristic (the rollouts are too few and too
+noisy for a game this luck-heavy); the levels use the look-ahead. Each iteration
 
 1. **determinizes**: :func:`~rallye.knightrider.sampling.sample_state` draws what the
    view hides — the order of the unturned escape cards, the other hands where they are
@@ -36,6 +72,8 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
 
 from rallye.agents.base import register
 from rallye.agents.kr_heuristic import (
@@ -43,18 +81,22 @@ from rallye.agents.kr_heuristic import (
     UNREACHABLE,
     WIN,
     Reading,
+    _default_pieces,
     best_action,
     car_cost,
     cost_to,
     hit_chance,
+    move_value,
     rank_turn,
+    unturned_cards,
+    villain_forecast,
 )
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import Action, End, Move, PlayDetour, PlayKitt, Recover
 from rallye.knightrider.engine import apply, legal_actions
 from rallye.knightrider.sampling import sample_state
-from rallye.knightrider.state import State
-from rallye.knightrider.track import roadblocks
+from rallye.knightrider.state import State, evolve
+from rallye.knightrider.track import roadblocks, skid
 from rallye.knightrider.view import View
 
 ROOF_COST = 6.0
@@ -296,8 +338,310 @@ class MctsAgent:
             nd.w += values[player]
 
 
+# -- the exact-dice look-ahead --------------------------------------------------------------
+MAX_PIPS = 12  # a die doubled by Turbo-Boost I
+LOOKAHEAD_WIN = 10.0  # worth of a move that wins now (above any probability)
+JUMP_KEEP_P = 0.02  # holding Blockier-Sprung, in hit chance
+
+
+def _is_middle(c: int) -> bool:
+    x, y = g.cell_xy(c)
+    return x % 3 == 1 and y % 3 == 1
+
+
+_MIDDLE = bytes(1 if _is_middle(c) else 0 for c in range(g.N_CELLS))
+
+
+@lru_cache(maxsize=1 << 16)
+def reach_layers(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> tuple[tuple[int, ...], ...]:
+    """The states ``field * 4 + heading`` a car on ``cell`` facing ``heading`` can end a
+    step sequence in at an exact cost of ``c`` pips, for ``c`` = 0..12 (index ``c``).
+
+    A step costs 1 pip plus the turn on the field it leaves (90° 1, 180° 2); roadblocked
+    fields cannot be entered; other cars are ignored.
+    """
+    delta, turn = g.DELTA, g.TURN_COST
+    out: list[set[int]] = [set() for _ in range(MAX_PIPS + 1)]
+    out[0].add(cell * 4 + heading)
+    for c in range(MAX_PIPS):
+        for st in out[c]:
+            f = st >> 2
+            tc = turn[st & 3]
+            lk = links[f]
+            for d in range(4):
+                if (lk >> d) & 1:
+                    n = f + delta[d]
+                    if n in blocked:
+                        continue
+                    nc = c + 1 + tc[d]
+                    if nc <= MAX_PIPS:
+                        out[nc].add(n * 4 + d)
+    return tuple(tuple(sorted(layer)) for layer in out)
+
+
+def used_pips(layers: tuple[tuple[int, ...], ...], pips: int) -> int:
+    """The pips a move with ``pips`` uses: all of them, or the most any way can (0: none)."""
+    while pips > 0 and not layers[pips]:
+        pips -= 1
+    return pips
+
+
+@lru_cache(maxsize=1 << 16)
+def _hit_masks(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> dict[int, int]:
+    """Middle fields a move can end on → bit ``p`` set for each pip count ``p`` (1..12)."""
+    layers = reach_layers(links, blocked, cell, heading)
+    masks: dict[int, int] = {}
+    for p in range(1, MAX_PIPS + 1):
+        c = used_pips(layers, p)
+        if c == 0:
+            continue
+        for st in layers[c]:
+            f = st >> 2
+            if _MIDDLE[f]:
+                masks[f] = masks.get(f, 0) | (1 << p)
+    return masks
+
+
+@lru_cache(maxsize=1 << 14)
+def _mask_chance(mask: int, turbo1: bool, turbo2: bool) -> float:
+    k = 0
+    for d in range(1, 7):
+        if (mask >> d) & 1 or (turbo1 and (mask >> (2 * d)) & 1) or (turbo2 and d == 1 and (mask >> 6) & 1):
+            k += 1
+    return k / 6.0
+
+
+@lru_cache(maxsize=1 << 16)
+def hit_table(
+    links: bytes, blocked: frozenset[int], cell: int, heading: int, turbo1: bool, turbo2: bool
+) -> dict[int, float]:
+    """Middle field → the chance that one die roll (helped by the Turbo-Boosts held) lets
+    a car on (``cell``, ``heading``) end its move there (other cars ignored)."""
+    out: dict[int, float] = {}
+    for f, m in _hit_masks(links, blocked, cell, heading).items():
+        p = _mask_chance(m, turbo1, turbo2)
+        if p:
+            out[f] = p
+    return out
+
+
+def _expect(table: dict[int, float], dist: dict[int, float]) -> float:
+    if len(table) < len(dist):
+        return sum(p * dist.get(f, 0.0) for f, p in table.items())
+    return sum(p * table.get(f, 0.0) for f, p in dist.items())
+
+
+class Lookahead:
+    """Values end positions for one decision (see the module notes); caches per decision."""
+
+    def __init__(self, r: Reading, *, correlated: bool, gamma: float, closeness: float, rounds: int = 2) -> None:
+        if rounds not in (1, 2):
+            raise ValueError(f"rounds must be 1 or 2, got {rounds!r}")
+        view = r.view
+        if view.villain is None:
+            raise ValueError("the look-ahead needs the villain on the map")
+        self.r = r
+        self.links, self.blocked = r.links, r.blocked
+        self.correlated = correlated
+        self.gamma = gamma if rounds == 2 else 0.0
+        self.rounds = rounds
+        self.closeness = closeness
+        self.players = n = view.players
+        self.all_cards = tuple((c.dx, c.dy) for c in _default_pieces().escape)
+        vsq = (view.villain[0] // 3, view.villain[1] // 3)
+        at, _ = villain_forecast(vsq, r.tiles, unturned_cards(view), self.all_cards, 2 * n)
+        self.next_round = {g.middle(*sq): p for sq, p in at[n - 1].items()}
+        self.round_after = {g.middle(*sq): p for sq, p in at[2 * n - 1].items()}
+        self._from: dict[int, dict[int, float]] = {}
+        self._later: dict[tuple[int, int, int], float] = {}
+        self.evaluations = 0
+
+    def _forecast_from(self, villain: int) -> dict[int, float]:
+        d = self._from.get(villain)
+        if d is None:
+            at, _ = villain_forecast(g.cell_square(villain), self.r.tiles, self.all_cards, self.all_cards, self.players)
+            d = {g.middle(*sq): p for sq, p in at[-1].items()}
+            self._from[villain] = d
+        return d
+
+    def _later_hit(self, st: int, villain: int, turbo1: bool, turbo2: bool) -> float:
+        """Chance to hit on the turn after next from state ``st`` (villain -1: the public
+        two-round forecast, else the forecast from that villain field)."""
+        key = (st, villain, turbo1 * 2 + turbo2)
+        v = self._later.get(key)
+        if v is None:
+            dist = self.round_after if villain < 0 else self._forecast_from(villain)
+            v = _expect(hit_table(self.links, self.blocked, st >> 2, st & 3, turbo1, turbo2), dist)
+            self._later[key] = v
+        return v
+
+    def hit_value(self, cell: int, heading: int, turbo1: bool, turbo2: bool) -> float:
+        """The expectimax over the next round (see the module notes), in hit chance."""
+        self.evaluations += 1
+        layers = reach_layers(self.links, self.blocked, cell, heading)
+        gamma = self.gamma
+        total = 0.0
+        for d in range(1, 7):
+            options = [(used_pips(layers, d), turbo1, turbo2)]
+            if turbo1:
+                options.append((used_pips(layers, 2 * d), False, turbo2))
+            if turbo2 and d == 1:
+                options.append((used_pips(layers, 6), turbo1, False))
+            hits = {st >> 2 for c, _, _ in options for st in layers[c] if _MIDDLE[st >> 2]}
+            if self.rounds == 1:
+                total += sum(self.next_round.get(f, 0.0) for f in hits)
+                continue
+            if not self.correlated:
+                ph = sum(self.next_round.get(f, 0.0) for f in hits)
+                best = max((self._later_hit(st, -1, a1, a2) for c, a1, a2 in options for st in layers[c]), default=0.0)
+                total += ph + (1.0 - ph) * gamma * best
+                continue
+            for q, pq in self.next_round.items():
+                if q in hits:
+                    total += pq
+                    continue
+                best = max((self._later_hit(st, q, a1, a2) for c, a1, a2 in options for st in layers[c]), default=0.0)
+                total += pq * gamma * best
+        return total / 6.0 + self.r.lands.get(cell, 0.0) / 6.0
+
+    def end_value(self, cell: int, heading: int, turbo1: bool, turbo2: bool) -> float:
+        """Worth of ending the move on (``cell``, ``heading``): the look-ahead, the oil
+        table if it is a rival's oil slick, and the heuristic's closeness."""
+        v = self.hit_value(cell, heading, turbo1, turbo2)
+        r = self.r
+        if r.on_oil(cell):
+            occupied: dict[int, int] = {}
+            for oc, _, _ in r.others:
+                occupied[oc] = occupied.get(oc, 0) + 1
+            c1, h1, _ = skid(self.links, self.blocked, occupied, cell, heading, 1)
+            c2, h2, _ = skid(self.links, self.blocked, occupied, cell, heading, 2)
+            roof = self.gamma * self._later_hit(cell * 4 + heading, -1, turbo1, turbo2)  # the next turn is lost
+            v = (
+                roof  # 1: on the roof
+                + self.hit_value(c2, h2, turbo1, turbo2)  # 2: two back
+                + self.hit_value(c1, h1, turbo1, turbo2)  # 3: one back
+                + self.hit_value(cell, (heading + 2) & 3, turbo1, turbo2)  # 4: turned round
+                + 2.0 * v  # 5, 6: nothing
+            ) / 6.0
+        return v + self.closeness * r.value(cell, heading)
+
+    def move_value(self, m: Move, state: State, turbo1: bool, turbo2: bool, *, depth: int = 1) -> float:
+        """Worth of move ``m`` from ``state`` (built from the view)."""
+        r = self.r
+        left = state.pips - state.used
+        cell = g.cell(m.x, m.y)
+        if cell == r.villain and not r.ram_stop(cell, m.cost, left):
+            return LOOKAHEAD_WIN
+        keep = JUMP_KEEP_P if m.jump else 0.0
+        if not r.ram_stop(cell, m.cost, left):
+            return self.end_value(cell, m.heading, turbo1, turbo2) - keep
+        # a ram stop: 17 times in 18 the move goes on with the pips left; else this car
+        # skids (it stays here, turned round)
+        me = state.cars[state.current]
+        after = evolve(
+            state,
+            cars=tuple(
+                replace(c, cell=cell, heading=m.heading, side=-1) if c.player == me.player else c for c in state.cars
+            ),
+            used=state.used + m.cost,
+            moved=True,
+            kitt_played=state.kitt_played or m.jump,
+        )
+        cont = [a for a in legal_actions(after) if isinstance(a, Move)] if depth > 0 else []
+        if cont:
+            best = max(self.move_value(c, after, turbo1, turbo2, depth=depth - 1) for c in cont)
+        elif cell == r.villain:
+            best = LOOKAHEAD_WIN
+        else:
+            best = self.end_value(cell, m.heading, turbo1, turbo2)
+        skidded = self.end_value(cell, (m.heading + 2) & 3, turbo1, turbo2)
+        return (17.0 * best + skidded) / 18.0 - keep
+
+
+class LookaheadAgent:
+    """The exact-dice look-ahead over the heuristic's ``top_k`` movement choices."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        rounds: int = 2,
+        correlated: bool = False,
+        top_k: int = 6,
+        gamma_per_rival: float = 0.9,
+        closeness: float = 0.005,
+        name: str = "lookahead",
+    ) -> None:
+        if top_k < 1:
+            raise ValueError("top_k must be at least 1")
+        if rounds not in (1, 2):
+            raise ValueError(f"rounds must be 1 or 2, got {rounds!r}")
+        if not 0.0 < gamma_per_rival <= 1.0:
+            raise ValueError(f"gamma_per_rival must be in (0, 1], got {gamma_per_rival!r}")
+        if closeness < 0.0:
+            raise ValueError(f"closeness must be >= 0, got {closeness!r}")
+        self.name = name
+        self.seed = seed  # the bot draws no random numbers: every seed plays the same
+        self.rounds = rounds
+        self.correlated = correlated
+        self.top_k = top_k
+        self.gamma_per_rival = gamma_per_rival
+        self.closeness = closeness
+        self.last_evaluations = 0
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        self.last_evaluations = 0
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase != "turn" or not any(isinstance(a, Move | PlayKitt) and not _is_mantle(a) for a in legal):
+            return best_action(view, legal)
+        r = Reading.of(view)
+        ranked = rank_turn(view, legal, r)
+        if not ranked:
+            return best_action(view, legal)
+        if ranked[0][0] >= WIN or len(ranked) == 1:
+            return ranked[0][1]
+        look = Lookahead(
+            r,
+            correlated=self.correlated,
+            gamma=self.gamma_per_rival ** (view.players - 1),
+            closeness=self.closeness,
+            rounds=self.rounds,
+        )
+        # the Turbo-Boosts held for the next rounds (``kitt_played`` only limits this turn)
+        t1, t2 = view.hand_kitt[1] > 0, view.hand_kitt[2] > 0
+        best: tuple[float, Action] | None = None
+        for _, a in ranked[: self.top_k]:
+            if isinstance(a, Move):
+                v = look.move_value(a, r.base, t1, t2)
+            elif isinstance(a, PlayKitt):
+                boosted = apply(r.base, a)
+                moves = [
+                    (move_value(r, m, boosted), i, m)
+                    for i, m in enumerate(legal_actions(boosted))
+                    if isinstance(m, Move)
+                ]
+                if not moves:
+                    continue
+                moves.sort(key=lambda t: (-t[0], t[1]))
+                u1, u2 = t1 and a.kind != "TURBO1", t2 and a.kind != "TURBO2"
+                v = max(look.move_value(m, boosted, u1, u2) for _, _, m in moves[: self.top_k])
+            elif isinstance(a, End):
+                me = r.base.cars[view.me]
+                v = look.end_value(me.cell, me.heading, t1, t2) if me.cell >= 0 else -1.0
+            else:
+                continue
+            if best is None or v > best[0]:
+                best = (v, a)
+        self.last_evaluations = look.evaluations
+        return best[1] if best is not None else ranked[0][1]
+
+
 def _is_mantle(a: Action) -> bool:
     return isinstance(a, PlayKitt) and a.kind == "MANTLE"
 
 
 register("knightrider", "mcts", lambda seed: MctsAgent(seed))
+register("knightrider", "lookahead", lambda seed: LookaheadAgent(seed))
