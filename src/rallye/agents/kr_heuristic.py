@@ -296,6 +296,21 @@ def _moves_of(state: State) -> list[Move]:
     return [a for a in legal_actions(state) if isinstance(a, Move)]
 
 
+def after_ram_stop(state: State, m: Move, cell: int) -> State:
+    """The state in the middle of move ``m`` that stops at ``cell`` to ram: the moving car
+    stands there (no side yet), the pips spent, the move under way."""
+    me = state.cars[state.current]
+    return evolve(
+        state,
+        cars=tuple(
+            replace(c, cell=cell, heading=m.heading, side=-1) if c.player == me.player else c for c in state.cars
+        ),
+        used=state.used + m.cost,
+        moved=True,
+        kitt_played=state.kitt_played or m.jump,
+    )
+
+
 def move_value(r: Reading, m: Move, state: State, *, depth: int = 1) -> float:
     """Worth of making move ``m`` from ``state`` (a state built from the view)."""
     left = state.pips - state.used
@@ -305,16 +320,7 @@ def move_value(r: Reading, m: Move, state: State, *, depth: int = 1) -> float:
     keep = JUMP_KEEP if m.jump else 0.0
     if r.ram_stop(cell, m.cost, left):
         # the move goes on after the ram: value the best continuation
-        me = state.cars[state.current]
-        after = evolve(
-            state,
-            cars=tuple(
-                replace(c, cell=cell, heading=m.heading, side=-1) if c.player == me.player else c for c in state.cars
-            ),
-            used=state.used + m.cost,
-            moved=True,
-            kitt_played=state.kitt_played or m.jump,
-        )
+        after = after_ram_stop(state, m, cell)
         cont = _moves_of(after) if depth > 0 else []
         if not cont and cell == r.villain:
             return WIN - 1.0 - keep  # nowhere to go on: the move ends here, on the villain

@@ -72,7 +72,6 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 
 from rallye.agents.base import register
@@ -82,6 +81,7 @@ from rallye.agents.kr_heuristic import (
     WIN,
     Reading,
     _default_pieces,
+    after_ram_stop,
     best_action,
     car_cost,
     cost_to,
@@ -95,7 +95,7 @@ from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import Action, End, Move, PlayDetour, PlayKitt, Recover
 from rallye.knightrider.engine import apply, legal_actions
 from rallye.knightrider.sampling import sample_state
-from rallye.knightrider.state import State, evolve
+from rallye.knightrider.state import State
 from rallye.knightrider.track import roadblocks, skid
 from rallye.knightrider.view import View
 
@@ -213,6 +213,22 @@ class _Node:
         self.avail = 0
 
 
+def _plain_choice(view: View, legal: Sequence[Action]) -> Action | tuple[Reading, list[tuple[float, Action]]]:
+    """The action when no search is needed (one choice, not a driving turn, nothing the
+    heuristic ranks, or a sure win); else the reading and the heuristic's ranking."""
+    if len(legal) == 1:
+        return legal[0]
+    if view.phase != "turn" or not any(isinstance(a, Move | PlayKitt) and not _is_mantle(a) for a in legal):
+        return best_action(view, legal)
+    r = Reading.of(view)
+    ranked = rank_turn(view, legal, r)
+    if not ranked:
+        return best_action(view, legal)
+    if ranked[0][0] >= WIN or len(ranked) == 1:
+        return ranked[0][1]
+    return r, ranked
+
+
 class MctsAgent:
     """ISMCTS over sampled dice and escape cards; ``iterations`` per decision (or a
     ``turn_budget`` of simulated turns), optionally capped by ``time_limit`` seconds."""
@@ -257,16 +273,10 @@ class MctsAgent:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase != "turn" or not any(isinstance(a, Move | PlayKitt) and not _is_mantle(a) for a in legal):
-            return best_action(view, legal)
-        r = Reading.of(view)
-        ranked = rank_turn(view, legal, r)
-        if not ranked:
-            return best_action(view, legal)
-        if ranked[0][0] >= WIN or len(ranked) == 1:
-            return ranked[0][1]
+        plain = _plain_choice(view, legal)
+        if isinstance(plain, Action):
+            return plain
+        _, ranked = plain
         cands = ranked[: self.root_top_k]
         top = cands[0][0]
         prior = {a: math.exp(max(-20.0, (v - top) / 2.0)) for v, a in cands}
@@ -537,16 +547,7 @@ class Lookahead:
             return self.end_value(cell, m.heading, turbo1, turbo2) - keep
         # a ram stop: 17 times in 18 the move goes on with the pips left; else this car
         # skids (it stays here, turned round)
-        me = state.cars[state.current]
-        after = evolve(
-            state,
-            cars=tuple(
-                replace(c, cell=cell, heading=m.heading, side=-1) if c.player == me.player else c for c in state.cars
-            ),
-            used=state.used + m.cost,
-            moved=True,
-            kitt_played=state.kitt_played or m.jump,
-        )
+        after = after_ram_stop(state, m, cell)
         cont = [a for a in legal_actions(after) if isinstance(a, Move)] if depth > 0 else []
         if cont:
             best = max(self.move_value(c, after, turbo1, turbo2, depth=depth - 1) for c in cont)
@@ -593,16 +594,10 @@ class LookaheadAgent:
         if not legal:
             raise ValueError("no legal action to choose from")
         self.last_evaluations = 0
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase != "turn" or not any(isinstance(a, Move | PlayKitt) and not _is_mantle(a) for a in legal):
-            return best_action(view, legal)
-        r = Reading.of(view)
-        ranked = rank_turn(view, legal, r)
-        if not ranked:
-            return best_action(view, legal)
-        if ranked[0][0] >= WIN or len(ranked) == 1:
-            return ranked[0][1]
+        plain = _plain_choice(view, legal)
+        if isinstance(plain, Action):
+            return plain
+        r, ranked = plain
         look = Lookahead(
             r,
             correlated=self.correlated,
