@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from rallye.core.values import frozen_builder
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.state import State
@@ -176,21 +177,98 @@ def _to_json(v: Any) -> Any:
 
 
 _TILE_CACHE: dict[tuple[int, tuple[tuple[int, int, int, int], ...]], tuple[object, tuple[TileView, ...]]] = {}
+_LAID_SEEN: dict[int, tuple[object, object, tuple[TileView, ...]]] = {}
 
 
 def _tile_views(pieces: Any, laid: tuple[tuple[int, int, int, int], ...]) -> tuple[TileView, ...]:
     """The tile views of a map; the map only changes while building, so they are cached
-    (the entry keeps ``pieces`` alive, so its id cannot be reused while cached)."""
+    by value and, in front of that, by the identity of ``laid`` (hashing the map on every
+    call cost more than the rest of a view). The entries keep ``pieces`` and ``laid``
+    alive, so their ids cannot be reused while cached."""
+    seen = _LAID_SEEN.get(id(laid))
+    if seen is not None and seen[0] is laid and seen[1] is pieces:
+        return seen[2]
     key = (id(pieces), laid)
     hit = _TILE_CACHE.get(key)
     if hit is not None:
-        return hit[1]
-    masks = mask_table(pieces)
-    tiles = tuple(TileView(n, x, y, rot, masks[n][rot // 90]) for n, x, y, rot in laid)
-    if len(_TILE_CACHE) >= 256:
-        _TILE_CACHE.clear()
-    _TILE_CACHE[key] = (pieces, tiles)
+        tiles = hit[1]
+    else:
+        masks = mask_table(pieces)
+        tiles = tuple(TileView(n, x, y, rot, masks[n][rot // 90]) for n, x, y, rot in laid)
+        if len(_TILE_CACHE) >= 256:
+            _TILE_CACHE.clear()
+        _TILE_CACHE[key] = (pieces, tiles)
+    if len(_LAID_SEEN) >= 256:
+        _LAID_SEEN.clear()
+    _LAID_SEEN[id(laid)] = (laid, pieces, tiles)
     return tiles
+
+
+class _ByIdentity:
+    """Views of immutable parts of a state, remembered by the part's identity: the engine
+    shares every unchanged part (the cars, each car, the detours, the events) between
+    successive states, and the adapters and bots ask for views of the same state more
+    than once. An entry keeps its key alive, so an id cannot be reused while cached."""
+
+    __slots__ = ("data", "fn", "size")
+
+    def __init__(self, fn: Any, size: int = 512) -> None:
+        self.fn = fn
+        self.size = size
+        self.data: dict[int, tuple[Any, Any]] = {}
+
+    def __call__(self, obj: Any) -> Any:
+        hit = self.data.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        value = self.fn(obj)
+        if len(self.data) >= self.size:
+            self.data.clear()
+        self.data[id(obj)] = (obj, value)
+        return value
+
+
+_new_view = frozen_builder(View)
+_new_car = frozen_builder(CarView)
+_new_detour = frozen_builder(DetourView)
+_new_event = frozen_builder(EventView)
+_new_escape = frozen_builder(EscapeView)
+
+
+def _one_car(c: Any) -> CarView:
+    view: CarView = _new_car(
+        c.player,
+        g.cell_xy(c.cell) if c.cell >= 0 else None,
+        c.heading,
+        c.side,
+        c.roof,
+        c.mantle,
+        tuple(map(g.sq_xy, c.reached)) if c.reached else (),
+    )
+    return view
+
+
+_car_view = _ByIdentity(_one_car, 2048)
+_card_counts = _ByIdentity(lambda hands: tuple(map(sum, hands)))
+_cars_view = _ByIdentity(lambda cars: tuple(map(_car_view, cars)))
+_detours_view = _ByIdentity(
+    lambda detours: tuple(_new_detour(*g.sq_xy(sq), kind, rot, p) for sq, kind, rot, p in detours)
+)
+_events_view = _ByIdentity(lambda events: tuple(_new_event(e.kind, e.player, e.value, e.text) for e in events))
+_TURNED: dict[tuple[int, int], tuple[tuple[int, ...], Any, tuple[EscapeView, ...]]] = {}
+
+
+def _turned_view(pieces: Any, deck: tuple[int, ...], pos: int) -> tuple[EscapeView, ...]:
+    """The escape cards turned: ``deck[:pos]`` as views (cached by the deck's identity)."""
+    hit = _TURNED.get((id(deck), pos))
+    if hit is not None and hit[0] is deck and hit[1] is pieces:
+        return hit[2]
+    cards = pieces.escape
+    turned = tuple(_new_escape(cards[i].id, cards[i].dx, cards[i].dy) for i in deck[:pos])
+    if len(_TURNED) >= 512:
+        _TURNED.clear()
+    _TURNED[(id(deck), pos)] = (deck, pieces, turned)
+    return turned
 
 
 def view_for(state: State, player: int) -> View:
@@ -198,61 +276,49 @@ def view_for(state: State, player: int) -> View:
     if not 0 <= player < state.players:
         raise ValueError(f"no player {player} in a {state.players}-player game")
     pieces = state.pieces
-    tiles = _tile_views(pieces, state.laid)
-    cars = tuple(
-        CarView(
-            player=c.player,
-            field=g.cell_xy(c.cell) if c.cell >= 0 else None,
-            heading=c.heading,
-            side=c.side,
-            roof=c.roof,
-            mantle=c.mantle,
-            reached=tuple(g.sq_xy(s) for s in c.reached),
-        )
-        for c in state.cars
+    phase = state.phase
+    escape_deck = state.escape_deck
+    escape_pos = state.escape_pos
+    kitt_hands = state.kitt_hands
+    detour_hands = state.detour_hands
+    view: View = _new_view(
+        player,
+        state.players,
+        phase,
+        None if phase == "over" else state.current,
+        state.start_player,
+        state.turn,
+        _tile_views(pieces, state.laid),
+        g.CENTRE,
+        bool(state.centre),
+        len(state.pile) + len(state.centre),
+        state.drawn,
+        state.unused,
+        g.cell_xy(state.villain) if state.villain >= 0 else None,
+        tuple(map(g.sq_xy, state.targets)) if state.targets else (),
+        g.sq_xy(state.start_sq) if state.start_sq >= 0 else None,
+        tuple(map(g.sq_xy, state.start_choices)) if state.start_choices else (),
+        _cars_view(state.cars),
+        _detours_view(state.detours),
+        state.roll,
+        state.pips,
+        state.used,
+        state.moved,
+        state.move_done,
+        state.kitt_played,
+        state.detour_played,
+        kitt_hands[player],
+        detour_hands[player],
+        tuple(zip(_card_counts(kitt_hands), _card_counts(detour_hands), strict=False)),
+        state.set_aside,
+        state.played,
+        _turned_view(pieces, escape_deck, escape_pos) if escape_pos else (),
+        len(escape_deck) - escape_pos,
+        _events_view(state.events),
+        state.winner,
+        phase == "over",
     )
-    detours = tuple(DetourView(*g.sq_xy(sq), kind, rot, p) for sq, kind, rot, p in state.detours)
-    turned = tuple(
-        EscapeView(pieces.escape[i].id, pieces.escape[i].dx, pieces.escape[i].dy)
-        for i in state.escape_deck[: state.escape_pos]
-    )
-    return View(
-        me=player,
-        players=state.players,
-        phase=state.phase,
-        current=None if state.phase == "over" else state.current,
-        start_player=state.start_player,
-        turn=state.turn,
-        tiles=tiles,
-        centre=g.CENTRE,
-        centre_face_down=bool(state.centre),
-        face_down=len(state.pile) + len(state.centre),
-        drawn=state.drawn,
-        unused=state.unused,
-        villain=g.cell_xy(state.villain) if state.villain >= 0 else None,
-        targets=tuple(g.sq_xy(s) for s in state.targets),
-        start_tile=g.sq_xy(state.start_sq) if state.start_sq >= 0 else None,
-        start_choices=tuple(g.sq_xy(s) for s in state.start_choices),
-        cars=cars,
-        detours=detours,
-        roll=state.roll,
-        pips=state.pips,
-        used=state.used,
-        moved=state.moved,
-        move_done=state.move_done,
-        kitt_played=state.kitt_played,
-        detour_played=state.detour_played,
-        hand_kitt=state.kitt_hands[player],
-        hand_detour=state.detour_hands[player],
-        hand_sizes=tuple((sum(k), sum(d)) for k, d in zip(state.kitt_hands, state.detour_hands, strict=False)),
-        set_aside=state.set_aside,
-        played=state.played,
-        escape_turned=turned,
-        escape_left=len(state.escape_deck) - state.escape_pos,
-        events=tuple(EventView(e.kind, e.player, e.value, e.text) for e in state.events),
-        winner=state.winner,
-        over=state.phase == "over",
-    )
+    return view
 
 
 _DETOUR_CHAR = {"STRAIGHT": "S", "DEADEND": "D", "ROADBLOCK": "X", "RIGHT": "R", "LEFT": "L"}

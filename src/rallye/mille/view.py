@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rallye.core.errors import GameError, RecordError
+from rallye.core.values import frozen_builder
 from rallye.mille.cards import CARDS
 from rallye.mille.edition import SCORE_LINES, Edition, get_edition
 from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, Event, MilleState, ScoreSheet, Tableau
@@ -101,9 +102,7 @@ class MilleView:
             "extended_by": self.extended_by,
             "hand_no": self.hand_no,
             "dealer": self.dealer,
-            "events": [
-                {"seat": e.seat, "kind": e.kind, "card": e.card, "side": e.side} for e in self.events
-            ],
+            "events": [{"seat": e.seat, "kind": e.kind, "card": e.card, "side": e.side} for e in self.events],
             "totals": list(self.totals),
             "sheets": [s.to_json() for s in self.sheets],
             "winners": list(self.winners),
@@ -234,31 +233,40 @@ def _counts(cards: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
+#: ``MilleView(*fields)`` (positional, in field order) without the frozen ``__init__``'s
+#: cost: bots and the RL encoders ask for a view on every decision.
+_build = frozen_builder(MilleView)
+
+
 def view_for(state: MilleState, player: int) -> MilleView:
     """The view of seat ``player`` (0-based)."""
-    if not 0 <= player < state.n_players:
-        raise ValueError(f"no seat {player}; seats are 0..{state.n_players - 1}")
-    return MilleView(
-        edition=state.edition,
-        n_players=state.n_players,
-        seat=player,
-        side=state.side_of[player],
-        sides=state.sides,
-        hand=state.hands[player],
-        hand_sizes=tuple(len(h) for h in state.hands),
-        tableaus=state.tableaus,
-        discard=state.discard,
-        draw_count=state.draw_count,
-        deck_size=len(state.deck),
-        current=state.current,
-        phase=state.phase,
-        target=state.target,
-        cf_turn=state.cf_turn,
-        extended_by=state.extended_by,
-        hand_no=state.hand_no,
-        dealer=state.dealer,
-        events=state.events,
-        totals=state.totals,
-        sheets=state.sheets,
-        winners=state.winners,
+    n = state.n_players
+    if not 0 <= player < n:
+        raise ValueError(f"no seat {player}; seats are 0..{n - 1}")
+    hands = state.hands
+    deck = state.deck
+    view: MilleView = _build(
+        state.edition,
+        n,
+        player,
+        state.side_of[player],
+        state.sides,
+        hands[player],
+        tuple(map(len, hands)),
+        state.tableaus,
+        state.discard,
+        len(deck) - state.draw_pos,
+        len(deck),
+        state.current,
+        state.phase,
+        state.target,
+        state.cf_turn,
+        state.extended_by,
+        state.hand_no,
+        state.dealer,
+        state.events,
+        state.totals,
+        state.sheets,
+        state.winners,
     )
+    return view
