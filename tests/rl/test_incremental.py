@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from rallye import mille
+from rallye.mille.cards import CARDS, SAFETIES
 from rallye.rl import mille_encoding as menc
 
 from .helpers import reshuffle_hidden
@@ -65,6 +66,18 @@ def test_one_encoder_for_everything_in_any_order():
         assert np.array_equal(enc.encode(v), menc.encode_view(v))
 
 
+def test_masks_are_fresh_writable_arrays_of_the_legal_codes():
+    legal = mille.legal_actions(next(iter(_random_steps("hu", 3, seed=2, steps=1))))
+    a, b = menc.mask_from_legal(legal), menc.mask_from_legal(legal)
+    assert a is not b and a.dtype == np.int8 and a.flags.writeable
+    assert sorted(np.flatnonzero(a)) == sorted(x.code for x in legal)
+    a[:] = 0
+    assert b.sum() == len(legal)
+    # an equal action built elsewhere (not the engine's own object) counts the same
+    copies = [dataclasses.replace(x) for x in legal]
+    assert np.array_equal(menc.mask_from_legal(copies), b)
+
+
 def test_encode_into_and_fresh_arrays():
     s = next(iter(_random_steps("hu", 3, seed=2, steps=1)))
     enc = menc.ViewEncoder()
@@ -96,14 +109,77 @@ def test_incremental_encoding_ignores_hidden_cards(edition, players):
     assert checked > 0
 
 
-def test_views_past_the_packed_limit_use_the_reference():
+def _mutated(v, rng):
+    """``v`` with one pile, tableau, total or count changed arbitrarily (no game makes most
+    of these: the encoder must still agree with the reference on any view)."""
+    cards = list(CARDS)
+    fits = {  # the cards each pile can hold (the reference encoder refuses others)
+        "battle": ["ROLL", "STOP", "OUT_OF_GAS", "FLAT_TIRE", "ACCIDENT", "GASOLINE", "SPARE_TIRE", "REPAIRS"],
+        "speed": ["SPEED_LIMIT", "END_OF_LIMIT"],
+        "distance": ["D25", "D50", "D75", "D100", "D200"],
+        "safeties": sorted(SAFETIES),
+        "coups": sorted(SAFETIES),
+    }
+    tabs = list(v.tableaus)
+    k = rng.randrange(len(tabs))
+    tab = tabs[k]
+    what = rng.randrange(9)
+    if what < 5:  # a tableau pile: grows, shrinks at the top or the bottom, or is replaced
+        name = ("battle", "speed", "distance", "safeties", "coups")[what]
+        pile = getattr(tab, name)
+        how = rng.randrange(4)
+        if how == 0:
+            pile = (*pile, rng.choice(fits[name]))
+        elif how == 1:
+            pile = pile[:-1]
+        elif how == 2:
+            pile = pile[1:]
+        else:
+            pile = tuple(rng.choice(fits[name]) for _ in range(rng.randrange(4)))
+        tabs[k] = tab._replace(**{name: pile, "km": rng.randrange(1200), "d200": rng.randrange(3)})
+        return dataclasses.replace(v, tableaus=tuple(tabs))
+    if what == 5:
+        hand = list(v.hand)
+        rng.shuffle(hand)
+        hand = hand[: rng.randrange(len(hand) + 1)] + [rng.choice(cards) for _ in range(rng.randrange(3))]
+        return dataclasses.replace(v, hand=tuple(hand))
+    if what == 6:
+        pile = v.discard[: rng.randrange(len(v.discard) + 1)] + tuple(rng.choice(cards) for _ in range(2))
+        return dataclasses.replace(v, discard=pile)
+    if what == 7:
+        return dataclasses.replace(v, totals=tuple(rng.randrange(-30000, 30000) for _ in v.totals))
+    return dataclasses.replace(v, draw_count=0, extended_by=rng.choice([None, 0, 1]), hand_no=rng.randrange(20))
+
+
+@pytest.mark.parametrize(("edition", "players"), [("wm2006", 2), ("hu", 4), ("meilen", 5)])
+def test_any_change_of_any_pile_matches_the_reference(edition, players):
+    """Piles that gain or lose their top card take the fast path, anything else is recounted;
+    chains of arbitrary changes, each view fed to the same encoder, must all agree."""
+    rng = random.Random(players)
+    enc = menc.ViewEncoder()
+    checked = 0
+    for i, s in enumerate(_random_steps(edition, players, seed=11, steps=300)):
+        if i % 3:
+            continue
+        v = mille.view_for(s, 0)
+        for _ in range(4):
+            assert np.array_equal(enc.encode(v), menc.encode_view(v)), (edition, players, i)
+            v = _mutated(v, rng)
+            checked += 1
+    assert checked > 300
+
+
+def test_huge_piles_still_match_the_reference():
     s = next(iter(_random_steps("wm2006", 2, seed=1, steps=1)))
     v = mille.view_for(s, 0)
     huge = dataclasses.replace(v, discard=("D25",) * 3000)  # no game makes this, but it is a view
+    tab = v.tableaus[1]._replace(distance=("D50",) * 2500, km=125000)
+    wide = dataclasses.replace(v, tableaus=(v.tableaus[0], tab))
     enc = menc.ViewEncoder()
     enc.encode(v)
     assert np.array_equal(enc.encode(huge), menc.encode_view(huge))
-    assert np.array_equal(enc.encode(v), menc.encode_view(v))  # and it recovers
+    assert np.array_equal(enc.encode(wide), menc.encode_view(wide))
+    assert np.array_equal(enc.encode(v), menc.encode_view(v))  # and back
 
 
 def test_too_many_seats_is_a_clear_error():

@@ -337,51 +337,96 @@ _RULES_AT = _SIZES_AT + MAX_SEATS
 _MATCH_AT = _RULES_AT + 4
 _SIDES_AT = _MATCH_AT + 2
 assert _SIDES_AT + MAX_SIDES * SIDE_SIZE == OBS_SIZE  # module invariant
-_ZEROS = bytes(4 * OBS_SIZE)
 
-# Card counts packed into one integer, 16 bits a card id (CARDS order, lowest first), so
-# that adding or removing a pile's counts is one integer operation. Differences are taken
-# over a bias of 2**14 in every lane: with fewer than 2**11 cards in each of the (at most
-# 8) piles a view holds, no lane can borrow from the next. A view past that limit (no game
-# makes one) is encoded by the reference encoder instead.
-_LANE = {c: 1 << (16 * i) for i, c in enumerate(CARDS)}
-_BIAS = 1 << 14
-_BIASES = sum(_BIAS << (16 * i) for i in range(N_CARDS))
-_CLEAR = tuple(~(0xFFFF << (16 * i)) for i in range(N_CARDS))
-_LANE_LIMIT = 1 << 11  # cards per pile: 8 piles of them stay within the bias
+# Offsets inside a side block (see _tableau_block): km, the distance counts, 200s, then the
+# "status" run (battle top, speed top, rolling, limited, safeties, coups), then the total.
+_KM_AT, _D200_AT, _STATUS_AT = 1, 7, 8
+_TOTAL_AT = SIDE_SIZE - 1
+_STATUS_SIZE = _TOTAL_AT - _STATUS_AT
+_DIST_LANES = tuple((_DIST_AT[d], d) for d in _DISTANCES)
+_HAZARD_TOPS = frozenset(("STOP", "OUT_OF_GAS", "FLAT_TIRE", "ACCIDENT"))
+_TENTHS = [0.0]  # _TENTHS[k]: k distance cards as the reference writes them (0.1 added k times)
 
 
-class _TooMany(Exception):
-    """A view holds more cards than the packed counts allow (see ``_LANE_LIMIT``)."""
+def _tenths(k: int) -> float:
+    while len(_TENTHS) <= k:
+        _TENTHS.append(_TENTHS[-1] + 0.1)
+    return _TENTHS[k]
 
 
-def _packed(cards: Iterable[str]) -> int:
-    return sum(map(_LANE.__getitem__, cards))
+_tenths(64)
+_StatusKey = tuple[str | None, str | None, tuple[str, ...], tuple[str, ...]]
+_STATUS: dict[_StatusKey, array] = {}  # type: ignore[type-arg]
 
 
-def _side_block(tab: Tableau) -> tuple[array, int]:  # type: ignore[type-arg]
-    """(the side block less its match total as float32 values, the packed card counts)."""
-    feats, counts = _tableau_block(tab)
-    if max(counts) >= _LANE_LIMIT:
-        raise _TooMany
-    return array("f", feats), _packed(tab.cards())
+def _status(key: _StatusKey) -> array:  # type: ignore[type-arg]
+    """The status run of a side block (as ``_tableau_block`` writes it), cached by
+    (battle top, speed top, safeties, coups)."""
+    run = _STATUS.get(key)
+    if run is None:
+        battle_top, speed_top, safeties, coups = key
+        f = [0.0] * _STATUS_SIZE
+        f[_BATTLE_AT[battle_top] - _STATUS_AT] = 1.0
+        f[_SPEED_AT[speed_top] - _STATUS_AT] = 1.0
+        row = "RIGHT_OF_WAY" in safeties
+        f[_ROLLING_AT - _STATUS_AT] = float((battle_top not in _HAZARD_TOPS) if row else battle_top == "ROLL")
+        f[_ROLLING_AT + 1 - _STATUS_AT] = float(speed_top == "SPEED_LIMIT" and not row)
+        for c in safeties:
+            f[_SAFETY_AT[c] - _STATUS_AT] = 1.0
+        for c in coups:
+            f[_SAFETY_AT[c] + 4 - _STATUS_AT] = 1.0
+        if len(_STATUS) >= 4096:
+            _STATUS.clear()
+        run = _STATUS[key] = array("f", f)
+    return run
 
 
-_side_blocks = _IdentityCache(_side_block)
+def _repile(left: list[int], old: tuple[str, ...], new: tuple[str, ...], touched: list[int]) -> str | None:
+    """A pile went from ``old`` to ``new``: take its cards off ``left`` (per card id) and
+    note the card ids whose count changed. A pile usually gains or loses its top card;
+    returns the card when it gained one (and nothing else changed), else ``None``."""
+    k, n = len(old), len(new)
+    if n == k + 1 and new[:k] == old:
+        card = new[k]
+        i = _INDEX[card]
+        left[i] -= 1
+        touched.append(i)
+        return card
+    if n == k - 1 and old[:n] == new:
+        i = _INDEX[old[n]]
+        left[i] += 1
+        touched.append(i)
+    else:
+        for c in old:
+            i = _INDEX[c]
+            left[i] += 1
+            touched.append(i)
+        for c in new:
+            i = _INDEX[c]
+            left[i] -= 1
+            touched.append(i)
+    return None
+
+
+_INDEX = CARD_INDEX
 
 
 class ViewEncoder:
     """``encode_view`` for one observer, kept up to date between calls.
 
-    It keeps the last vector it produced and rewrites only the blocks whose inputs changed
-    since the last view it was given: the engine shares every unchanged hand, pile, tableau
-    and total between successive states, so "changed" is an identity test, and card counts
-    are kept packed in one integer so a changed pile costs one addition. A typical decision
-    rewrites the hand, the unseen counts, one or two sides, the discard and the scalars.
-    Any view may be given at any time (another seat, edition or match starts afresh). It
-    reads the view only, like ``encode_view``, which stays the reference: ``tests/rl``
-    checks the two agree bit for bit over many thousands of random decisions in every
-    edition and player count. One encoder per observer seat keeps the most work shared.
+    It keeps the last vector it produced and rewrites only what changed since the last view
+    it was given. The engine shares every unchanged hand, pile, tableau and total between
+    successive states, so "changed" is an identity test, down to a tableau's piles; a pile
+    that gained or lost its top card changes one card count, and only the values of the
+    card ids whose counts changed are rewritten (a hand is compared card by card). A side
+    whose distance pile grew by one card gets its km, 200s and that card's count
+    rewritten; a new battle or speed top or safety gets the side's status run copied from
+    a small cache. Any view may be given at any time (another seat, edition or match
+    starts afresh; any other change of a pile is recounted). It reads the view only, like
+    ``encode_view``, which stays the reference: ``tests/rl`` checks the two agree bit for
+    bit over many thousands of random decisions in every edition and player count, and
+    over arbitrary changes of every pile. One encoder per observer seat keeps the most
+    work shared.
 
     >>> from rallye import mille
     >>> s = mille.new_match("hu", 3, seed=2)
@@ -391,168 +436,212 @@ class ViewEncoder:
     """
 
     __slots__ = (
-        "_arr", "_discard", "_edition", "_hand", "_hand_packed", "_inverse", "_left", "_n", "_order",
-        "_pile_packed", "_seat", "_side", "_tab_at", "_tab_packed", "_tabs", "_totals",
+        "_buf", "_discard", "_edition", "_hand", "_held", "_inverse", "_left", "_mv", "_n", "_order",
+        "_pile", "_seat", "_side", "_size_at", "_tab_at", "_tabs", "_totals",
     )  # fmt: skip
 
     def __init__(self) -> None:
         self._edition: Edition | None = None
         self._n = self._seat = self._side = -1
-        self._arr = array("f", _ZEROS)
-        self._order: tuple[int, ...] = ()
+        self._buf = np.zeros(OBS_SIZE, dtype=np.float32)
+        self._mv: Any = self._buf.data  # a memoryview: item writes through it are the cheapest
+        self._order: tuple[int, ...] = ()  # absolute side of each side slot
+        self._size_at: tuple[tuple[int, int], ...] = ()  # (vector index, seat) of each hand size
         self._inverse: tuple[float, ...] = ()
-        self._hand: tuple[str, ...] | None = None
+        self._hand: tuple[str, ...] = ()
         self._tabs: tuple[Tableau, ...] | None = None
         self._totals: tuple[int, ...] | None = None
-        self._discard: tuple[str, ...] | None = None
+        self._discard: tuple[str, ...] = ()
         self._tab_at: list[Tableau | None] = []
-        self._tab_packed: list[int] = []
-        self._hand_packed = self._pile_packed = self._left = 0
+        self._left: list[int] = []  # per card id: copies neither on a tableau nor discarded
+        self._held: list[int] = []  # per card id: copies in my hand
+        self._pile: list[int] = []  # per card id: copies on the discard pile
 
     def _start(self, view: MilleView) -> None:
-        """A new observer (seat, player count or edition): every block is rebuilt."""
+        """A new observer (seat, side, player count or edition): every block is rebuilt."""
         n, n_sides = view.n_players, len(view.tableaus)
         if n > MAX_SEATS or n_sides > MAX_SIDES:
             raise ValueError(f"the encoding holds at most {MAX_SEATS} seats and {MAX_SIDES} sides")
         table = _table(view.edition, n)
-        self._edition, self._n, self._seat, self._side = view.edition, n, view.seat, view.side
-        self._inverse = table.inverse
         my = view.side
+        self._edition, self._n, self._seat, self._side = view.edition, n, view.seat, my
+        self._inverse = table.inverse
         self._order = tuple((my + k) % n_sides for k in range(n_sides))
-        arr = self._arr = array("f", _ZEROS)
-        arr[_MY_SIDE_AT : _MY_SIDE_AT + MAX_SIDES] = array("f", _ONE_HOT_SIDE[my])
-        arr[_RULES_AT : _RULES_AT + 4] = array("f", table.flags)
-        arr[_MATCH_AT + 1] = table.match_target
-        self._hand = self._tabs = self._totals = self._discard = None
+        self._size_at = tuple((_SIZES_AT + k, (view.seat + k) % n) for k in range(n))
+        buf = self._buf = np.zeros(OBS_SIZE, dtype=np.float32)
+        self._mv = buf.data
+        buf[_MY_SIDE_AT : _MY_SIDE_AT + MAX_SIDES] = _ONE_HOT_SIDE[my]
+        buf[_RULES_AT : _RULES_AT + 4] = table.flags
+        buf[_MATCH_AT + 1] = table.match_target
+        for k in range(n_sides):
+            buf[_SIDES_AT + k * SIDE_SIZE] = 1.0  # present
+        # nothing seen yet: every copy unseen (the empty hand and pile match the zero counts)
+        buf[_UNSEEN_AT : _UNSEEN_AT + N_CARDS] = [k * v for k, v in zip(table.copies, table.inverse, strict=True)]
+        self._left = list(table.copies)
+        self._held = [0] * N_CARDS
+        self._pile = [0] * N_CARDS
+        self._hand = self._discard = ()
+        self._tabs = self._totals = None
         self._tab_at = [None] * n_sides
-        self._tab_packed = [0] * n_sides
-        self._hand_packed = self._pile_packed = 0
-        # copies not on the table nor the discard pile yet, biased (see _LANE); the unseen
-        # block is written for it now, so later calls rewrite only the lanes that change
-        self._left = _BIASES + sum(k << (16 * i) for i, k in enumerate(table.copies))
-        arr[_UNSEEN_AT : _UNSEEN_AT + N_CARDS] = array(
-            "f", [k * v for k, v in zip(table.copies, table.inverse, strict=True)]
-        )
 
-    def _update(self, view: MilleView) -> array:  # type: ignore[type-arg]
-        if view.edition is not self._edition or view.seat != self._seat or view.n_players != self._n:
+    def _rewrite_side(self, at: int, old: Tableau | None, tab: Tableau, touched: list[int]) -> None:
+        """Rewrite the side block at ``at`` (less its total) from ``old`` to ``tab``."""
+        mv, left = self._mv, self._left
+        battle, speed, distance, safeties = tab.battle, tab.speed, tab.distance, tab.safeties
+        if old is None:
+            for pile in (battle, speed, distance, safeties):
+                _repile(left, (), pile, touched)
+            new_distance = new_status = True
+        else:
+            new_status = False
+            if battle is not old.battle:
+                _repile(left, old.battle, battle, touched)
+                new_status = True
+            if speed is not old.speed:
+                _repile(left, old.speed, speed, touched)
+                new_status = True
+            if safeties is not old.safeties:
+                _repile(left, old.safeties, safeties, touched)
+                new_status = True
+            if tab.coups is not old.coups:
+                new_status = True
+            new_distance = distance is not old.distance
+            if new_distance:
+                card = _repile(left, old.distance, distance, touched)
+                if card is not None:  # one card more: only its count changes
+                    mv[at + _DIST_AT[card]] = _tenths(distance.count(card))
+                    new_distance = False
+        if new_distance:
+            for i, card in _DIST_LANES:
+                mv[at + i] = _tenths(distance.count(card))
+        if new_status:
+            key = (battle[-1] if battle else None, speed[-1] if speed else None, safeties, tab.coups)
+            mv[at + _STATUS_AT : at + _TOTAL_AT] = _status(key)
+        mv[at + _KM_AT] = tab.km / 1000.0
+        mv[at + _D200_AT] = tab.d200 / 2.0
+
+    def _update(self, view: MilleView) -> np.ndarray:
+        if (
+            view.edition is not self._edition
+            or view.seat != self._seat
+            or view.n_players != self._n
+            or view.side != self._side
+            or len(view.tableaus) != len(self._tab_at)
+        ):
             self._start(view)
-        arr = self._arr
+        mv = self._mv
         left = self._left
+        inverse = self._inverse
+        touched: list[int] = []  # card ids whose unseen count may have changed
         tabs = view.tableaus
         if tabs is not self._tabs:
-            tab_at, tab_packed = self._tab_at, self._tab_packed
+            tab_at = self._tab_at
+            at = _SIDES_AT
             for k, s in enumerate(self._order):
                 tab = tabs[s]
-                if tab is not tab_at[k]:
-                    feats, packed = _side_blocks(tab)
-                    at = _SIDES_AT + k * SIDE_SIZE
-                    arr[at : at + SIDE_SIZE - 1] = feats
-                    left += tab_packed[k] - packed
-                    tab_at[k], tab_packed[k] = tab, packed
+                old = tab_at[k]
+                if tab is not old:
+                    self._rewrite_side(at, old, tab, touched)
+                    tab_at[k] = tab
+                at += SIDE_SIZE
             self._tabs = tabs
         totals = view.totals
         if totals is not self._totals:
-            at = _SIDES_AT + SIDE_SIZE - 1
+            at = _SIDES_AT + _TOTAL_AT
             for s in self._order:
                 total = totals[s] / 1000.0 if totals else 0.0
-                arr[at] = OBS_LOW if total < OBS_LOW else OBS_HIGH if total > OBS_HIGH else total
+                mv[at] = OBS_LOW if total < OBS_LOW else OBS_HIGH if total > OBS_HIGH else total
                 at += SIDE_SIZE
             self._totals = totals
-        inverse = self._inverse
         pile = view.discard
         last = self._discard
         if pile is not last:
-            k = len(last) if last is not None else 0
-            if last is not None and len(pile) >= k and pile[:k] == last:
-                added = _packed(pile[k:])  # the pile only grows during a hand
+            counts = self._pile
+            k = len(last)
+            if len(pile) >= k and pile[:k] == last:  # the pile only grows during a hand
+                for c in pile[k:]:
+                    i = _INDEX[c]
+                    counts[i] += 1
+                    left[i] -= 1
+                    mv[_DISCARD_AT + i] = counts[i] * inverse[i]
+                    touched.append(i)
             else:  # a new hand, or a view of another match: count afresh
-                if len(pile) >= _LANE_LIMIT:
-                    raise _TooMany
-                added = _packed(pile) - self._pile_packed
-            if added:
-                old = self._pile_packed
-                new = self._pile_packed = old + added
-                left -= added
-                x = old ^ new
-                while x:  # rewrite the lanes that changed
-                    i = ((x & -x).bit_length() - 1) >> 4
-                    arr[_DISCARD_AT + i] = ((new >> (16 * i)) & 0xFFFF) * inverse[i]
-                    x &= _CLEAR[i]
+                fresh = _counts(pile)
+                for i, m in enumerate(fresh):
+                    d = m - counts[i]
+                    if d:
+                        counts[i] = m
+                        left[i] -= d
+                        mv[_DISCARD_AT + i] = m * inverse[i]
+                        touched.append(i)
             self._discard = pile
         hand = view.hand
-        old_hand = self._hand_packed
-        if hand is not self._hand:
-            if len(hand) >= _LANE_LIMIT:
-                raise _TooMany
-            hp = self._hand_packed = _packed(hand)
-            x = old_hand ^ hp
-            while x:
-                i = ((x & -x).bit_length() - 1) >> 4
-                arr[_HAND_AT + i] = (hp >> (16 * i)) & 0xFFFF
-                x &= _CLEAR[i]
+        old_hand = self._hand
+        if hand is not old_hand:
+            held = self._held
+            gone = list(old_hand)
+            for c in hand:
+                if c in gone:
+                    gone.remove(c)
+                else:
+                    i = _INDEX[c]
+                    held[i] += 1
+                    mv[_HAND_AT + i] = held[i]
+                    touched.append(i)
+            for c in gone:
+                i = _INDEX[c]
+                held[i] -= 1
+                mv[_HAND_AT + i] = held[i]
+                touched.append(i)
             self._hand = hand
-        else:
-            hp = old_hand
-        old_left = self._left
-        if left != old_left or hp != old_hand:
-            self._left = left
-            unseen = left - hp
-            x = (old_left - old_hand) ^ unseen
-            while x:
-                i = ((x & -x).bit_length() - 1) >> 4
-                arr[_UNSEEN_AT + i] = (((unseen >> (16 * i)) & 0xFFFF) - _BIAS) * inverse[i]
-                x &= _CLEAR[i]
-        my, seat, n = self._side, self._seat, self._n
+        if touched:
+            held = self._held
+            for i in touched:
+                mv[_UNSEEN_AT + i] = (left[i] - held[i]) * inverse[i]
+        my, seat = self._side, self._seat
         phase, ext, draw = view.phase, view.extended_by, view.draw_count
         mine = view.current == seat and phase != "over"
-        at = _DRAW_AT
-        arr[at] = draw / (view.deck_size or 1)
-        arr[at + 1] = draw == 0
-        arr[at + 2] = view.target / 1000.0
-        arr[at + 3] = phase == PLAY_PHASE
-        arr[at + 4] = phase == EXTEND_PHASE
-        arr[at + 5] = mine
-        arr[at + 6] = view.cf_turn and mine
-        arr[at + 7] = ext is not None and ext == my
-        arr[at + 8] = ext is not None and ext != my
+        mv[_DRAW_AT] = draw / (view.deck_size or 1)
+        mv[_DRAW_AT + 1] = 0.0 if draw else 1.0
+        mv[_DRAW_AT + 2] = view.target / 1000.0
+        mv[_DRAW_AT + 3] = 1.0 if phase == PLAY_PHASE else 0.0
+        mv[_DRAW_AT + 4] = 1.0 if phase == EXTEND_PHASE else 0.0
+        mv[_DRAW_AT + 5] = 1.0 if mine else 0.0
+        mv[_DRAW_AT + 6] = 1.0 if mine and view.cf_turn else 0.0
+        mv[_DRAW_AT + 7] = 0.0 if ext is None else 1.0 if ext == my else 0.0
+        mv[_DRAW_AT + 8] = 0.0 if ext is None else 0.0 if ext == my else 1.0
         sizes = view.hand_sizes
-        at = _SIZES_AT - seat
-        for k in range(seat, n):
-            arr[at + k] = sizes[k] / 7.0
-        at += n
-        for k in range(seat):
-            arr[at + k] = sizes[k] / 7.0
-        arr[_MATCH_AT] = min(view.hand_no / 10.0, 1.0)
-        return arr
-
-    def _values(self, view: MilleView) -> array:  # type: ignore[type-arg]
-        try:
-            return self._update(view)
-        except _TooMany:
-            self._edition = None  # start afresh next time
-            return array("f", _view_list(view))
+        for at, k in self._size_at:
+            mv[at] = sizes[k] / 7.0
+        hand_no = view.hand_no / 10.0
+        mv[_MATCH_AT] = hand_no if hand_no < 1.0 else 1.0
+        return self._buf
 
     def encode(self, view: MilleView) -> np.ndarray:
         """The observation vector of ``view`` (a new float32 array, equal to ``encode_view(view)``)."""
-        return np.frombuffer(bytearray(self._values(view)), dtype=np.float32)
+        return self._update(view).copy()
 
     def encode_into(self, view: MilleView, out: np.ndarray) -> np.ndarray:
         """``encode(view)`` written into ``out`` (float32, shape ``(OBS_SIZE,)``); returns ``out``."""
-        out[:] = np.frombuffer(self._values(view), dtype=np.float32)
+        out[:] = self._update(view)
         return out
 
 
 _CODE_BY_ID = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
 
 
+_code_of_id = _CODE_BY_ID.__getitem__
+
+
 def mask_from_legal(legal: Sequence[Action]) -> np.ndarray:
-    """The ``int8`` mask (:data:`NUM_ACTIONS`) with 1 at each action's code."""
+    """The ``int8`` mask (:data:`NUM_ACTIONS`) with 1 at each action's code (a new array)."""
     m = bytearray(NUM_ACTIONS)
-    by_id = _CODE_BY_ID
-    for a in legal:
-        code = by_id.get(id(a))
-        m[a.code if code is None else code] = 1
+    try:  # the engine's own action objects (ALL_ACTIONS): their codes by identity
+        for code in map(_code_of_id, map(id, legal)):
+            m[code] = 1
+    except KeyError:  # an equal action built elsewhere
+        for a in legal:
+            m[a.code] = 1
     return np.frombuffer(m, dtype=np.int8)  # writable: it owns the bytearray
 
 
