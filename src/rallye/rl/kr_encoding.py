@@ -124,6 +124,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -334,6 +335,186 @@ def _one_hot(n: int, k: int | None) -> list[float]:
     return out
 
 
+_CELLS = GRID * GRID
+_VILLAIN_AT = PLANE["villain"] * _CELLS
+_ME_AT = tuple(PLANE["me_" + d] * _CELLS for d in "nesw")
+_OTHER_AT = tuple(PLANE["other_" + d] * _CELLS for d in "nesw")
+_ROOF_AT = PLANE["other_roof"] * _CELLS
+_MANTLE_AT = PLANE["other_mantle"] * _CELLS
+_OBSTACLE_AT = PLANE["obstacle"] * _CELLS
+_SQ_PLANE_AT = tuple((PLANE[name]) * _CELLS for name in ("start_tile", "start_choice", "target", "flee"))
+#: per square index (``g.sq_index``): the flat offsets of its 3 × 3 cells within a plane
+_SQ_CELLS = np.array(
+    [
+        [(3 * (sy - g.SQ_MIN) + j) * GRID + 3 * (sx - g.SQ_MIN) + i for j in range(3) for i in range(3)]
+        for sy in range(g.SQ_MIN, g.SQ_MIN + g.SQ_SPAN)
+        for sx in range(g.SQ_MIN, g.SQ_MIN + g.SQ_SPAN)
+    ],
+    dtype=np.intp,
+)
+
+
+def _cell_at(xy: tuple[int, int]) -> int:
+    """The flat offset of cell ``(cx, cy)`` within a plane."""
+    return (xy[1] - g.CELL_MIN) * GRID + xy[0] - g.CELL_MIN
+
+
+_LINK_AT = PLANE["link_n"] * _CELLS
+_DETOUR_KIND_AT = {k: PLANE["detour_" + k.lower()] * _CELLS for k in DETOUR_KINDS}
+_ON_TILE_AT = PLANE["detours_on_tile"] * _CELLS
+_SQ_CELL_LISTS = tuple(tuple(int(i) for i in row) for row in _SQ_CELLS)
+
+
+class _MapLayer:
+    """What a view's map adds to the planes, looked up by the identity of its ``tiles``
+    and ``detours`` tuples (``view_for`` shares them while the map and the detours stay the
+    same): the tile layer (``_tile_layer``, flat) and the cells the detours change, as
+    (flat indices, values). The same planes as ``_static_planes`` (the reference; a test
+    checks it), without copying the whole stack for every new detour: a detour only
+    changes its own tile's cells, so each detoured tile's cells are cached by (map, tile,
+    top card, cards on it)."""
+
+    def __init__(self, size: int = 16) -> None:
+        self.size = size
+        self.layers: dict[int, tuple[Any, tuple[np.ndarray, np.ndarray], np.ndarray, dict[tuple[int, int], int]]] = {}
+        self.edits: dict[tuple[int, int], tuple[Any, Any, tuple[np.ndarray, np.ndarray] | None]] = {}
+        self.tile_edits: dict[tuple[Any, ...], tuple[list[int], list[float]]] = {}
+
+    def tiles(
+        self, tiles: tuple[TileView, ...]
+    ) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, dict[tuple[int, int], int]]:
+        """((flat indices, values) of the tile layer's non-zero cells, the links table
+        without detours, each tile's openings)."""
+        hit = self.layers.get(id(tiles))
+        if hit is not None and hit[0] is tiles:
+            return hit[1], hit[2], hit[3]
+        planes, links = _tile_layer(tuple(map(_TILE_KEY, tiles)))
+        flat = planes.reshape(-1)
+        index = np.flatnonzero(flat)
+        value = ((index, flat[index]), links, {(t.x, t.y): t.openings for t in tiles})
+        if len(self.layers) >= self.size:
+            self.layers.clear()
+        self.layers[id(tiles)] = (tiles, *value)
+        return value
+
+    def detours(self, view: View) -> tuple[np.ndarray, np.ndarray] | None:
+        tiles, detours = view.tiles, view.detours
+        key = (id(tiles), id(detours))
+        hit = self.edits.get(key)
+        if hit is not None and hit[0] is tiles and hit[1] is detours:
+            return hit[2]
+        value = None
+        if detours:
+            _, links, opening = self.tiles(tiles)
+            top: dict[tuple[int, int], tuple[str, int]] = {}
+            count: dict[tuple[int, int], int] = {}
+            for d in detours:
+                top[(d.x, d.y)] = (d.kind, d.rot)
+                count[(d.x, d.y)] = count.get((d.x, d.y), 0) + 1
+            index: list[int] = []
+            values: list[float] = []
+            for (x, y), (kind, rot) in top.items():
+                i, v = self._tile(links, opening.get((x, y), 0), x, y, kind, rot, count[(x, y)])
+                index += i
+                values += v
+            value = (np.array(index, dtype=np.intp), np.array(values, dtype=np.float32))
+        if len(self.edits) >= 64:
+            self.edits.clear()
+        self.edits[key] = (tiles, detours, value)
+        return value
+
+    def _tile(
+        self, links: np.ndarray, mask: int, x: int, y: int, kind: str, rot: int, n: int
+    ) -> tuple[list[int], list[float]]:
+        """The cells of one detoured tile: as ``_static_planes`` sets them."""
+        key = (id(links), mask, x, y, kind, rot, n)
+        hit = self.tile_edits.get(key)
+        if hit is not None:
+            return hit
+        eff = mask & detour_sides(kind, rot)
+        mid = _cell_at((3 * x + 1, 3 * y + 1))
+        index: list[int] = []
+        values: list[float] = []
+        cells = [(mid, eff)]
+        for d in range(4):
+            if (mask >> d) & 1 and not (eff >> d) & 1:
+                lx, ly = g.LOCAL_POS[d + 1]
+                at = _cell_at((3 * x + lx, 3 * y + ly))
+                cells.append((at, int(links.reshape(-1)[at]) & ~(1 << g.opposite(d)) & 0xFF))
+        for at, bits in cells:
+            for d in range(4):
+                index.append(_LINK_AT + d * _CELLS + at)
+                values.append(float((bits >> d) & 1))
+        index.append(_DETOUR_KIND_AT[kind] + mid)
+        values.append(1.0)
+        if kind == "ROADBLOCK":
+            index.append(_OBSTACLE_AT + mid)
+            values.append(1.0)
+        on_tile = float(np.float32(n / 3.0))
+        for at in _SQ_CELL_LISTS[g.sq_index(x, y)]:
+            index.append(_ON_TILE_AT + at)
+            values.append(on_tile)
+        if len(self.tile_edits) >= 4096:
+            self.tile_edits.clear()
+        value = self.tile_edits[key] = (index, values)
+        # (the key holds id(links): links stays alive in _tile_layer's cache and in
+        # self.layers; a map dropped from both may leave stale keys, which only cost memory
+        # until the next clear and cannot match a new map's links object while the old
+        # one lives)
+        return value
+
+
+_map = _MapLayer()
+_FLEE: dict[tuple[Any, ...], tuple[Any, Any, Any, list[tuple[int, float]]]] = {}
+
+
+def _flee(view: View, escape: tuple[Any, ...]) -> list[tuple[int, float]]:
+    """(square index, probability) of each tile the villain may flee to next (see the
+    ``flee`` plane), cached by the villain's field, the turned cards and the map."""
+    villain, turned_views, tiles = view.villain, view.escape_turned, view.tiles
+    assert villain is not None  # the caller checks
+    key = (villain, id(turned_views), id(tiles), id(escape))
+    hit = _FLEE.get(key)
+    if hit is not None and hit[0] is turned_views and hit[1] is tiles and hit[2] is escape:
+        return hit[3]
+    turned = {e.id for e in turned_views}
+    left = [c for c in escape if c.id not in turned]
+    flee: dict[tuple[int, int], float] = {}
+    if left:
+        laid = {(t.x, t.y) for t in tiles}
+        vx, vy = villain[0] // 3, villain[1] // 3
+        share = 1.0 / len(left)
+        for card in left:
+            tx, ty = vx + card.dx, vy + card.dy
+            if (tx, ty) not in laid:
+                tx, ty = vx, vy
+            flee[(tx, ty)] = flee.get((tx, ty), 0.0) + share
+    value = [(g.sq_index(x, y), v) for (x, y), v in flee.items()]
+    if len(_FLEE) >= 256:
+        _FLEE.clear()
+    _FLEE[key] = (turned_views, tiles, escape, value)
+    return value
+
+
+_AT = {}
+_offset = PLANES_SIZE
+for _name, _size in SCALAR_FIELDS:
+    _AT[_name] = _offset
+    _offset += _size
+_PLAYERS_AT, _PHASE_AT, _TO_ACT_AT, _START_AT, _WINNER_AT = (
+    _AT[k] for k in ("players", "phase", "to_act", "start_player", "winner")
+)
+_TURN_AT, _ROLL_AT, _PIPS_AT, _KITT_AT, _DETOUR_AT = (
+    _AT[k] for k in ("turn", "roll", "pips", "hand_kitt", "hand_detour")
+)
+_SIZES_AT, _PLAYED_AT, _ASIDE_AT, _CARS_AT, _ESCAPE_AT = (
+    _AT[k] for k in ("hand_sizes", "played", "set_aside", "cars", "escape")
+)
+_BUILD_AT, _TOUR_AT = _AT["build"], _AT["tour"]
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_KITT_INDEX = {k: i for i, k in enumerate(KITT_KINDS)}
+
+
 def encode_view(view: View, options: Options | None = None) -> np.ndarray:
     """The observation vector (float32, :data:`OBS_SIZE`) of a player's view.
 
@@ -341,139 +522,161 @@ def encode_view(view: View, options: Options | None = None) -> np.ndarray:
     the piece set (escape cards not yet turned, the drawn tile's openings) and the turn
     limit.
     """
-    out = np.empty(OBS_SIZE, dtype=np.float32)
-    return encode_view_into(view, out, options)
+    return _encode(view, np.zeros(OBS_SIZE, dtype=np.float32), options)
 
 
 def encode_view_into(view: View, out: np.ndarray, options: Options | None = None) -> np.ndarray:
     """``encode_view`` written into ``out`` (float32, shape ``(OBS_SIZE,)``); returns ``out``."""
-    opts = options if options is not None else Options()
+    if out.shape != (OBS_SIZE,):
+        raise ValueError(f"out must have shape ({OBS_SIZE},), not {out.shape}")
+    if out.dtype == np.float32 and out.flags.c_contiguous and out.flags.writeable:
+        out.fill(0.0)
+        return _encode(view, out, options)
+    out[:] = encode_view(view, options)
+    return out
+
+
+def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
+    """``encode_view`` into ``out``, a zeroed, writable, C-contiguous float32 vector of
+    OBS_SIZE: only the values that are not zero are written: the map's cells (cached as
+    flat indices and values; copying a dense 268 KB plane stack cost more than all the
+    rest), then the pieces' through a memoryview (a NumPy item write costs several times
+    more)."""
+    opts = options if options is not None else _BASIC
     pieces = opts.pieces()
     n = view.players
     me = view.me
+    index, values = _map.tiles(view.tiles)[0]
+    out[index] = values
+    edits = _map.detours(view)
+    if edits is not None:
+        out[edits[0]] = edits[1]
+    mv: Any = out.data  # a memoryview (float items: typeshed types memoryview items as int)
 
-    def rel(seat: int | None) -> int | None:
-        return None if seat is None else (seat - me) % n
-
-    detours = tuple((d.x, d.y, d.kind, d.rot) for d in view.detours)
-    static = _static_planes(tuple(map(_TILE_KEY, view.tiles)), detours)
-    p = out[:PLANES_SIZE].reshape(N_PLANES, GRID, GRID)
-    p[:] = static
-    if view.villain is not None:
-        p[PLANE["villain"]][_rc(*view.villain)] = 1.0
-    others: dict[tuple[int, int], int] = {}
+    # ---- planes: the pieces on the map, cell by cell
+    villain = view.villain
+    if villain is not None:
+        mv[_VILLAIN_AT + _cell_at(villain)] = 1.0
+    others: dict[int, int] = {}
+    mine = None
     for c in view.cars:
+        if c.player == me:
+            mine = c
         if c.field is None:
             continue
-        rc = _rc(*c.field)
+        at = _cell_at(c.field)
         if c.player == me:
-            p[PLANE["me_" + "nesw"[c.heading]]][rc] = 1.0
+            mv[_ME_AT[c.heading] + at] = 1.0
             continue
-        p[PLANE["other_" + "nesw"[c.heading]]][rc] += 1.0
+        mv[_OTHER_AT[c.heading] + at] += 1.0
         if c.roof:
-            p[PLANE["other_roof"]][rc] += 1.0
+            mv[_ROOF_AT + at] += 1.0
         if c.mantle:
-            p[PLANE["other_mantle"]][rc] += 1.0
-        others[rc] = others.get(rc, 0) + 1
-    for rc, k in others.items():
+            mv[_MANTLE_AT + at] += 1.0
+        others[at] = others.get(at, 0) + 1
+    for at, k in others.items():
         if k >= 2:
-            p[PLANE["obstacle"]][rc] = 1.0
-    # square-level planes (start_tile, start_choice, target, flee): 16 × 16, then × 3 × 3
-    sq = np.zeros((4, g.SQ_SPAN, g.SQ_SPAN), dtype=np.float32)
-    used = False
+            mv[_OBSTACLE_AT + at] = 1.0
+    # square-level planes (start_tile, start_choice, target, flee): each square's value on
+    # its 3 × 3 cells (they are zero in the map planes)
+    squares: list[tuple[int, int, float]] = []  # (plane offset, square index, value)
     if view.start_tile is not None:
-        sq[0, view.start_tile[1] - g.SQ_MIN, view.start_tile[0] - g.SQ_MIN] = 1.0
-        used = True
+        squares.append((_SQ_PLANE_AT[0], g.sq_index(*view.start_tile), 1.0))
     for x, y in view.start_choices:
-        sq[1, y - g.SQ_MIN, x - g.SQ_MIN] = 1.0
-        used = True
-    mine = next((c for c in view.cars if c.player == me), None)
-    reached = set(mine.reached) if mine is not None else set()
-    for x, y in view.targets:
-        if (x, y) not in reached:
-            sq[2, y - g.SQ_MIN, x - g.SQ_MIN] = 1.0
-            used = True
-    if view.villain is not None and not view.over:
-        turned = {e.id for e in view.escape_turned}
-        left = [c for c in pieces.escape if c.id not in turned]
-        if left:
-            laid = {(t.x, t.y) for t in view.tiles}
-            vx, vy = view.villain[0] // 3, view.villain[1] // 3
-            share = 1.0 / len(left)
-            flee: dict[tuple[int, int], float] = {}
-            for card in left:
-                tx, ty = vx + card.dx, vy + card.dy
-                if (tx, ty) not in laid:
-                    tx, ty = vx, vy
-                flee[(tx, ty)] = flee.get((tx, ty), 0.0) + share
-            for (x, y), v in flee.items():
-                sq[3, y - g.SQ_MIN, x - g.SQ_MIN] = v
-            used = True
-    if used:  # each square value on its 3 × 3 cells, by broadcasting
-        p[_SQ_PLANES].reshape(4, g.SQ_SPAN, 3, g.SQ_SPAN, 3)[:] = sq[:, :, None, :, None]
+        squares.append((_SQ_PLANE_AT[1], g.sq_index(x, y), 1.0))
+    if view.targets:
+        reached = set(mine.reached) if mine is not None else set()
+        squares += [(_SQ_PLANE_AT[2], g.sq_index(x, y), 1.0) for x, y in view.targets if (x, y) not in reached]
+    if villain is not None and not view.over:
+        squares += [(_SQ_PLANE_AT[3], sq, v) for sq, v in _flee(view, pieces.escape)]
+    for base, sq, v in squares:
+        for at in _SQ_CELL_LISTS[sq]:
+            mv[base + at] = v
 
-    # ---- scalars
-    s: list[float] = []
-    s += _one_hot(4, n - 2)
-    s += _one_hot(len(PHASES), PHASES.index(view.phase))
-    s += _one_hot(MAX_SEATS, rel(view.current))
-    s += _one_hot(MAX_SEATS, rel(view.start_player))
-    s += _one_hot(MAX_SEATS, rel(view.winner))
+    # ---- scalars (the block was zeroed above: only the values that can be non-zero)
+    if 0 <= n - 2 < 4:
+        mv[_PLAYERS_AT + n - 2] = 1.0
+    mv[_PHASE_AT + _PHASE_INDEX[view.phase]] = 1.0
+    if view.current is not None:
+        mv[_TO_ACT_AT + (view.current - me) % n] = 1.0
+    mv[_START_AT + (view.start_player - me) % n] = 1.0
+    if view.winner is not None:
+        mv[_WINNER_AT + (view.winner - me) % n] = 1.0
     limit = opts.turn_limit
-    s += [
-        min(view.turn / 100.0, 10.0),
-        1.0 if limit is None else max(limit - view.turn, 0) / limit,
-        float(limit is not None),
-    ]
-    s += _one_hot(7, view.roll)
-    s += [
-        view.pips / 12.0,
-        view.used / 12.0,
-        (view.pips - view.used) / 12.0,
-        float(view.moved),
-        float(view.move_done),
-        float(view.kitt_played),
-        float(view.detour_played),
-    ]
-    s += [k / 5.0 for k in view.hand_kitt]
-    s += [k / 5.0 for k in view.hand_detour]
-    sizes = [0.0] * (2 * MAX_SEATS)
-    played = [0.0] * (len(KITT_KINDS) * MAX_SEATS)
+    turn = view.turn
+    mv[_TURN_AT] = min(turn / 100.0, 10.0)
+    mv[_TURN_AT + 1] = 1.0 if limit is None else max(limit - turn, 0) / limit
+    mv[_TURN_AT + 2] = 0.0 if limit is None else 1.0
+    if 0 <= view.roll < 7:
+        mv[_ROLL_AT + view.roll] = 1.0
+    pips, used = view.pips, view.used
+    mv[_PIPS_AT] = pips / 12.0
+    mv[_PIPS_AT + 1] = used / 12.0
+    mv[_PIPS_AT + 2] = (pips - used) / 12.0
+    mv[_PIPS_AT + 3] = 1.0 if view.moved else 0.0
+    mv[_PIPS_AT + 4] = 1.0 if view.move_done else 0.0
+    mv[_PIPS_AT + 5] = 1.0 if view.kitt_played else 0.0
+    mv[_PIPS_AT + 6] = 1.0 if view.detour_played else 0.0
+    at = _KITT_AT
+    for k in view.hand_kitt:
+        mv[at] = k / 5.0
+        at += 1
+    at = _DETOUR_AT
+    for k in view.hand_detour:
+        mv[at] = k / 5.0
+        at += 1
     for seat, (a, b) in enumerate(view.hand_sizes):
-        k = (seat - me) % n
-        sizes[2 * k], sizes[2 * k + 1] = a / 25.0, b / 25.0
-    for seat, kind in view.played:
-        played[len(KITT_KINDS) * ((seat - me) % n) + KITT_KINDS.index(kind)] += 0.2
-    s += sizes
-    s += played
-    s += [view.set_aside[0] / 25.0, view.set_aside[1] / 25.0]
-    cars = [0.0] * (CAR_SIZE * MAX_SEATS)
+        at = _SIZES_AT + 2 * ((seat - me) % n)
+        mv[at] = a / 25.0
+        mv[at + 1] = b / 25.0
+    if view.played:
+        played = [0.0] * (len(KITT_KINDS) * MAX_SEATS)  # summed in double precision, as documented
+        for seat, kind in view.played:
+            played[len(KITT_KINDS) * ((seat - me) % n) + _KITT_INDEX[kind]] += 0.2
+        for i, share in enumerate(played):
+            if share:
+                mv[_PLAYED_AT + i] = share
+    mv[_ASIDE_AT] = view.set_aside[0] / 25.0
+    mv[_ASIDE_AT + 1] = view.set_aside[1] / 25.0
     for c in view.cars:
-        b = CAR_SIZE * ((c.player - me) % n)
-        cars[b] = 1.0
-        cars[b + 1] = float(c.field is None)
-        cars[b + 2] = float(c.field is not None)
-        cars[b + 3] = float(c.roof)
-        cars[b + 4] = float(c.mantle)
-        cars[b + 5] = len(c.reached) / 5.0
-        if c.field is None and 0 <= c.side < 4:
-            cars[b + 6 + c.side] = 1.0
-    s += cars
-    turned_ids = {e.id for e in view.escape_turned}
-    s += [float(c.id in turned_ids) for c in pieces.escape]
-    s += [0.0] * (11 - len(pieces.escape))
-    s.append(view.escape_left / 11.0)
-    s += [view.face_down / 36.0, float(view.centre_face_down)]
-    s += _one_hot(len(TILE_NUMBERS), _TILE_AT.get(view.drawn))
+        b = _CARS_AT + CAR_SIZE * ((c.player - me) % n)
+        mv[b] = 1.0
+        if c.field is None:
+            mv[b + 1] = 1.0
+            if 0 <= c.side < 4:
+                mv[b + 6 + c.side] = 1.0
+        else:
+            mv[b + 2] = 1.0
+        if c.roof:
+            mv[b + 3] = 1.0
+        if c.mantle:
+            mv[b + 4] = 1.0
+        if c.reached:
+            mv[b + 5] = len(c.reached) / 5.0
+    if view.escape_turned:
+        turned_ids = {e.id for e in view.escape_turned}
+        for i, card in enumerate(pieces.escape):
+            if card.id in turned_ids:
+                mv[_ESCAPE_AT + i] = 1.0
+    mv[_ESCAPE_AT + 11] = view.escape_left / 11.0
+    mv[_BUILD_AT] = view.face_down / 36.0
+    if view.centre_face_down:
+        mv[_BUILD_AT + 1] = 1.0
+    drawn = _TILE_AT.get(view.drawn)
+    if drawn is not None:
+        mv[_BUILD_AT + 2 + drawn] = 1.0
     if view.drawn:
         op = pieces.tile(view.drawn).openings
-        s += [float((op >> d) & 1) for d in range(4)]
-    else:
-        s += [0.0] * 4
-    s += [len(view.tiles) / 36.0, len(view.unused) / 36.0]
-    s.append(len(view.targets) / 5.0)
-    out[PLANES_SIZE:] = s
+        for d in range(4):
+            if (op >> d) & 1:
+                mv[_BUILD_AT + 2 + len(TILE_NUMBERS) + d] = 1.0
+    mv[_BUILD_AT + 6 + len(TILE_NUMBERS)] = len(view.tiles) / 36.0
+    mv[_BUILD_AT + 7 + len(TILE_NUMBERS)] = len(view.unused) / 36.0
+    mv[_TOUR_AT] = len(view.targets) / 5.0
     return out
+
+
+_BASIC = Options()
 
 
 # ----------------------------------------------------------------------------- actions
@@ -569,6 +772,9 @@ def _other_code(action: Action, ctx: ActionContext) -> int:
     raise TypeError(f"not a Knight Rider action: {action!r}")
 
 
+_FIXED_CODES: dict[int, tuple[Action, int]] = {}
+
+
 def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int, Action]:
     """Compact code → legal engine action, for the player to act (``view`` is theirs).
 
@@ -577,8 +783,22 @@ def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int
     """
     ctx = view if isinstance(view, ActionContext) else ActionContext(view)
     table: dict[int, Action] = {}
+    fixed = _FIXED_CODES
     for a in legal:
-        code = _move_code(a, ctx) if type(a) is Move else _other_code(a, ctx)
+        if type(a) is Move:
+            code = _move_code(a, ctx)
+        else:
+            # every other code depends on the action alone; the engine shares its action
+            # objects between states (detour plays above all), so look them up by identity
+            hit = fixed.get(id(a))
+            if hit is not None and hit[0] is a:
+                code = hit[1]
+            else:
+                code = _other_code(a, ctx)
+                if not isinstance(a, Move):  # (a subclass of Move depends on the position)
+                    if len(fixed) >= 65536:
+                        fixed.clear()
+                    fixed[id(a)] = (a, code)  # (the entry keeps the action: its id stays its own)
         if code in table:
             raise RuntimeError(f"action code {code} names both '{table[code]}' and '{a}'")
         table[code] = a
