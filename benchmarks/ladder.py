@@ -28,7 +28,7 @@ from rallye import mille
 from rallye.agents.base import make_agent
 from rallye.agents.mille_search import PimcAgent
 
-DEFAULT_PAIRS = "medium:easy,hard:medium,expert:medium,expert:hard"
+DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 
 
 def build(spec: str, seed: int) -> Any:
