@@ -9,7 +9,15 @@ import pytest
 from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
-from rallye.agents.mille_sampler import Deal, exclusions, sample_deal, sample_state, state_from_view, unseen_cards
+from rallye.agents.mille_sampler import (
+    Deal,
+    discard_inferences,
+    exclusions,
+    sample_deal,
+    sample_state,
+    state_from_view,
+    unseen_cards,
+)
 from rallye.mille.cards import SAFETY_FOR
 
 
@@ -104,3 +112,66 @@ def test_exclusion_names_the_attacked_sides_players() -> None:
         }
         for x in exclusions(v):
             assert (x.seat, x.card) in attacked
+
+
+def _heuristic_views(edition: str, players: int, seeds: range):
+    """(state, view of the player to act) along heuristic-only hands."""
+    from rallye.agents.base import make_agent
+
+    for seed in seeds:
+        s = mille.new_match(edition, players, seed=seed)
+        bots = [make_agent("mille", "heuristic", seed + i) for i in range(players)]
+        while not mille.is_over(s) and not s.sheets:
+            v = mille.view_for(s, s.current)
+            yield s, v
+            s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))
+
+
+def test_a_discard_while_stopped_says_no_cure_was_held_by_the_heuristic() -> None:
+    """The heuristic never discards while it holds a cure for its stopped side, so every
+    inference about a heuristic player with no draw since is true of the real hand."""
+    checked = 0
+    kinds = set()
+    for edition, players in (("wm2006", 2), ("hu", 3), ("wm2006", 4), ("meilen", 5)):
+        for s, v in _heuristic_views(edition, players, range(25)):
+            for x in discard_inferences(v):
+                assert x.seat != v.seat and 0 < x.weight < 1
+                if x.drawn == 0:
+                    assert x.card not in s.hands[x.seat], (edition, players, x)
+                    checked += 1
+                    kinds.add(x.card)
+    assert checked > 500
+    assert {"ROLL", "RIGHT_OF_WAY", "GASOLINE", "REPAIRS"} <= kinds
+
+
+def test_discard_inferences_weigh_placements_down_without_forbidding_them() -> None:
+    """A soft inference makes the card rarer in that hand, never impossible: every card
+    consistent with the view can still be dealt anywhere."""
+    found = None
+    for _, v in _heuristic_views("wm2006", 2, range(40)):
+        soft = [x for x in discard_inferences(v) if x.drawn == 0 and x.card in unseen_cards(v)]
+        if soft and not any(x.hard for x in exclusions(v)):
+            found = v, soft[0]
+            break
+    assert found is not None
+    v, x = found
+    rng = random.Random(5)
+    trials = 3000
+    plain = sum(x.card in sample_deal(v, rng, exclusions(v)).hands[x.seat] for _ in range(trials))
+    inferred = exclusions(v) + discard_inferences(v)
+    weighted = sum(x.card in sample_deal(v, rng, inferred).hands[x.seat] for _ in range(trials))
+    assert plain > 100
+    assert 0 < weighted < plain / 2
+
+
+def test_no_inference_once_the_battle_pile_changed_or_from_the_own_discards() -> None:
+    """Only the other players' last turn counts, and only while nothing has touched their
+    side's battle pile since (an attack on it, or a cure played by a team mate)."""
+    for _, v in _heuristic_views("wm2006", 4, range(15)):
+        for x in discard_inferences(v):
+            side = next(i for i, seats in enumerate(v.sides) if x.seat in seats)
+            assert not v.tableaus[side].rolling
+            turns = [i for i, e in enumerate(v.events) if e.seat == x.seat and e.kind in ("play", "attack", "discard")]
+            last = turns[-1]
+            assert v.events[last].kind == "discard"
+            assert not any(e.kind == "attack" and e.side == side for e in v.events[last + 1 :])

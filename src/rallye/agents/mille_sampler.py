@@ -19,6 +19,15 @@ hand (a hard constraint); with ``d`` draws since, the safety can only be one of 
 possible while weighting it down). Events older than the view's event window are not
 used (only what is certain).
 
+**What a discard reveals** (:func:`discard_inferences`, used by the search bots, not by
+:func:`exclusions`). A player whose side could not move and who *discarded* on their turn
+held nothing that would have cured it: playing ``ROLL``, the remedy or the matching safety
+is always worth more than throwing a card away. This is a habit, not a rule (a player may
+discard for reasons of their own), so it only weights a placement down: a deal that gives
+such a player the cure they did not play is accepted with probability
+:data:`HABIT_WEIGHT` (plus the chance that they drew it since). Only the player's last
+turn is read, and only when nothing has touched their side's battle pile since.
+
 :func:`state_from_view` then builds a full :class:`~rallye.mille.state.MilleState` in
 which that seat's view equals the given view: same tableaus, discard pile, hand sizes,
 events and scores; the sampled hands; ``deck``/``draw_pos`` such that the draw pile is the
@@ -32,22 +41,46 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rallye.mille.cards import CARD_INDEX, CARDS, SAFETY_FOR
-from rallye.mille.state import MilleState
+from rallye.mille.cards import (
+    BATTLE_HAZARDS,
+    CARD_INDEX,
+    CARDS,
+    REMEDY_FOR,
+    RIGHT_OF_WAY,
+    ROLL,
+    SAFETIES,
+    SAFETY_FOR,
+)
+from rallye.mille.state import Event, MilleState
 from rallye.mille.view import MilleView
 
 _TURN_KINDS = frozenset({"play", "attack", "discard", "extend", "decline"})
 MAX_REJECTIONS = 200
+#: The acceptance weight of a deal that breaks a habit (see "What a discard reveals").
+HABIT_WEIGHT = 0.1
+_REMEDY_OF = {h: r for r, h in REMEDY_FOR.items() if h in BATTLE_HAZARDS}
+#: Cards that change a battle pile when played (a remedy onto its hazard, ROLL, a safety).
+_BATTLE_PLAYS = frozenset(_REMEDY_OF.values()) | {ROLL} | SAFETIES
 
 
 @dataclass(frozen=True, slots=True)
 class Exclusion:
-    """Safety ``card`` was not in ``seat``'s hand when ``seat``'s side was attacked;
-    ``seat`` has drawn ``drawn`` cards since."""
+    """``card`` was not in ``seat``'s hand at some moment (the safety when ``seat``'s side
+    was attacked without a coup fourré; or, with a ``weight``, probably not: a cure not
+    played); ``seat`` has drawn ``drawn`` cards since.
+
+    A deal placing ``card`` in that hand is accepted with probability
+    ``min(1, weight + drawn / hand size)``: never when both are 0 (a certainty)."""
 
     seat: int
     card: str
     drawn: int
+    weight: float = 0.0
+
+    @property
+    def hard(self) -> bool:
+        """The card is certainly not in that hand."""
+        return self.drawn == 0 and self.weight == 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,21 +125,62 @@ def exclusions(view: MilleView) -> tuple[Exclusion, ...]:
         for p in view.sides[e.side]:
             if p == view.seat:
                 continue
-            drawn = sum(1 for x in later if x.seat == p and (x.kind in _TURN_KINDS or x.kind == "coup_fourre"))
-            if p == view.current and view.phase == "play":
-                drawn += 1  # the engine drew for the player to act
+            drawn = _drawn_since(view, p, later)
             key = (p, safety)
             found[key] = min(drawn, found.get(key, drawn))
     return tuple(Exclusion(p, c, d) for (p, c), d in sorted(found.items()))
+
+
+def _drawn_since(view: MilleView, seat: int, later: Sequence[Event]) -> int:
+    """Cards ``seat`` has drawn during the events ``later`` (one per turn begun, one for
+    each coup fourré's replacement), and for the turn now begun if it is theirs."""
+    drawn = sum(1 for x in later if x.seat == seat and (x.kind in _TURN_KINDS or x.kind == "coup_fourre"))
+    if seat == view.current and view.phase == "play":
+        drawn += 1  # the engine drew for the player to act
+    return drawn
+
+
+def discard_inferences(view: MilleView) -> tuple[Exclusion, ...]:
+    """What the other players' last discards suggest they did not hold (see the module
+    doc, "What a discard reveals"): soft exclusions with weight :data:`HABIT_WEIGHT`."""
+    events = view.events
+    out: list[Exclusion] = []
+    for p in range(view.n_players):
+        if p == view.seat:
+            continue
+        turns = [i for i, e in enumerate(events) if e.seat == p and e.kind in _TURN_KINDS]
+        last = turns[-1] if turns else None
+        if last is None or events[last].kind != "discard":
+            continue
+        side = next(i for i, seats in enumerate(view.sides) if p in seats)
+        mates = view.sides[side]
+        later = events[last + 1 :]
+        if any(
+            (e.kind in ("attack", "coup_fourre") and e.side == side)
+            or (e.kind == "play" and e.seat in mates and e.card in _BATTLE_PLAYS)
+            for e in later
+        ):
+            continue  # the battle pile changed since: what it was then is not on the table
+        tab = view.tableaus[side]
+        if tab.rolling:
+            continue
+        top = tab.battle_top
+        if top in BATTLE_HAZARDS:
+            cures = [_REMEDY_OF[top], SAFETY_FOR[top]]  # STOP: ROLL and Right of Way
+        else:  # stopped with no hazard on top: ROLL starts it, and Right of Way on an empty pile
+            cures = [ROLL] + ([RIGHT_OF_WAY] if top is None else [])
+        drawn = _drawn_since(view, p, later)
+        out.extend(Exclusion(p, c, drawn, HABIT_WEIGHT) for c in cures if c not in tab.safeties)
+    return tuple(out)
 
 
 def _acceptance(deal_hands: Sequence[Sequence[str]], excl: Sequence[Exclusion], sizes: Sequence[int]) -> float:
     prob = 1.0
     for x in excl:
         if x.card in deal_hands[x.seat]:
-            if x.drawn == 0:
+            if x.hard:
                 return 0.0
-            prob *= min(1.0, x.drawn / max(1, sizes[x.seat]))
+            prob *= min(1.0, x.weight + x.drawn / max(1, sizes[x.seat]))
     return prob
 
 
@@ -131,7 +205,7 @@ def _repair(view: MilleView, cards: list[str], excl: Sequence[Exclusion], rng: r
     slots.extend([-1] * (len(cards) - len(slots)))
     hard: dict[str, set[int]] = {}
     for x in excl:
-        if x.drawn == 0:
+        if x.hard:
             hard.setdefault(x.card, set()).add(x.seat)
     for card, banned in hard.items():
         for i, c in enumerate(cards):

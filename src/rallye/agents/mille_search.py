@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
 from rallye.agents.mille_heuristic import Reading, _may_finish_soon, best_action, rank_actions, score_action
-from rallye.agents.mille_sampler import Exclusion, exclusions, sample_state, unseen_cards
+from rallye.agents.mille_sampler import Exclusion, discard_inferences, exclusions, sample_state, unseen_cards
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
@@ -424,6 +424,10 @@ class PimcAgent:
     or banking a safety, which card to give up) instead of trading its judgement for
     sampling noise.
 
+    The deals weigh down what the others' last discards suggest they do not hold
+    (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player
+    who discarded while their side could not move held no cure.
+
     Budget: at most ``deals`` deals and ``plies`` engine steps of rollouts per decision
     (both counts, so the bot is deterministic for a seed; the extension decision, rare and
     weighty, gets twice the deals). After a third of the deals, alternatives that trail the
@@ -442,6 +446,7 @@ class PimcAgent:
         match_weight: float = 1500.0,
         max_rollout: int = 400,
         horizon: int | None = None,
+        read_discards: bool = True,
         name: str = "pimc",
     ) -> None:
         if deals < 2 or plies < 1 or top_k < 1:
@@ -457,6 +462,7 @@ class PimcAgent:
         self.match_weight = match_weight
         self.max_rollout = max_rollout
         self.horizon = horizon
+        self.read_discards = read_discards
         self.rng = random.Random(seed)
         self.last_deals = 0
         self.last_plies = 0
@@ -475,7 +481,7 @@ class PimcAgent:
             return cands[0]
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
         max_deals, max_plies = self.deals * (2 if view.phase == "extend" else 1), self.plies
-        excl = exclusions(view)
+        excl = exclusions(view) + (discard_inferences(view) if self.read_discards else ())
         pool = unseen_cards(view)
         root_sheets = len(view.sheets)
         side = view.side
