@@ -98,7 +98,7 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         self._state = after
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
-        gained = ad.rewards(self._first, before, after)
+        gained, to_act = ad.transition(self._first, before, after)
         if gained:  # (the usual step pays nothing and leaves the dicts as they are)
             rewards = self.rewards
             for a, seat in self._seat.items():
@@ -108,12 +108,11 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         elif self._paid:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._paid = False
-        if ad.episode_over(self._first, after):
+        self._to_act = to_act
+        if to_act < 0:  # the episode is over
             self.terminations = dict.fromkeys(self.agents, True)
-            self._to_act = -1
         else:
-            self._to_act = seat = self._current()
-            self.agent_selection = self.possible_agents[seat]
+            self.agent_selection = self.possible_agents[to_act]
         if self.render_mode == "human":
             self.render()
 
