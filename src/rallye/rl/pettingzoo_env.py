@@ -15,6 +15,7 @@ the penalty and the episode ends), in one layer instead of three.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,10 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
     def state_value(self) -> Any:
         """The engine state (for tests, oracles and debugging; never for a policy)."""
         return self._state
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """PettingZoo's ``AECIterable`` as a generator (the same checks, a cheaper step)."""
+        return _agent_iter(self, max_iter)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -138,6 +143,12 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         return int(seat)
 
 
+def _agent_iter(env: RallyeAECEnv, max_iter: int) -> Iterator[str]:
+    while env.agents and max_iter > 0:
+        max_iter -= 1
+        yield env.agent_selection
+
+
 def observation_space(adapter: GameAdapter) -> spaces.Dict:
     """``{"observation": Box(float32), "action_mask": Box(int8)}`` for this game."""
     return spaces.Dict(
@@ -173,6 +184,35 @@ class RallyeWrapper(OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo 
         self._terminated = False
         self._prev_mask = None
         super().reset(seed=seed, options=options)
+
+    # ``agents`` and ``agent_selection`` read on every step of ``agent_iter``: read from the
+    # raw env directly instead of through two ``__getattr__`` fallbacks (before ``reset`` the
+    # AttributeError falls back to OrderEnforcingWrapper's, which names the attribute).
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self._raw.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self._raw.agent_selection
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """OrderEnforcingWrapper's iterable as a generator (the same checks, a cheaper step)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return self._ordered_iter(max_iter)
+
+    def _ordered_iter(self, max_iter: int) -> Iterator[str]:
+        raw = self._raw
+        while raw.agents and max_iter > 0:
+            max_iter -= 1
+            assert self._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[has-type]
+            self._has_updated = False
+            yield raw.agent_selection
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | None:
         if not self._has_reset:
