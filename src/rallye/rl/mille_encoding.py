@@ -645,18 +645,20 @@ _CODE_BY_ID = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
 
 
 _code_of_id = _CODE_BY_ID.__getitem__
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 def mask_from_legal(legal: Sequence[Action]) -> np.ndarray:
     """The ``int8`` mask (:data:`NUM_ACTIONS`) with 1 at each action's code (a new array)."""
-    m = bytearray(NUM_ACTIONS)
+    out = _NO_ACTIONS.copy()
+    m = out.data  # item writes through a memoryview are the cheapest
     try:  # the engine's own action objects (ALL_ACTIONS): their codes by identity
         for code in map(_code_of_id, map(id, legal)):
             m[code] = 1
     except KeyError:  # an equal action built elsewhere
         for a in legal:
             m[a.code] = 1
-    return np.frombuffer(m, dtype=np.int8)  # writable: it owns the bytearray
+    return out
 
 
 def action_mask(view: MilleView) -> np.ndarray:
