@@ -273,7 +273,7 @@ class KnightRiderAdapter:
             if kr.is_over(state):
                 table = {}
             else:
-                table = kenc.legal_table(self.view(state, state.current), kr.legal_actions(state))
+                table = kenc.legal_table(kenc.ActionContext.of_state(state), kr.legal_actions(state))
             self._table_for = (state, table)
         return table
 
@@ -284,8 +284,8 @@ class KnightRiderAdapter:
         return kenc.encode_view(self.view(state, seat), self.options)
 
     def view(self, state: kr.State, seat: int) -> kr.View:
-        """``view_for(state, seat)``, cached for the last (state, seat): the mask and the
-        observation of the player to act share one view."""
+        """``view_for(state, seat)``, cached for the last (state, seat): a bot's choice and
+        an observation of the same state share one view."""
         cached_state, cached_seat, view = self._view_for
         if cached_state is not state or cached_seat != seat or view is None:
             view = kr.view_for(state, seat)
@@ -296,7 +296,7 @@ class KnightRiderAdapter:
         return kenc.decode(int(code), self.table(state))
 
     def encode(self, state: kr.State, action: kr.Action) -> int:
-        return kenc.action_code(action, self.view(state, state.current))
+        return kenc.action_code(action, kenc.ActionContext.of_state(state))
 
     def apply(self, state: kr.State, action: kr.Action) -> kr.State:
         return kr.apply(state, action)

@@ -736,6 +736,27 @@ class ActionContext:
         self.left = view.pips - view.used
         self.rammable = _rammable(view)
 
+    @classmethod
+    def of_state(cls, state: State) -> ActionContext:
+        """The context of the player to act, read from the state's public parts (their seat,
+        the pips left, where the other cars stand): the same values as from their view,
+        without building the whole view (a test checks it). Not an observation: codes only."""
+        ctx = cls.__new__(cls)
+        me = ctx.me = state.current
+        ctx.players = state.players
+        ctx.left = state.pips - state.used
+        count: dict[tuple[int, int], int] = {}
+        seat: dict[tuple[int, int], int] = {}
+        for c in state.cars:
+            if c.cell < 0 or c.player == me:
+                continue
+            f = g.cell_xy(c.cell)
+            count[f] = count.get(f, 0) + 1
+            if not c.roof and not c.mantle:
+                seat[f] = c.player
+        ctx.rammable = {f: p for f, p in seat.items() if count[f] == 1}
+        return ctx
+
 
 _MOVE_BASE: dict[tuple[int, int], int] = {}  # field (cell x, y) -> MOVE0 + 8 * field code
 
