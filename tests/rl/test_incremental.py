@@ -123,7 +123,7 @@ def _mutated(v, rng):
     tabs = list(v.tableaus)
     k = rng.randrange(len(tabs))
     tab = tabs[k]
-    what = rng.randrange(9)
+    what = rng.randrange(10)
     if what < 5:  # a tableau pile: grows, shrinks at the top or the bottom, or is replaced
         name = ("battle", "speed", "distance", "safeties", "coups")[what]
         pile = getattr(tab, name)
@@ -148,7 +148,17 @@ def _mutated(v, rng):
         return dataclasses.replace(v, discard=pile)
     if what == 7:
         return dataclasses.replace(v, totals=tuple(rng.randrange(-30000, 30000) for _ in v.totals))
-    return dataclasses.replace(v, draw_count=0, extended_by=rng.choice([None, 0, 1]), hand_no=rng.randrange(20))
+    if what == 8:
+        return dataclasses.replace(v, draw_count=0, extended_by=rng.choice([None, 0, 1]), hand_no=rng.randrange(20))
+    # the values the encoder rewrites only when they change: target, phase, turn, hand sizes
+    return dataclasses.replace(
+        v,
+        target=rng.choice([700, 1000, v.target]),
+        phase=rng.choice(["play", "extend", "over"]),
+        current=rng.randrange(v.n_players),
+        cf_turn=rng.random() < 0.5,
+        hand_sizes=tuple(rng.randrange(8) for _ in v.hand_sizes),
+    )
 
 
 @pytest.mark.parametrize(("edition", "players"), [("wm2006", 2), ("hu", 4), ("meilen", 5)])

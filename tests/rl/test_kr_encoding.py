@@ -190,6 +190,20 @@ def test_action_codes_name_every_legal_action_exactly_once(games):
     assert {"place", "enter", "move", "ram", "detour", "end", "kitt", "recover"} <= seen
 
 
+def test_the_action_context_of_a_state_is_that_of_the_acting_players_view(games):
+    rams = 0
+    for _, states in games:
+        for s in states:
+            if kr.is_over(s):
+                continue
+            a, b = ke.ActionContext.of_state(s), ke.ActionContext(kr.view_for(s, s.current))
+            assert (a.me, a.players, a.left, a.rammable) == (b.me, b.players, b.left, b.rammable)
+            legal = kr.legal_actions(s)
+            assert ke.legal_table(a, legal) == ke.legal_table(b, legal)
+            rams += bool(a.rammable)
+    assert rams > 0
+
+
 def test_codes_below_the_detours_are_the_engines_codes(games):
     for _, states in games:
         for s in states[::4]:

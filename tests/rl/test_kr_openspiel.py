@@ -211,3 +211,33 @@ def test_bad_parameters_are_clear_errors():
     with pytest.raises(ValueError, match="SINGLE_PLAYER"):
         everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
         game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
+
+
+def test_python_shortcuts_match_the_cpp_path():
+    """The Python ``legal_actions`` / ``*_tensor`` overrides give what pyspiel's C++ path
+    gives, at decision, chance and terminal nodes."""
+    game = pyspiel.load_game(ks.SHORT_NAME + "(players=3,turn_limit=4)")
+    base = pyspiel.State
+    rng = np.random.default_rng(5)
+    s = game.new_initial_state()
+    step = 0
+    while True:
+        assert s.legal_actions() == base.legal_actions(s)
+        for p in range(3):
+            assert s.legal_actions(p) == base.legal_actions(s, p)
+        if step % 6 == 0 or s.is_terminal():  # (the tensors are large: some nodes only)
+            for p in range(3):
+                assert s.observation_tensor(p) == base.observation_tensor(s, p)
+                assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
+            if s.current_player() < 0:
+                with pytest.raises(pyspiel.SpielError):
+                    s.observation_tensor()
+            with pytest.raises(pyspiel.SpielError):
+                s.observation_tensor(3)
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            _chance(s, rng)
+        else:
+            s.apply_action(int(rng.choice(s.legal_actions())))
+        step += 1

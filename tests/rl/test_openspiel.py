@@ -123,3 +123,35 @@ def test_information_state_string_is_the_perfect_recall_record():
             assert s.information_state_string(p) == want
         counts = np.asarray(s.information_state_tensor(0))[270:].reshape(6, mille.NUM_ACTIONS)
         assert counts.sum() * 10 == pytest.approx(len(record))
+
+
+def _check_python_shortcuts(s, players):
+    """The Python ``legal_actions`` / ``*_tensor`` overrides give what pyspiel's C++ path gives."""
+    base = pyspiel.State
+    assert s.legal_actions() == base.legal_actions(s)
+    for p in range(players):
+        assert s.legal_actions(p) == base.legal_actions(s, p)
+        obs = s.observation_tensor(p)
+        assert obs == base.observation_tensor(s, p) and type(obs[0]) is float
+        assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
+    if s.current_player() >= 0:
+        assert s.observation_tensor() == base.observation_tensor(s)
+    else:  # chance and terminal nodes: pyspiel's own error
+        with pytest.raises(pyspiel.SpielError):
+            s.observation_tensor()
+    with pytest.raises(pyspiel.SpielError):
+        s.observation_tensor(players)
+
+
+@pytest.mark.parametrize("params", ["", "(edition=hu,players=3)"])
+def test_python_shortcuts_match_the_cpp_path(params):
+    game = pyspiel.load_game(ms.SHORT_NAME + params)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        s = game.new_initial_state()
+        _check_python_shortcuts(s, game.num_players())
+        _deal(s, rng)
+        while not s.is_terminal():
+            _check_python_shortcuts(s, game.num_players())
+            s.apply_action(int(rng.choice(s.legal_actions())))
+        _check_python_shortcuts(s, game.num_players())

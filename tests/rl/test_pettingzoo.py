@@ -148,6 +148,37 @@ def test_wrapped_env_keeps_pettingzoos_wrapper_contracts():
     assert not any(e.terminations.values())
 
 
+def test_agent_iter_keeps_pettingzoos_checks():
+    """agent_iter (a generator on both envs): max_iter, stops when no agent is left, and the
+    wrapper asserts a step between two agents and refuses to start before reset."""
+    raw = mille_v0.raw_env()
+    raw.reset(seed=1)
+    assert list(raw.agent_iter(0)) == []
+    it = raw.agent_iter(3)
+    seen = []
+    for agent in it:
+        seen.append(agent)
+        raw.step(int(np.flatnonzero(raw.observe(agent)["action_mask"])[0]))
+    assert len(seen) == 3 and seen[0] == "player_0"
+    e = mille_v0.env()
+    with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
+        _ = e.agents
+    with pytest.raises(Exception, match="reset"):
+        e.agent_iter()
+    e.reset(seed=1)
+    it = iter(e.agent_iter())
+    next(it)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+    e.reset(seed=1)
+    n = 0
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        n += 1
+    assert n > 2 and not e.agents
+
+
 def test_wrapped_and_raw_env_play_the_same_game():
     def play(e):
         e.reset(seed=21)

@@ -21,11 +21,13 @@ import numpy as np
 from rallye import knightrider as kr
 from rallye import mille
 from rallye.core.errors import ConfigError
-from rallye.mille.state import MilleState
+from rallye.mille.actions import ALL_ACTIONS as _MILLE_ACTIONS
+from rallye.mille.state import OVER_PHASE, MilleState
 from rallye.rl import kr_encoding as kenc
 from rallye.rl import mille_encoding as menc
 
 EPISODES = ("hand", "match")
+_N_MILLE = len(_MILLE_ACTIONS)
 REWARDS = ("score", "win")
 
 
@@ -60,6 +62,12 @@ class GameAdapter(Protocol):
     def apply(self, state: Any, action: Any) -> Any: ...
 
     def rewards(self, first: Any, before: Any, after: Any) -> list[float] | None: ...
+
+    def transition(self, first: Any, before: Any, after: Any) -> tuple[list[float] | None, int]:
+        """``(rewards(first, before, after), seat to act)`` of one step, the seat ``-1``
+        when ``episode_over(first, after)``: what the environments need after each
+        ``apply``, in one call."""
+        ...
 
     def render(self, state: Any, seat: int | None) -> str: ...
 
@@ -139,7 +147,10 @@ class MilleAdapter:
         return mille.view_for(state, seat)
 
     def decode(self, state: MilleState, code: int) -> mille.Action:
-        return mille.decode_action(int(code))
+        code = int(code)
+        if 0 <= code < _N_MILLE:  # (decode_action checks the same, and names a bad code)
+            return _MILLE_ACTIONS[code]
+        return mille.decode_action(code)
 
     def encode(self, state: MilleState, action: mille.Action) -> int:
         return mille.encode_action(action)
@@ -151,7 +162,15 @@ class MilleAdapter:
         """Per-seat rewards earned by the step ``before -> after`` (``None``: all zero)."""
         if len(after.sheets) == len(before.sheets):
             return None
-        over = self.episode_over(first, after)
+        return self._scored(first, after, self.episode_over(first, after))
+
+    def transition(self, first: MilleState, before: MilleState, after: MilleState) -> tuple[list[float] | None, int]:
+        over = after.phase == OVER_PHASE or (self.episode == "hand" and after.hand_no != first.hand_no)
+        gained = None if len(after.sheets) == len(before.sheets) else self._scored(first, after, over)
+        return gained, -1 if over else after.current
+
+    def _scored(self, first: MilleState, after: MilleState, over: bool) -> list[float] | None:
+        """The rewards of a step that scored a hand."""
         side_of = after.side_of
         if self.reward == "score":
             side_values = _spread(after.sheets[-1].hand_totals)
@@ -254,7 +273,7 @@ class KnightRiderAdapter:
             if kr.is_over(state):
                 table = {}
             else:
-                table = kenc.legal_table(self.view(state, state.current), kr.legal_actions(state))
+                table = kenc.legal_table(kenc.ActionContext.of_state(state), kr.legal_actions(state))
             self._table_for = (state, table)
         return table
 
@@ -265,8 +284,8 @@ class KnightRiderAdapter:
         return kenc.encode_view(self.view(state, seat), self.options)
 
     def view(self, state: kr.State, seat: int) -> kr.View:
-        """``view_for(state, seat)``, cached for the last (state, seat): the mask and the
-        observation of the player to act share one view."""
+        """``view_for(state, seat)``, cached for the last (state, seat): a bot's choice and
+        an observation of the same state share one view."""
         cached_state, cached_seat, view = self._view_for
         if cached_state is not state or cached_seat != seat or view is None:
             view = kr.view_for(state, seat)
@@ -277,7 +296,7 @@ class KnightRiderAdapter:
         return kenc.decode(int(code), self.table(state))
 
     def encode(self, state: kr.State, action: kr.Action) -> int:
-        return kenc.action_code(action, self.view(state, state.current))
+        return kenc.action_code(action, kenc.ActionContext.of_state(state))
 
     def apply(self, state: kr.State, action: kr.Action) -> kr.State:
         return kr.apply(state, action)
@@ -288,6 +307,11 @@ class KnightRiderAdapter:
             return None
         n = self.n_players
         return [1.0 if p == after.winner else -1.0 / (n - 1) for p in range(n)]
+
+    def transition(self, first: kr.State, before: kr.State, after: kr.State) -> tuple[list[float] | None, int]:
+        if after.phase != "over":
+            return None, after.current
+        return self.rewards(first, before, after), -1
 
     def render(self, state: kr.State, seat: int | None) -> str:
         return render_knightrider(state, seat)

@@ -72,6 +72,7 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self.action_space = gym.spaces.Discrete(adapter.num_actions)
         self._state: Any = None
         self._first: Any = None
+        self._to_act = -1  # the seat to act, -1 once the episode is over
 
     @property
     def state_value(self) -> Any:
@@ -89,7 +90,10 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             p: make_agent(self.adapter.game, nm, int(rng.integers(2**31)))
             for p, nm in zip(self.others, self.opponent_names, strict=True)
         }
-        self._state = self._first = self.adapter.new_state(game_seed)
+        ad = self.adapter
+        self._state = self._first = state = ad.new_state(game_seed)
+        seat = ad.current_player(state)
+        self._to_act = -1 if seat is None or ad.episode_over(state, state) else seat
         # The bots seated before the learner move first (nothing is scored that early).
         self._play_others()
         return self._observation()
@@ -97,17 +101,18 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self._state is None:
             raise RuntimeError("call reset() before step()")
-        if self._over():
+        if self._to_act < 0:
             raise RuntimeError("the episode is over: call reset()")
         ad = self.adapter
         before = self._state
-        self._state = ad.apply(before, ad.decode(before, int(action)))
-        reward = self._reward(before, self._state)
+        self._state = after = ad.apply(before, ad.decode(before, int(action)))
+        gained, self._to_act = ad.transition(self._first, before, after)
+        reward = float(gained[self.seat]) if gained else 0.0
         reward += self._play_others()
         if self.render_mode == "human":
             print(self.render_text())
         obs, info = self._observation()
-        return obs, reward, self._over(), False, info
+        return obs, reward, self._to_act < 0, False, info
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -124,27 +129,27 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
 
     # -- helpers -----------------------------------------------------------------------
     def _over(self) -> bool:
-        return self.adapter.episode_over(self._first, self._state)
-
-    def _reward(self, before: Any, after: Any) -> float:
-        r = self.adapter.rewards(self._first, before, after)
-        return float(r[self.seat]) if r else 0.0
+        return self._to_act < 0
 
     def _play_others(self) -> float:
+        """The bots' decisions until the learner is to act or the episode ends; their sum of
+        the learner's rewards."""
         ad = self.adapter
+        seat, bots, first = self.seat, self.bots, self._first
         total = 0.0
-        while not self._over():
-            p = ad.current_player(self._state)
-            if p is None or p == self.seat:
-                break
-            before = self._state
-            action = self.bots[p].choose(ad.view(before, p), ad.legal_actions(before))
-            self._state = ad.apply(before, action)
-            total += self._reward(before, self._state)
+        p = self._to_act
+        state = self._state
+        while p >= 0 and p != seat:
+            action = bots[p].choose(ad.view(state, p), ad.legal_actions(state))
+            self._state = after = ad.apply(state, action)
+            gained, self._to_act = ad.transition(first, state, after)
+            if gained:
+                total += float(gained[seat])
+            state, p = after, self._to_act
         return total
 
     def _mask(self) -> np.ndarray:
-        if self._over():
+        if self._to_act < 0:
             return np.zeros(self.adapter.num_actions, dtype=np.int8)
         return self.adapter.mask(self._state)
 

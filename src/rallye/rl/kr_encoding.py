@@ -465,6 +465,22 @@ class _MapLayer:
 
 
 _map = _MapLayer()
+_SQUARE_CELLS: dict[tuple[tuple[int, int, float], ...], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _square_cells(squares: tuple[tuple[int, int, float], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(flat indices, values) of the 3 x 3 cells of each ``(plane offset, square, value)``
+    (a square listed twice in one plane has the same value both times: start, choice and
+    target squares are 1, the flee squares are distinct)."""
+    index = [base + at for base, sq, _ in squares for at in _SQ_CELL_LISTS[sq]]
+    values = [v for _, _, v in squares for _ in range(9)]
+    cells = (np.array(index, dtype=np.intp), np.array(values, dtype=np.float32))
+    if len(_SQUARE_CELLS) >= 4096:
+        _SQUARE_CELLS.clear()
+    _SQUARE_CELLS[squares] = cells
+    return cells
+
+
 _FLEE: dict[tuple[Any, ...], tuple[Any, Any, Any, list[tuple[int, float]]]] = {}
 
 
@@ -540,8 +556,8 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
     """``encode_view`` into ``out``, a zeroed, writable, C-contiguous float32 vector of
     OBS_SIZE: only the values that are not zero are written: the map's cells (cached as
     flat indices and values; copying a dense 268 KB plane stack cost more than all the
-    rest), then the pieces' through a memoryview (a NumPy item write costs several times
-    more)."""
+    rest), the square planes' cells (one NumPy assignment, cached per list of squares),
+    then the pieces' through a memoryview (a NumPy item write costs several times more)."""
     opts = options if options is not None else _BASIC
     pieces = opts.pieces()
     n = view.players
@@ -589,9 +605,12 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
         squares += [(_SQ_PLANE_AT[2], g.sq_index(x, y), 1.0) for x, y in view.targets if (x, y) not in reached]
     if villain is not None and not view.over:
         squares += [(_SQ_PLANE_AT[3], sq, v) for sq, v in _flee(view, pieces.escape)]
-    for base, sq, v in squares:
-        for at in _SQ_CELL_LISTS[sq]:
-            mv[base + at] = v
+    if squares:
+        key = tuple(squares)
+        cells = _SQUARE_CELLS.get(key)
+        if cells is None:
+            cells = _square_cells(key)
+        out[cells[0]] = cells[1]
 
     # ---- scalars (the block was zeroed above: only the values that can be non-zero)
     if 0 <= n - 2 < 4:
@@ -716,6 +735,27 @@ class ActionContext:
         self.players = view.players
         self.left = view.pips - view.used
         self.rammable = _rammable(view)
+
+    @classmethod
+    def of_state(cls, state: State) -> ActionContext:
+        """The context of the player to act, read from the state's public parts (their seat,
+        the pips left, where the other cars stand): the same values as from their view,
+        without building the whole view (a test checks it). Not an observation: codes only."""
+        ctx = cls.__new__(cls)
+        me = ctx.me = state.current
+        ctx.players = state.players
+        ctx.left = state.pips - state.used
+        count: dict[tuple[int, int], int] = {}
+        seat: dict[tuple[int, int], int] = {}
+        for c in state.cars:
+            if c.cell < 0 or c.player == me:
+                continue
+            f = g.cell_xy(c.cell)
+            count[f] = count.get(f, 0) + 1
+            if not c.roof and not c.mantle:
+                seat[f] = c.player
+        ctx.rammable = {f: p for f, p in seat.items() if count[f] == 1}
+        return ctx
 
 
 _MOVE_BASE: dict[tuple[int, int], int] = {}  # field (cell x, y) -> MOVE0 + 8 * field code

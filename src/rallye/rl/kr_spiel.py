@@ -226,6 +226,17 @@ class KnightRiderGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self, *args: Any) -> KnightRiderState:
         return KnightRiderState(self)
 
+    def py_observer(self, perfect_recall: bool) -> KnightRiderObserver:
+        """This game's own observer of that kind (made once): what ``observation_tensor``
+        and ``information_state_tensor`` called from Python fill."""
+        observers = self.__dict__.setdefault("_py_observers", {})
+        obs = observers.get(perfect_recall)
+        if obs is None:
+            obs = observers[perfect_recall] = self.make_py_observer(
+                pyspiel.IIGObservationType(perfect_recall=perfect_recall)
+            )
+        return obs  # type: ignore[no-any-return]
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KnightRiderObserver:
         return KnightRiderObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
@@ -238,7 +249,7 @@ def _table(state: State) -> dict[int, kr.Action]:
     hit = _TABLES.get(id(state))
     if hit is not None and hit[0] is state:
         return hit[1]
-    table = kenc.legal_table(kr.view_for(state, state.current), kr.legal_actions(state))
+    table = kenc.legal_table(kenc.ActionContext.of_state(state), kr.legal_actions(state))
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[id(state)] = (state, table)
@@ -297,6 +308,37 @@ class KnightRiderState(pyspiel.State):  # type: ignore[misc]
         if s is None or d.pending is not None or d.returns is not None or player != s.current:
             return []
         return sorted(_table(s))
+
+    # Called from Python, pyspiel's ``legal_actions`` and ``observation_tensor`` go through
+    # C++ and back into this class four or five times (current_player, is_terminal, ...), and
+    # ``observation_tensor`` also builds a new initial state to learn the tensor's size. At a
+    # decision node these overrides return the same values directly; anything else (chance
+    # and terminal nodes, other players, bad seats) is left to pyspiel. C++ callers never
+    # see them (they use the C++ methods, which give the same values).
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        d = self._d
+        s = d.state
+        if s is not None and d.pending is None and d.returns is None and (player is None or player == s.current):
+            return sorted(_table(s))
+        return super().legal_actions() if player is None else super().legal_actions(player)  # type: ignore[no-any-return]
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(player, perfect_recall=False)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(player, perfect_recall=True)
+
+    def _tensor(self, player: int | None, perfect_recall: bool) -> list[float]:
+        d = self._d
+        p = player
+        if p is None and d.state is not None and d.pending is None and d.returns is None:
+            p = d.state.current
+        if p is None or not 0 <= p < self._players:  # pyspiel's own error (or chance/terminal player)
+            base = pyspiel.State.information_state_tensor if perfect_recall else pyspiel.State.observation_tensor
+            return base(self) if player is None else base(self, player)  # type: ignore[no-any-return]
+        obs = self.get_game().py_observer(perfect_recall)
+        obs.set_from(self, p)
+        return obs.tensor.tolist()  # type: ignore[no-any-return]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         d = self._d

@@ -436,8 +436,8 @@ class ViewEncoder:
     """
 
     __slots__ = (
-        "_buf", "_discard", "_edition", "_hand", "_held", "_inverse", "_left", "_mv", "_n", "_order",
-        "_pile", "_seat", "_side", "_size_at", "_tab_at", "_tabs", "_totals",
+        "_buf", "_discard", "_edition", "_flags", "_hand", "_hand_no", "_held", "_inverse", "_left", "_mv",
+        "_n", "_order", "_pile", "_seat", "_side", "_size_at", "_sizes", "_tab_at", "_tabs", "_totals",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -456,6 +456,9 @@ class ViewEncoder:
         self._left: list[int] = []  # per card id: copies neither on a tableau nor discarded
         self._held: list[int] = []  # per card id: copies in my hand
         self._pile: list[int] = []  # per card id: copies on the discard pile
+        self._flags: tuple[Any, ...] | None = None  # what the draw/phase values after the first two came from
+        self._sizes: tuple[int, ...] | None = None
+        self._hand_no = -1
 
     def _start(self, view: MilleView) -> None:
         """A new observer (seat, side, player count or edition): every block is rebuilt."""
@@ -483,6 +486,8 @@ class ViewEncoder:
         self._hand = self._discard = ()
         self._tabs = self._totals = None
         self._tab_at = [None] * n_sides
+        self._flags = self._sizes = None
+        self._hand_no = -1
 
     def _rewrite_side(self, at: int, old: Tableau | None, tab: Tableau, touched: list[int]) -> None:
         """Rewrite the side block at ``at`` (less its total) from ``old`` to ``tab``."""
@@ -598,23 +603,32 @@ class ViewEncoder:
             held = self._held
             for i in touched:
                 mv[_UNSEEN_AT + i] = (left[i] - held[i]) * inverse[i]
-        my, seat = self._side, self._seat
-        phase, ext, draw = view.phase, view.extended_by, view.draw_count
-        mine = view.current == seat and phase != "over"
+        phase, draw = view.phase, view.draw_count
         mv[_DRAW_AT] = draw / (view.deck_size or 1)
         mv[_DRAW_AT + 1] = 0.0 if draw else 1.0
-        mv[_DRAW_AT + 2] = view.target / 1000.0
-        mv[_DRAW_AT + 3] = 1.0 if phase == PLAY_PHASE else 0.0
-        mv[_DRAW_AT + 4] = 1.0 if phase == EXTEND_PHASE else 0.0
-        mv[_DRAW_AT + 5] = 1.0 if mine else 0.0
-        mv[_DRAW_AT + 6] = 1.0 if mine and view.cf_turn else 0.0
-        mv[_DRAW_AT + 7] = 0.0 if ext is None else 1.0 if ext == my else 0.0
-        mv[_DRAW_AT + 8] = 0.0 if ext is None else 0.0 if ext == my else 1.0
+        # the rest of the draw and phase blocks, the hand sizes and the hand number change
+        # seldom: rewritten when their inputs do
+        mine = view.current == self._seat and phase != "over"
+        flags = (view.target, phase, mine, mine and view.cf_turn, view.extended_by)
+        if flags != self._flags:
+            self._flags = flags
+            my, ext = self._side, flags[4]
+            mv[_DRAW_AT + 2] = view.target / 1000.0
+            mv[_DRAW_AT + 3] = 1.0 if phase == PLAY_PHASE else 0.0
+            mv[_DRAW_AT + 4] = 1.0 if phase == EXTEND_PHASE else 0.0
+            mv[_DRAW_AT + 5] = 1.0 if mine else 0.0
+            mv[_DRAW_AT + 6] = 1.0 if flags[3] else 0.0
+            mv[_DRAW_AT + 7] = 0.0 if ext is None else 1.0 if ext == my else 0.0
+            mv[_DRAW_AT + 8] = 0.0 if ext is None else 0.0 if ext == my else 1.0
         sizes = view.hand_sizes
-        for at, k in self._size_at:
-            mv[at] = sizes[k] / 7.0
-        hand_no = view.hand_no / 10.0
-        mv[_MATCH_AT] = hand_no if hand_no < 1.0 else 1.0
+        if sizes != self._sizes:
+            self._sizes = sizes
+            for at, k in self._size_at:
+                mv[at] = sizes[k] / 7.0
+        if view.hand_no != self._hand_no:
+            self._hand_no = view.hand_no
+            hand_no = view.hand_no / 10.0
+            mv[_MATCH_AT] = hand_no if hand_no < 1.0 else 1.0
         return self._buf
 
     def encode(self, view: MilleView) -> np.ndarray:
@@ -631,18 +645,20 @@ _CODE_BY_ID = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
 
 
 _code_of_id = _CODE_BY_ID.__getitem__
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 def mask_from_legal(legal: Sequence[Action]) -> np.ndarray:
     """The ``int8`` mask (:data:`NUM_ACTIONS`) with 1 at each action's code (a new array)."""
-    m = bytearray(NUM_ACTIONS)
+    out = _NO_ACTIONS.copy()
+    m = out.data  # item writes through a memoryview are the cheapest
     try:  # the engine's own action objects (ALL_ACTIONS): their codes by identity
         for code in map(_code_of_id, map(id, legal)):
             m[code] = 1
     except KeyError:  # an equal action built elsewhere
         for a in legal:
             m[a.code] = 1
-    return np.frombuffer(m, dtype=np.int8)  # writable: it owns the bytearray
+    return out
 
 
 def action_mask(view: MilleView) -> np.ndarray:

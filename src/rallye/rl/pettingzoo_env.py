@@ -15,6 +15,7 @@ the penalty and the episode ends), in one layer instead of three.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,10 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         """The engine state (for tests, oracles and debugging; never for a policy)."""
         return self._state
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """PettingZoo's ``AECIterable`` as a generator (the same checks, a cheaper step)."""
+        return _agent_iter(self, max_iter)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
@@ -98,7 +103,7 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         self._state = after
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
-        gained = ad.rewards(self._first, before, after)
+        gained, to_act = ad.transition(self._first, before, after)
         if gained:  # (the usual step pays nothing and leaves the dicts as they are)
             rewards = self.rewards
             for a, seat in self._seat.items():
@@ -108,12 +113,11 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         elif self._paid:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._paid = False
-        if ad.episode_over(self._first, after):
+        self._to_act = to_act
+        if to_act < 0:  # the episode is over
             self.terminations = dict.fromkeys(self.agents, True)
-            self._to_act = -1
         else:
-            self._to_act = seat = self._current()
-            self.agent_selection = self.possible_agents[seat]
+            self.agent_selection = self.possible_agents[to_act]
         if self.render_mode == "human":
             self.render()
 
@@ -137,6 +141,12 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         if seat is None:  # pragma: no cover - episode_over covers a finished match
             raise RuntimeError("no player to act in a running episode")
         return int(seat)
+
+
+def _agent_iter(env: RallyeAECEnv, max_iter: int) -> Iterator[str]:
+    while env.agents and max_iter > 0:
+        max_iter -= 1
+        yield env.agent_selection
 
 
 def observation_space(adapter: GameAdapter) -> spaces.Dict:
@@ -174,6 +184,35 @@ class RallyeWrapper(OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo 
         self._terminated = False
         self._prev_mask = None
         super().reset(seed=seed, options=options)
+
+    # ``agents`` and ``agent_selection`` read on every step of ``agent_iter``: read from the
+    # raw env directly instead of through two ``__getattr__`` fallbacks (before ``reset`` the
+    # AttributeError falls back to OrderEnforcingWrapper's, which names the attribute).
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self._raw.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self._raw.agent_selection
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """OrderEnforcingWrapper's iterable as a generator (the same checks, a cheaper step)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return self._ordered_iter(max_iter)
+
+    def _ordered_iter(self, max_iter: int) -> Iterator[str]:
+        raw = self._raw
+        while raw.agents and max_iter > 0:
+            max_iter -= 1
+            assert self._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[has-type]
+            self._has_updated = False
+            yield raw.agent_selection
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | None:
         if not self._has_reset:
