@@ -12,7 +12,7 @@ import pytest
 
 from rallye import knightrider as kr
 from rallye import mille
-from rallye.knightrider import view as kview
+from rallye.core.values import IdentityCache
 
 
 def _rebuilt(obj):
@@ -79,7 +79,7 @@ def test_knightrider_views_are_the_dataclass_values_and_share_unchanged_parts():
 def test_identity_caches_never_confuse_equal_ids():
     """An entry holds its key object: a new object can never share a cached id."""
     calls = []
-    cache = kview._ByIdentity(lambda t: calls.append(t) or len(t), size=2)
+    cache = IdentityCache(lambda t: calls.append(t) or len(t), size=2)
     a, b, c = (1, 2), (3, 4, 5), (6,)
     assert [cache(a), cache(b), cache(a), cache(c), cache(a)] == [2, 3, 2, 1, 2]
     assert calls == [a, b, c, a]  # the third entry cleared the cache

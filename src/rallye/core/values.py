@@ -43,3 +43,38 @@ def frozen_builder(cls: type) -> Callable[..., Any]:
     exec(src, namespace)  # generated from the field names checked above, nothing else
     build: Callable[..., Any] = namespace["build"]
     return build
+
+
+class IdentityCache:
+    """``fn(obj)`` for immutable objects, remembered by the object's identity.
+
+    The engines share every unchanged part of a state (hands, piles, tableaus, cars,
+    events) between successive states, and bots and encoders ask about the same parts
+    again and again, so an identity lookup hits where hashing by value would cost more
+    than it saves. An entry keeps its key object alive, so an id cannot be reused by
+    another object while it is cached; the cache is emptied when it holds ``size``
+    entries.
+
+    >>> calls = []
+    >>> length = IdentityCache(lambda t: calls.append(t) or len(t))
+    >>> t = (1, 2, 3)
+    >>> length(t), length(t), len(calls)
+    (3, 3, 1)
+    """
+
+    __slots__ = ("data", "fn", "size")
+
+    def __init__(self, fn: Callable[[Any], Any], size: int = 512) -> None:
+        self.fn = fn
+        self.size = size
+        self.data: dict[int, tuple[Any, Any]] = {}
+
+    def __call__(self, obj: Any) -> Any:
+        hit = self.data.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        value = self.fn(obj)
+        if len(self.data) >= self.size:
+            self.data.clear()
+        self.data[id(obj)] = (obj, value)
+        return value

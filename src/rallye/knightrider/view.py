@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from rallye.core.values import frozen_builder
+from rallye.core.values import IdentityCache, frozen_builder
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.state import State
@@ -204,30 +204,6 @@ def _tile_views(pieces: Any, laid: tuple[tuple[int, int, int, int], ...]) -> tup
     return tiles
 
 
-class _ByIdentity:
-    """Views of immutable parts of a state, remembered by the part's identity: the engine
-    shares every unchanged part (the cars, each car, the detours, the events) between
-    successive states, and the adapters and bots ask for views of the same state more
-    than once. An entry keeps its key alive, so an id cannot be reused while cached."""
-
-    __slots__ = ("data", "fn", "size")
-
-    def __init__(self, fn: Any, size: int = 512) -> None:
-        self.fn = fn
-        self.size = size
-        self.data: dict[int, tuple[Any, Any]] = {}
-
-    def __call__(self, obj: Any) -> Any:
-        hit = self.data.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-        value = self.fn(obj)
-        if len(self.data) >= self.size:
-            self.data.clear()
-        self.data[id(obj)] = (obj, value)
-        return value
-
-
 _new_view = frozen_builder(View)
 _new_car = frozen_builder(CarView)
 _new_detour = frozen_builder(DetourView)
@@ -248,13 +224,13 @@ def _one_car(c: Any) -> CarView:
     return view
 
 
-_car_view = _ByIdentity(_one_car, 2048)
-_card_counts = _ByIdentity(lambda hands: tuple(map(sum, hands)))
-_cars_view = _ByIdentity(lambda cars: tuple(map(_car_view, cars)))
-_detours_view = _ByIdentity(
+_car_view = IdentityCache(_one_car, 2048)
+_card_counts = IdentityCache(lambda hands: tuple(map(sum, hands)))
+_cars_view = IdentityCache(lambda cars: tuple(map(_car_view, cars)))
+_detours_view = IdentityCache(
     lambda detours: tuple(_new_detour(*g.sq_xy(sq), kind, rot, p) for sq, kind, rot, p in detours)
 )
-_events_view = _ByIdentity(lambda events: tuple(_new_event(e.kind, e.player, e.value, e.text) for e in events))
+_events_view = IdentityCache(lambda events: tuple(_new_event(e.kind, e.player, e.value, e.text) for e in events))
 _TURNED: dict[tuple[int, int], tuple[tuple[int, ...], Any, tuple[EscapeView, ...]]] = {}
 
 

@@ -66,11 +66,12 @@ from __future__ import annotations
 import struct
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
+from rallye.core.values import IdentityCache
 from rallye.mille.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from rallye.mille.cards import CARD_INDEX, CARDS, DISTANCE_KM, SAFETIES
 from rallye.mille.edition import Edition
@@ -156,27 +157,6 @@ def _counts(cards: Iterable[str]) -> list[int]:
     return out
 
 
-class _IdentityCache:
-    """Values computed from immutable objects, looked up by identity (the engine shares
-    unchanged hands, piles and tableaus between successive states, so hits are the rule;
-    hashing them by value would cost more than the lookup saves)."""
-
-    def __init__(self, fn: Callable[[Any], Any], size: int = 4096) -> None:
-        self.fn = fn
-        self.size = size
-        self.data: dict[int, tuple[Any, Any]] = {}
-
-    def __call__(self, obj: Any) -> Any:
-        hit = self.data.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-        if len(self.data) >= self.size:
-            self.data.clear()
-        value = self.fn(obj)
-        self.data[id(obj)] = (obj, value)
-        return value
-
-
 _DIST_AT = {d: 2 + i for i, d in enumerate(_DISTANCES)}
 _BATTLE_AT = {t: 8 + i for i, t in enumerate(_BATTLE_TOPS)}
 _SPEED_AT = {t: 8 + len(_BATTLE_TOPS) + i for i, t in enumerate(_SPEED_TOPS)}
@@ -226,7 +206,7 @@ class _DiscardCounts:
 
 
 _discard_counts = _DiscardCounts()
-_tableau_features = _IdentityCache(_tableau_block)
+_tableau_features = IdentityCache(_tableau_block, 4096)
 _ZERO_SIDE = (0.0,) * SIDE_SIZE
 _PACK = struct.Struct(f"{OBS_SIZE}f")
 _ONE_HOT_SIDE = tuple(tuple(float(i == k) for i in range(MAX_SIDES)) for k in range(MAX_SIDES))
