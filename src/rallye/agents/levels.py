@@ -16,8 +16,9 @@ expert    the same search over the top 4 moves with a larger budget (80 deals, 4
 
 Both search levels play each candidate on the same sampled deals and follow it with the
 heuristic for every seat for 12 engine steps (the extension decision: to the end of the
-hand), then compare the points on the table; see
-:class:`rallye.agents.mille_search.PimcAgent`.
+hand), then compare the points on the table. The sampled deals respect what the coups
+fourrés prove and weigh down what the others' discards suggest (a player who discarded
+while stopped held no cure); see :class:`rallye.agents.mille_search.PimcAgent`.
 
 Search levels are budgeted by deal and step counts only, so they play the same at the same seed on
 any machine and tournaments reproduce exactly (a wall-clock cap would make results depend
