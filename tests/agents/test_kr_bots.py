@@ -69,7 +69,8 @@ def test_knightrider_bots_and_levels_are_registered() -> None:
         assert n in names
     hard, expert = make_agent("knightrider", "hard", 1), make_agent("knightrider", "expert", 1)
     assert isinstance(hard, LookaheadAgent) and isinstance(expert, LookaheadAgent)
-    assert (hard.rounds, expert.rounds) == (1, 2) and expert.top_k >= hard.top_k
+    assert hard.rounds >= 2 and expert.rounds >= hard.rounds and expert.top_k >= hard.top_k
+    assert expert.threat_detours and not hard.threat_detours
     assert isinstance(make_agent("knightrider", "medium", 1), HeuristicAgent)
 
 
@@ -220,6 +221,28 @@ def test_hidden_information_does_not_change_the_choice(name: str) -> None:
         if checked >= 8:
             break
     assert checked >= 8 and swapped_hands >= 1
+
+
+def test_hidden_information_does_not_change_the_experts_detours() -> None:
+    """After the move (where ``expert`` lays its threat detours): same view, different
+    hidden facts, the same choice; some of those choices are detours."""
+    opts = Options(quick_build=True, shuffle_cards=True, turn_limit=80)
+    checked = detours = 0
+    for seed in range(31, 41):
+        bot = HeuristicAgent(seed)
+        s = new_game(4, seed, opts)
+        while not is_over(s) and checked < 40:
+            v = view_for(s, s.current)
+            legal = legal_from_view(v)
+            if s.phase == "turn" and s.moved and any(isinstance(a, PlayDetour) for a in legal):
+                first = _pick("expert", s, legal)
+                for t in _hidden_variants(s):
+                    assert view_for(t, t.current) == v
+                    assert _pick("expert", t, legal) == first
+                checked += 1
+                detours += isinstance(first, PlayDetour)
+            s = apply(s, bot.choose(v, legal))
+    assert checked >= 20 and detours >= 2, (checked, detours)
 
 
 def test_heuristic_beats_random_in_two_player_games() -> None:
