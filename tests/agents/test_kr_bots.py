@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -10,14 +11,30 @@ from typing import Any
 import pytest
 
 from rallye.agents.base import agent_names, make_agent
-from rallye.agents.kr_heuristic import OIL, TURBO2_KEEP, HeuristicAgent, Reading, best_action, cost_to, move_value
+from rallye.agents.kr_heuristic import (
+    OIL,
+    TURBO2_KEEP,
+    UNREACHABLE,
+    HeuristicAgent,
+    Reading,
+    best_action,
+    cost_to,
+    move_value,
+    unturned_cards,
+    villain_forecast,
+)
 from rallye.agents.kr_search import (
+    DETOUR_GAIN,
+    DETOUR_PIP,
+    MAX_ROUNDS,
     Lookahead,
     LookaheadAgent,
     MctsAgent,
     fast_policy,
     hit_table,
+    pips_from,
     reach_layers,
+    threat_detour,
     used_pips,
 )
 from rallye.core.rng import Rng
@@ -52,7 +69,8 @@ def test_knightrider_bots_and_levels_are_registered() -> None:
         assert n in names
     hard, expert = make_agent("knightrider", "hard", 1), make_agent("knightrider", "expert", 1)
     assert isinstance(hard, LookaheadAgent) and isinstance(expert, LookaheadAgent)
-    assert (hard.rounds, expert.rounds) == (1, 2) and expert.top_k >= hard.top_k
+    assert hard.rounds >= 2 and expert.rounds >= hard.rounds and expert.top_k >= hard.top_k
+    assert expert.threat_detours and not hard.threat_detours
     assert isinstance(make_agent("knightrider", "medium", 1), HeuristicAgent)
 
 
@@ -83,10 +101,10 @@ def test_mcts_only_returns_legal_actions(vi: int) -> None:
 
 
 @pytest.mark.parametrize("vi", range(len(VARIANTS)))
-@pytest.mark.parametrize(("rounds", "correlated"), [(1, False), (2, True)])
-def test_lookahead_only_returns_legal_actions(vi: int, rounds: int, correlated: bool) -> None:
+@pytest.mark.parametrize(("rounds", "correlated", "threat"), [(1, False, False), (2, True, True), (3, False, True)])
+def test_lookahead_only_returns_legal_actions(vi: int, rounds: int, correlated: bool, threat: bool) -> None:
     for players in (2, 3, 4, 5):
-        bot = LookaheadAgent(seed=players, rounds=rounds, correlated=correlated, top_k=4)
+        bot = LookaheadAgent(seed=players, rounds=rounds, correlated=correlated, top_k=4, threat_detours=threat)
         for i, s in enumerate(random_states(players, 70 + 30 * vi + players, VARIANTS[vi], 80)):
             if i % 3:
                 continue
@@ -203,6 +221,28 @@ def test_hidden_information_does_not_change_the_choice(name: str) -> None:
         if checked >= 8:
             break
     assert checked >= 8 and swapped_hands >= 1
+
+
+def test_hidden_information_does_not_change_the_experts_detours() -> None:
+    """After the move (where ``expert`` lays its threat detours): same view, different
+    hidden facts, the same choice; some of those choices are detours."""
+    opts = Options(quick_build=True, shuffle_cards=True, turn_limit=80)
+    checked = detours = 0
+    for seed in range(31, 41):
+        bot = HeuristicAgent(seed)
+        s = new_game(4, seed, opts)
+        while not is_over(s) and checked < 40:
+            v = view_for(s, s.current)
+            legal = legal_from_view(v)
+            if s.phase == "turn" and s.moved and any(isinstance(a, PlayDetour) for a in legal):
+                first = _pick("expert", s, legal)
+                for t in _hidden_variants(s):
+                    assert view_for(t, t.current) == v
+                    assert _pick("expert", t, legal) == first
+                checked += 1
+                detours += isinstance(first, PlayDetour)
+            s = apply(s, bot.choose(v, legal))
+    assert checked >= 20 and detours >= 2, (checked, detours)
 
 
 def test_heuristic_beats_random_in_two_player_games() -> None:
@@ -459,8 +499,82 @@ def test_lookahead_rejects_bad_settings() -> None:
     with pytest.raises(ValueError, match="top_k"):
         LookaheadAgent(top_k=0)
     with pytest.raises(ValueError, match="rounds"):
-        LookaheadAgent(rounds=3)
+        LookaheadAgent(rounds=0)
+    with pytest.raises(ValueError, match="rounds"):
+        LookaheadAgent(rounds=MAX_ROUNDS + 1)
     with pytest.raises(ValueError, match="gamma_per_rival"):
         LookaheadAgent(gamma_per_rival=0.0)
     with pytest.raises(ValueError, match="closeness"):
         LookaheadAgent(closeness=-1.0)
+
+
+def test_deeper_look_ahead_values_no_less() -> None:
+    """A miss on one turn can still hit on a later one: each round more adds a chance, so
+    an end position is worth no less with more rounds (the same forecast, no correlation)."""
+    checked = 0
+    for _s, v, legal in _turn_views(4, 9, 300):
+        moves = [a for a in legal if isinstance(a, Move)]
+        if v.moved or not moves:
+            continue
+        r = Reading.of(v)
+        looks = [Lookahead(r, correlated=False, gamma=0.73, closeness=0.0, rounds=k) for k in (1, 2, 3, 4)]
+        for m in moves[:3]:
+            cell = g.cell(m.x, m.y)
+            vals = [look.hit_value(cell, m.heading, True, False) for look in looks]
+            assert all(a <= b + 1e-12 for a, b in itertools.pairwise(vals)), vals
+            assert 0.0 <= vals[-1] <= 1.0 + 1.0 / 6.0
+            checked += 1
+    assert checked >= 30
+
+
+def _threat(s: State, t: State, k: int, at: tuple[dict[tuple[int, int], float], ...]) -> float:
+    """In ``t``: the chance that the ``k``-th player after the one to act hits on their next
+    turn (the villain's squares by the forecast ``at``; Turbo-Boosts held in ``s``)."""
+    c = t.cars[(t.current + k) % t.players]
+    if c.cell < 0 or c.roof:
+        return 0.0
+    hand = s.kitt_hands[c.player]
+    table = hit_table(t.links, roadblocks(t.detours), c.cell, c.heading, hand[1] > 0, hand[2] > 0)
+    return sum(p * table.get(g.middle(*sq), 0.0) for sq, p in at[k - 1].items())
+
+
+def _way(t: State, r: Reading) -> float:
+    """In ``t``: the pips of the player to act to where the villain will be (``r.goals``)."""
+    me = t.cars[t.current]
+    table = pips_from(t.links, roadblocks(t.detours), me.cell, me.heading)
+    return sum(w * min(table.get(goal, UNREACHABLE), UNREACHABLE) for goal, w in r.goals)
+
+
+def test_threat_detours_cut_a_rival_and_keep_our_roads() -> None:
+    """A threat detour, checked on the engine's map after it: it lowers the rivals' chance
+    to hit on their next turn more than this car's (less a longer way for it), it never
+    cuts the bot off from a tile, and it is legal."""
+    laid = cuts = 0
+    bot = LookaheadAgent(seed=0, threat_detours=True)
+    for players in (3, 4):
+        for s, v, legal in _turn_views(players, 40 + players, 1500):
+            if not any(isinstance(a, PlayDetour) for a in legal) or any(
+                isinstance(a, Move | PlayKitt) and a != PlayKitt("MANTLE") for a in legal
+            ):
+                continue  # the move is not done yet
+            r = Reading.of(v)
+            a = threat_detour(r, legal)
+            if a is None:
+                continue
+            assert a in legal and bot.choose(v, legal) in (a, PlayKitt("MANTLE"))  # the mantle may come first
+            laid += 1
+            t = apply(s, a)
+            me = s.cars[s.current]
+            mids = [g.middle(x, y) for x, y in (g.sq_xy(sq) for sq, b in enumerate(s.board) if b)]
+            reach_before = pips_from(s.links, roadblocks(s.detours), me.cell, me.heading)
+            reach_after = pips_from(t.links, roadblocks(t.detours), me.cell, me.heading)
+            # (a card laid on an earlier one can even open a way: the topmost card counts)
+            assert {m for m in mids if m in reach_before} <= {m for m in mids if m in reach_after}
+            cards = [(c.dx, c.dy) for c in s.pieces.escape]
+            at, _ = villain_forecast(g.cell_square(s.villain), frozenset(r.tiles), unturned_cards(v), cards, players)
+            cut = sum(_threat(s, s, k, at) - _threat(s, t, k, at) for k in range(1, players))
+            ours = _threat(s, s, players, at) - _threat(s, t, players, at)  # this car's next turn
+            longer = _way(t, r) - _way(s, r)
+            assert cut - ours - DETOUR_PIP * longer >= DETOUR_GAIN - 1e-9, (cut, ours, longer)
+            cuts += cut > 0
+    assert laid >= 3 and cuts >= laid // 2, (laid, cuts)

@@ -4,10 +4,18 @@
 easy      the heuristic with 30 % random actions (a random kind, then a random one)
 medium    the heuristic (:mod:`rallye.agents.kr_heuristic`)
 hard      the exact-dice look-ahead over the heuristic's best ``HARD_TOP_K`` movement
-          choices, one round deep: the chance to hit on the next turn
-expert    the same over ``EXPERT_TOP_K`` choices, two rounds deep: a miss on the next
-          turn is worth the best reachable chance to hit on the turn after
+          choices, two rounds deep: the chance to hit on the next turn, and after a
+          miss the best reachable chance on the turn after (the public forecast)
+expert    the same over ``EXPERT_TOP_K`` choices, with the turn after judged from where
+          the villain will stand at the next turn (``correlated``), and its own
+          detours: after the move it lays the detour that cuts the rivals' chance to
+          hit on their next turns the most (never one that cuts it off from a tile);
+          the heuristic lays its detours in front of the rival nearest by pips
 ========  =====================================================================
+
+One round deep (the chance to hit on the next turn only) was measured no stronger than
+the heuristic (49.8 % of 1,774 decided games), and three rounds no stronger than two
+(51.5 % of 538); the expert's detours are what sets it apart from ``hard`` most.
 
 The search levels (:class:`~rallye.agents.kr_search.LookaheadAgent`) are exact arithmetic
 over the view: no random numbers and no clock, so they play the same on any machine; the
@@ -36,9 +44,9 @@ def kr_level(level: str, seed: int = 0) -> Agent:
     if level == "medium":
         return HeuristicAgent(seed, name="medium")
     if level == "hard":
-        return LookaheadAgent(seed, rounds=1, top_k=HARD_TOP_K, name="hard")
+        return LookaheadAgent(seed, rounds=2, top_k=HARD_TOP_K, name="hard")
     if level == "expert":
-        return LookaheadAgent(seed, rounds=2, top_k=EXPERT_TOP_K, name="expert")
+        return LookaheadAgent(seed, rounds=2, correlated=True, top_k=EXPERT_TOP_K, threat_detours=True, name="expert")
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
 
 

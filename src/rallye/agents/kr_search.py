@@ -24,12 +24,20 @@ its chance to hit, now and in the next rounds, and that chance is computed, not 
   chance that no rival wins in between (0.9 per rival). Ending on a rival's oil slick is
   the expected value over the oil table, a ram stop that over the ram table (with the
   best way on after it); the chance that the villain lands on the car (a 6 wins) is added.
+- With ``rounds`` 3 to 5 a miss on the turn after next is worth in turn the best chance
+  on the turn after that, and so on, all against the public forecast (measured: no
+  stronger than two rounds).
 - Fields no roll reaches within two rounds are told apart by the heuristic's worth
   (pips to where the villain will be), at ``closeness`` (hit chance per pip).
 
 The candidates are the heuristic's best ``top_k`` movement choices (moves, Turbo-Boosts;
 a win in one is played at once); tile laying, the start and the cards after the move
-(detours, Molekül-Mantel) are left to the heuristic. It is exact arithmetic over public
+(detours, Molekül-Mantel) are left to the heuristic, except with ``threat_detours``
+(:func:`threat_detour`): after the move the bot lays the detour that cuts the rivals'
+chance to hit on their next turn (each against the villain's forecast for that turn,
+with the Turbo-Boosts the view says they hold) the most, less what it costs its own next
+turn and ``DETOUR_PIP`` per pip its own way to the villain grows; never one that cuts
+it off from any tile, and none that gains less than ``DETOUR_GAIN``. It is exact arithmetic over public
 facts and the own hand: the bot sees only its view, draws no random numbers and reads no
 clock; its work per decision is bounded by ``top_k`` and counted (``last_evaluations``:
 end positions valued).
@@ -96,7 +104,7 @@ from rallye.knightrider.actions import Action, End, Move, PlayDetour, PlayKitt, 
 from rallye.knightrider.engine import apply, legal_actions
 from rallye.knightrider.sampling import sample_state
 from rallye.knightrider.state import State
-from rallye.knightrider.track import roadblocks, skid
+from rallye.knightrider.track import mask_table, relink_tile, roadblocks, skid
 from rallye.knightrider.view import View
 
 ROOF_COST = 6.0
@@ -352,6 +360,7 @@ class MctsAgent:
 MAX_PIPS = 12  # a die doubled by Turbo-Boost I
 LOOKAHEAD_WIN = 10.0  # worth of a move that wins now (above any probability)
 JUMP_KEEP_P = 0.02  # holding Blockier-Sprung, in hit chance
+MAX_ROUNDS = 5
 
 
 def _is_middle(c: int) -> bool:
@@ -445,26 +454,57 @@ class Lookahead:
     """Values end positions for one decision (see the module notes); caches per decision."""
 
     def __init__(self, r: Reading, *, correlated: bool, gamma: float, closeness: float, rounds: int = 2) -> None:
-        if rounds not in (1, 2):
-            raise ValueError(f"rounds must be 1 or 2, got {rounds!r}")
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise ValueError(f"rounds must be 1..{MAX_ROUNDS}, got {rounds!r}")
         view = r.view
         if view.villain is None:
             raise ValueError("the look-ahead needs the villain on the map")
         self.r = r
         self.links, self.blocked = r.links, r.blocked
         self.correlated = correlated
-        self.gamma = gamma if rounds == 2 else 0.0
+        self.gamma = gamma if rounds >= 2 else 0.0
         self.rounds = rounds
         self.closeness = closeness
         self.players = n = view.players
         self.all_cards = tuple((c.dx, c.dy) for c in _default_pieces().escape)
         vsq = (view.villain[0] // 3, view.villain[1] // 3)
-        at, _ = villain_forecast(vsq, r.tiles, unturned_cards(view), self.all_cards, 2 * n)
-        self.next_round = {g.middle(*sq): p for sq, p in at[n - 1].items()}
-        self.round_after = {g.middle(*sq): p for sq, p in at[2 * n - 1].items()}
+        at, _ = villain_forecast(vsq, r.tiles, unturned_cards(view), self.all_cards, max(2, rounds) * n)
+        self.dists = [{g.middle(*sq): p for sq, p in at[k * n - 1].items()} for k in range(1, max(2, rounds) + 1)]
+        self.next_round = self.dists[0]
+        self.round_after = self.dists[1]
         self._from: dict[int, dict[int, float]] = {}
         self._later: dict[tuple[int, int, int], float] = {}
+        self._deep_cache: dict[tuple[int, int, int], float] = {}
         self.evaluations = 0
+
+    def _deep(self, st: int, level: int, turbo1: bool, turbo2: bool) -> float:
+        """Chance to hit from state ``st`` on turn ``level`` (1: the turn after next) or on
+        the turns after it up to ``rounds``, against the public forecast (uncorrelated)."""
+        key = (st, level, turbo1 * 2 + turbo2)
+        v = self._deep_cache.get(key)
+        if v is not None:
+            return v
+        dist = self.dists[level]
+        if level >= self.rounds - 1:
+            v = _expect(hit_table(self.links, self.blocked, st >> 2, st & 3, turbo1, turbo2), dist)
+        else:
+            layers = reach_layers(self.links, self.blocked, st >> 2, st & 3)
+            total = 0.0
+            for d in range(1, 7):
+                options = [(used_pips(layers, d), turbo1, turbo2)]
+                if turbo1:
+                    options.append((used_pips(layers, 2 * d), False, turbo2))
+                if turbo2 and d == 1:
+                    options.append((used_pips(layers, 6), turbo1, False))
+                hits = {s2 >> 2 for c, _, _ in options for s2 in layers[c] if _MIDDLE[s2 >> 2]}
+                ph = sum(dist.get(f, 0.0) for f in hits)
+                best = max(
+                    (self._deep(s2, level + 1, a1, a2) for c, a1, a2 in options for s2 in layers[c]), default=0.0
+                )
+                total += ph + (1.0 - ph) * self.gamma * best
+            v = total / 6.0
+        self._deep_cache[key] = v
+        return v
 
     def _forecast_from(self, villain: int) -> dict[int, float]:
         d = self._from.get(villain)
@@ -476,11 +516,14 @@ class Lookahead:
 
     def _later_hit(self, st: int, villain: int, turbo1: bool, turbo2: bool) -> float:
         """Chance to hit on the turn after next from state ``st`` (villain -1: the public
-        two-round forecast, else the forecast from that villain field)."""
+        forecast, and with ``rounds`` 3 the turn after that too; else the forecast from
+        that villain field)."""
+        if villain < 0:
+            return self._deep(st, 1, turbo1, turbo2)
         key = (st, villain, turbo1 * 2 + turbo2)
         v = self._later.get(key)
         if v is None:
-            dist = self.round_after if villain < 0 else self._forecast_from(villain)
+            dist = self._forecast_from(villain)
             v = _expect(hit_table(self.links, self.blocked, st >> 2, st & 3, turbo1, turbo2), dist)
             self._later[key] = v
         return v
@@ -571,12 +614,13 @@ class LookaheadAgent:
         top_k: int = 6,
         gamma_per_rival: float = 0.9,
         closeness: float = 0.005,
+        threat_detours: bool = False,
         name: str = "lookahead",
     ) -> None:
         if top_k < 1:
             raise ValueError("top_k must be at least 1")
-        if rounds not in (1, 2):
-            raise ValueError(f"rounds must be 1 or 2, got {rounds!r}")
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise ValueError(f"rounds must be 1..{MAX_ROUNDS}, got {rounds!r}")
         if not 0.0 < gamma_per_rival <= 1.0:
             raise ValueError(f"gamma_per_rival must be in (0, 1], got {gamma_per_rival!r}")
         if closeness < 0.0:
@@ -588,6 +632,7 @@ class LookaheadAgent:
         self.top_k = top_k
         self.gamma_per_rival = gamma_per_rival
         self.closeness = closeness
+        self.threat_detours = threat_detours
         self.last_evaluations = 0
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -596,6 +641,11 @@ class LookaheadAgent:
         self.last_evaluations = 0
         plain = _plain_choice(view, legal)
         if isinstance(plain, Action):
+            if self.threat_detours and isinstance(plain, PlayDetour | End) and view.phase == "turn":
+                end = next((a for a in legal if isinstance(a, End)), None)
+                if end is not None and not any(isinstance(a, Move) for a in legal):
+                    det = threat_detour(Reading.of(view), legal)
+                    return det if det is not None else end
             return plain
         r, ranked = plain
         look = Lookahead(
@@ -632,6 +682,136 @@ class LookaheadAgent:
                 best = (v, a)
         self.last_evaluations = look.evaluations
         return best[1] if best is not None else ranked[0][1]
+
+
+# -- detours by the threat: the rivals' chance to hit on their next turn ----------------------
+DETOUR_GAIN = 0.03  # a detour must cut the rivals' hit chance by this much more than ours
+DETOUR_PIP = 0.01  # our own way made longer, per pip (to where the villain will be), in hit chance
+
+
+@lru_cache(maxsize=1 << 12)
+def pips_from(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> dict[int, int]:
+    """Fewest pips from (``cell``, ``heading``) to end a step on each field (forward
+    Dijkstra by the same step costs as :func:`~rallye.agents.kr_heuristic.cost_to`)."""
+    delta, turn = g.DELTA, g.TURN_COST
+    best: dict[int, int] = {}
+    dist: dict[int, int] = {cell * 4 + heading: 0}
+    buckets: list[list[int]] = [[cell * 4 + heading]]
+    c = 0
+    while c < len(buckets):
+        for st in buckets[c]:
+            if dist[st] != c:
+                continue
+            f = st >> 2
+            if f not in best:
+                best[f] = c
+            tc = turn[st & 3]
+            lk = links[f]
+            for d in range(4):
+                if (lk >> d) & 1:
+                    n = f + delta[d]
+                    if n in blocked:
+                        continue
+                    nc = c + 1 + tc[d]
+                    key = n * 4 + d
+                    old = dist.get(key)
+                    if old is None or nc < old:
+                        dist[key] = nc
+                        while len(buckets) <= nc:
+                            buckets.append([])
+                        buckets[nc].append(key)
+        c += 1
+    best[cell] = 0
+    return best
+
+
+def _threats(
+    links: bytes,
+    blocked: frozenset[int],
+    cars: Sequence[tuple[int, int, bool, bool, dict[int, float]]],
+) -> list[float]:
+    """Each car's chance to hit on its next turn: (cell, heading, holds Turbo-Boost I,
+    holds Turbo-Boost II, where the villain stands then)."""
+    return [_expect(hit_table(links, blocked, c, h, t1, t2), dist) for c, h, t1, t2, dist in cars]
+
+
+def threat_detour(r: Reading, legal: Sequence[Action]) -> PlayDetour | None:
+    """The detour that cuts the rivals' chance to hit on their next turn the most, less
+    what it cuts of ours (at least :data:`DETOUR_GAIN`); ``None``: keep the cards.
+
+    The villain's square at each rival's turn is the public forecast (one escape card
+    per turn from the end of this one); the rivals' Turbo-Boosts are the ones the view
+    tells (``state_from_view``: the basic deal minus the cards played).
+    """
+    detours = [a for a in legal if isinstance(a, PlayDetour)]
+    view = r.view
+    if not detours or view.villain is None:
+        return None
+    n = view.players
+    state = r.base
+    vsq = (view.villain[0] // 3, view.villain[1] // 3)
+    all_cards = tuple((c.dx, c.dy) for c in _default_pieces().escape)
+    at, _ = villain_forecast(vsq, r.tiles, unturned_cards(view), all_cards, n)
+    dists = [{g.middle(*sq): p for sq, p in step.items()} for step in at]
+    rivals: list[tuple[int, int, bool, bool, dict[int, float]]] = []
+    for k in range(1, n):
+        car = state.cars[(view.me + k) % n]
+        if car.cell < 0 or car.roof:
+            continue
+        hand = state.kitt_hands[car.player]
+        rivals.append((car.cell, car.heading, hand[1] > 0, hand[2] > 0, dists[k - 1]))
+    me = state.cars[view.me]
+    if not rivals or me.cell < 0:
+        return None
+    mine = (me.cell, me.heading, view.hand_kitt[1] > 0, view.hand_kitt[2] > 0, dists[n - 1])
+    before = _threats(r.links, r.blocked, rivals)
+    if max(before) < DETOUR_GAIN:
+        return None
+    my_before = _threats(r.links, r.blocked, [mine])[0]
+
+    middles = [g.middle(t.x, t.y) for t in view.tiles]
+
+    def my_way(links: bytes, blocked: frozenset[int]) -> tuple[float, frozenset[int]]:
+        """Expected pips to where the villain will be, and the middle fields in reach."""
+        table = pips_from(links, blocked, me.cell, me.heading)
+        way = sum(w * min(float(table.get(goal, UNREACHABLE)), UNREACHABLE) for goal, w in r.goals)
+        return way, frozenset(m for m in middles if m in table)
+
+    way_before, reach_before = my_way(r.links, r.blocked)
+    # only squares a threatening rival's move can cross
+    near: set[tuple[int, int]] = set()
+    for (c, h, t1, _, _), t in zip(rivals, before, strict=True):
+        if t < DETOUR_GAIN:
+            continue
+        layers = reach_layers(r.links, r.blocked, c, h)
+        for layer in layers[: (MAX_PIPS if t1 else 6) + 1]:
+            near.update(g.cell_square(st >> 2) for st in layer)
+    masks = mask_table(state.pieces)
+    seen: dict[tuple[int, bytes, bool], float] = {}
+    best: tuple[float, PlayDetour] | None = None
+    for a in detours:
+        if (a.x, a.y) not in near:
+            continue
+        sq = g.sq_index(a.x, a.y)
+        dets = (*state.detours, (sq, a.kind, a.rot, view.me))
+        links = relink_tile(r.links, state.board, masks, dets, sq)
+        mid = g.middle(a.x, a.y)
+        tile = bytes(links[mid + dy * g.CELL_SPAN + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+        key = (sq, tile, a.kind == "ROADBLOCK")
+        gain = seen.get(key)
+        if gain is None:
+            blocked = roadblocks(dets)
+            after = _threats(links, blocked, rivals)
+            my_after = _threats(links, blocked, [mine])[0]
+            way, reach = my_way(links, blocked)
+            if not reach >= reach_before:
+                gain = -1.0  # never cut this car off from a tile
+            else:
+                gain = sum(before) - sum(after) - (my_before - my_after) - DETOUR_PIP * (way - way_before)
+            seen[key] = gain
+        if gain >= DETOUR_GAIN and (best is None or gain > best[0]):
+            best = (gain, a)
+    return None if best is None else best[1]
 
 
 def _is_mantle(a: Action) -> bool:
