@@ -78,6 +78,7 @@ from rallye.core.rng import Rng
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import State, evolve
 from rallye.rl import kr_encoding as kenc
+from rallye.rl.spiel_base import DecisionShortcuts
 
 SHORT_NAME = "python_rallye_knightrider"
 MAX_PLAYERS = 5
@@ -284,7 +285,7 @@ def _normal_deck(state: State, n_cards: int) -> tuple[int, ...]:
     return turned + tuple(c for c in range(n_cards) if c not in turned)
 
 
-class KnightRiderState(pyspiel.State):  # type: ignore[misc]
+class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: KnightRiderGame) -> None:
         super().__init__(game)
         self._players = game.players
@@ -308,37 +309,6 @@ class KnightRiderState(pyspiel.State):  # type: ignore[misc]
         if s is None or d.pending is not None or d.returns is not None or player != s.current:
             return []
         return sorted(_table(s))
-
-    # Called from Python, pyspiel's ``legal_actions`` and ``observation_tensor`` go through
-    # C++ and back into this class four or five times (current_player, is_terminal, ...), and
-    # ``observation_tensor`` also builds a new initial state to learn the tensor's size. At a
-    # decision node these overrides return the same values directly; anything else (chance
-    # and terminal nodes, other players, bad seats) is left to pyspiel. C++ callers never
-    # see them (they use the C++ methods, which give the same values).
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        d = self._d
-        s = d.state
-        if s is not None and d.pending is None and d.returns is None and (player is None or player == s.current):
-            return sorted(_table(s))
-        return super().legal_actions() if player is None else super().legal_actions(player)  # type: ignore[no-any-return]
-
-    def observation_tensor(self, player: int | None = None) -> list[float]:
-        return self._tensor(player, perfect_recall=False)
-
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        return self._tensor(player, perfect_recall=True)
-
-    def _tensor(self, player: int | None, perfect_recall: bool) -> list[float]:
-        d = self._d
-        p = player
-        if p is None and d.state is not None and d.pending is None and d.returns is None:
-            p = d.state.current
-        if p is None or not 0 <= p < self._players:  # pyspiel's own error (or chance/terminal player)
-            base = pyspiel.State.information_state_tensor if perfect_recall else pyspiel.State.observation_tensor
-            return base(self) if player is None else base(self, player)  # type: ignore[no-any-return]
-        obs = self.get_game().py_observer(perfect_recall)
-        obs.set_from(self, p)
-        return obs.tensor.tolist()  # type: ignore[no-any-return]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         d = self._d

@@ -49,6 +49,7 @@ from rallye.mille.edition import Edition
 from rallye.mille.state import OVER_PHASE, MilleState
 from rallye.rl import mille_encoding as menc
 from rallye.rl.mille_encoding import _CODE_BY_ID
+from rallye.rl.spiel_base import DecisionShortcuts
 
 SHORT_NAME = "python_rallye_mille"
 MAX_PLAYERS = 6
@@ -158,7 +159,7 @@ class MilleGame(pyspiel.Game):  # type: ignore[misc]
         return MilleObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-class MilleSpielState(pyspiel.State):  # type: ignore[misc]
+class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: MilleGame) -> None:
         super().__init__(game)
         self._d: _Data = game.initial
@@ -178,38 +179,6 @@ class MilleSpielState(pyspiel.State):  # type: ignore[misc]
             return []
         code = _CODE_BY_ID
         return sorted([code[id(a)] for a in mille.legal_actions(s)])
-
-    # Called from Python, pyspiel's ``legal_actions`` and ``observation_tensor`` go through
-    # C++ and back into this class four or five times (current_player, is_terminal, ...), and
-    # ``observation_tensor`` also builds a new initial state to learn the tensor's size. At a
-    # decision node these overrides return the same values directly; anything else (chance
-    # and terminal nodes, other players, bad seats) is left to pyspiel. C++ callers never
-    # see them (they use the C++ methods, which give the same values).
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        d = self._d
-        s = d.state
-        if s is not None and d.returns is None and (player is None or player == s.current):
-            code = _CODE_BY_ID
-            return sorted([code[id(a)] for a in mille.legal_actions(s)])
-        return super().legal_actions() if player is None else super().legal_actions(player)  # type: ignore[no-any-return]
-
-    def observation_tensor(self, player: int | None = None) -> list[float]:
-        return self._tensor(player, perfect_recall=False)
-
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        return self._tensor(player, perfect_recall=True)
-
-    def _tensor(self, player: int | None, perfect_recall: bool) -> list[float]:
-        d = self._d
-        p = player
-        if p is None and d.state is not None and d.returns is None:
-            p = d.state.current
-        if p is None or not 0 <= p < d.players:  # pyspiel's own error (or chance/terminal player)
-            base = pyspiel.State.information_state_tensor if perfect_recall else pyspiel.State.observation_tensor
-            return base(self) if player is None else base(self, player)  # type: ignore[no-any-return]
-        obs = self.get_game().py_observer(perfect_recall)
-        obs.set_from(self, p)
-        return obs.tensor.tolist()  # type: ignore[no-any-return]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._d.left
