@@ -444,6 +444,25 @@ def hit_table(
     return out
 
 
+def _roll_options(
+    layers: tuple[tuple[int, ...], ...], d: int, turbo1: bool, turbo2: bool
+) -> list[tuple[int, bool, bool]]:
+    """The ways a roll of ``d`` can be moved: (pips used, Turbo-Boost I still held,
+    Turbo-Boost II still held): plain, doubled by Turbo-Boost I, or a 1 made 6 by
+    Turbo-Boost II."""
+    options = [(used_pips(layers, d), turbo1, turbo2)]
+    if turbo1:
+        options.append((used_pips(layers, 2 * d), False, turbo2))
+    if turbo2 and d == 1:
+        options.append((used_pips(layers, 6), turbo1, False))
+    return options
+
+
+def _hit_fields(layers: tuple[tuple[int, ...], ...], options: list[tuple[int, bool, bool]]) -> set[int]:
+    """The middle fields any of ``options`` can end on."""
+    return {st >> 2 for c, _, _ in options for st in layers[c] if _MIDDLE[st >> 2]}
+
+
 def _expect(table: dict[int, float], dist: dict[int, float]) -> float:
     if len(table) < len(dist):
         return sum(p * dist.get(f, 0.0) for f, p in table.items())
@@ -491,13 +510,8 @@ class Lookahead:
             layers = reach_layers(self.links, self.blocked, st >> 2, st & 3)
             total = 0.0
             for d in range(1, 7):
-                options = [(used_pips(layers, d), turbo1, turbo2)]
-                if turbo1:
-                    options.append((used_pips(layers, 2 * d), False, turbo2))
-                if turbo2 and d == 1:
-                    options.append((used_pips(layers, 6), turbo1, False))
-                hits = {s2 >> 2 for c, _, _ in options for s2 in layers[c] if _MIDDLE[s2 >> 2]}
-                ph = sum(dist.get(f, 0.0) for f in hits)
+                options = _roll_options(layers, d, turbo1, turbo2)
+                ph = sum(dist.get(f, 0.0) for f in _hit_fields(layers, options))
                 best = max(
                     (self._deep(s2, level + 1, a1, a2) for c, a1, a2 in options for s2 in layers[c]), default=0.0
                 )
@@ -535,12 +549,8 @@ class Lookahead:
         gamma = self.gamma
         total = 0.0
         for d in range(1, 7):
-            options = [(used_pips(layers, d), turbo1, turbo2)]
-            if turbo1:
-                options.append((used_pips(layers, 2 * d), False, turbo2))
-            if turbo2 and d == 1:
-                options.append((used_pips(layers, 6), turbo1, False))
-            hits = {st >> 2 for c, _, _ in options for st in layers[c] if _MIDDLE[st >> 2]}
+            options = _roll_options(layers, d, turbo1, turbo2)
+            hits = _hit_fields(layers, options)
             if self.rounds == 1:
                 total += sum(self.next_round.get(f, 0.0) for f in hits)
                 continue
