@@ -78,7 +78,7 @@ from rallye.core.rng import Rng
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import State, evolve
 from rallye.rl import kr_encoding as kenc
-from rallye.rl.spiel_base import DecisionShortcuts
+from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
 
 SHORT_NAME = "python_rallye_knightrider"
 MAX_PLAYERS = 5
@@ -199,7 +199,7 @@ def _options(params: dict[str, Any]) -> tuple[int, kr.Options, int]:
     return players, opts, int(p["seeds"])
 
 
-class KnightRiderGame(pyspiel.Game):  # type: ignore[misc]
+class KnightRiderGame(ObserverCache, pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         players, opts, seeds = _options(params)
@@ -226,17 +226,6 @@ class KnightRiderGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, *args: Any) -> KnightRiderState:
         return KnightRiderState(self)
-
-    def py_observer(self, perfect_recall: bool) -> KnightRiderObserver:
-        """This game's own observer of that kind (made once): what ``observation_tensor``
-        and ``information_state_tensor`` called from Python fill."""
-        observers = self.__dict__.setdefault("_py_observers", {})
-        obs = observers.get(perfect_recall)
-        if obs is None:
-            obs = observers[perfect_recall] = self.make_py_observer(
-                pyspiel.IIGObservationType(perfect_recall=perfect_recall)
-            )
-        return obs  # type: ignore[no-any-return]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KnightRiderObserver:
         return KnightRiderObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)

@@ -49,7 +49,7 @@ from rallye.mille.edition import Edition
 from rallye.mille.state import OVER_PHASE, MilleState
 from rallye.rl import mille_encoding as menc
 from rallye.rl.mille_encoding import _CODE_BY_ID
-from rallye.rl.spiel_base import DecisionShortcuts
+from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
 
 SHORT_NAME = "python_rallye_mille"
 MAX_PLAYERS = 6
@@ -114,7 +114,7 @@ class _Data(NamedTuple):
         return out
 
 
-class MilleGame(pyspiel.Game):  # type: ignore[misc]
+class MilleGame(ObserverCache, pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         edition = mille.get_edition(str(params.get("edition", "wm2006")))
@@ -143,17 +143,6 @@ class MilleGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, *args: Any) -> MilleSpielState:
         return MilleSpielState(self)
-
-    def py_observer(self, perfect_recall: bool) -> MilleObserver:
-        """This game's own observer of that kind (made once): what ``observation_tensor``
-        and ``information_state_tensor`` called from Python fill."""
-        observers = self.__dict__.setdefault("_py_observers", {})
-        obs = observers.get(perfect_recall)
-        if obs is None:
-            obs = observers[perfect_recall] = self.make_py_observer(
-                pyspiel.IIGObservationType(perfect_recall=perfect_recall)
-            )
-        return obs  # type: ignore[no-any-return]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MilleObserver:
         return MilleObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)

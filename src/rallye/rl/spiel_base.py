@@ -47,3 +47,20 @@ class DecisionShortcuts:
         obs = me.get_game().py_observer(perfect_recall)
         obs.set_from(self, p)
         return obs.tensor.tolist()  # type: ignore[no-any-return]
+
+
+class ObserverCache:
+    """Mixin for a Python ``pyspiel.Game`` with ``make_py_observer``: one observer of each
+    kind per game, made on first use, for the :class:`DecisionShortcuts` to fill."""
+
+    def py_observer(self, perfect_recall: bool) -> Any:
+        """This game's own observer of that kind (made once): what ``observation_tensor``
+        and ``information_state_tensor`` called from Python fill."""
+        observers = self.__dict__.setdefault("_py_observers", {})
+        obs = observers.get(perfect_recall)
+        if obs is None:
+            me: Any = self
+            obs = observers[perfect_recall] = me.make_py_observer(
+                pyspiel.IIGObservationType(perfect_recall=perfect_recall)
+            )
+        return obs
