@@ -379,23 +379,31 @@ def reach_layers(links: bytes, blocked: frozenset[int], cell: int, heading: int)
     A step costs 1 pip plus the turn on the field it leaves (90° 1, 180° 2); roadblocked
     fields cannot be entered; other cars are ignored.
     """
-    delta, turn = g.DELTA, g.TURN_COST
     out: list[set[int]] = [set() for _ in range(MAX_PIPS + 1)]
     out[0].add(cell * 4 + heading)
     for c in range(MAX_PIPS):
         for st in out[c]:
-            f = st >> 2
-            tc = turn[st & 3]
-            lk = links[f]
-            for d in range(4):
-                if (lk >> d) & 1:
-                    n = f + delta[d]
-                    if n in blocked:
-                        continue
-                    nc = c + 1 + tc[d]
-                    if nc <= MAX_PIPS:
-                        out[nc].add(n * 4 + d)
+            for nxt, cost in _steps(links, blocked, st):
+                if c + cost <= MAX_PIPS:
+                    out[c + cost].add(nxt)
     return tuple(tuple(sorted(layer)) for layer in out)
+
+
+def _steps(links: bytes, blocked: frozenset[int], st: int) -> list[tuple[int, int]]:
+    """The steps from state ``st`` (``field * 4 + heading``): (the state after, its cost
+    in pips: 1 plus the turn on the field left, 90° 1, 180° 2); roadblocked fields cannot
+    be entered."""
+    f = st >> 2
+    tc = g.TURN_COST[st & 3]
+    lk = links[f]
+    delta = g.DELTA
+    out = []
+    for d in range(4):
+        if (lk >> d) & 1:
+            n = f + delta[d]
+            if n not in blocked:
+                out.append((n * 4 + d, 1 + tc[d]))
+    return out
 
 
 def used_pips(layers: tuple[tuple[int, ...], ...], pips: int) -> int:
@@ -703,7 +711,6 @@ DETOUR_PIP = 0.01  # our own way made longer, per pip (to where the villain will
 def pips_from(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> dict[int, int]:
     """Fewest pips from (``cell``, ``heading``) to end a step on each field (forward
     Dijkstra by the same step costs as :func:`~rallye.agents.kr_heuristic.cost_to`)."""
-    delta, turn = g.DELTA, g.TURN_COST
     best: dict[int, int] = {}
     dist: dict[int, int] = {cell * 4 + heading: 0}
     buckets: list[list[int]] = [[cell * 4 + heading]]
@@ -715,21 +722,14 @@ def pips_from(links: bytes, blocked: frozenset[int], cell: int, heading: int) ->
             f = st >> 2
             if f not in best:
                 best[f] = c
-            tc = turn[st & 3]
-            lk = links[f]
-            for d in range(4):
-                if (lk >> d) & 1:
-                    n = f + delta[d]
-                    if n in blocked:
-                        continue
-                    nc = c + 1 + tc[d]
-                    key = n * 4 + d
-                    old = dist.get(key)
-                    if old is None or nc < old:
-                        dist[key] = nc
-                        while len(buckets) <= nc:
-                            buckets.append([])
-                        buckets[nc].append(key)
+            for key, cost in _steps(links, blocked, st):
+                nc = c + cost
+                old = dist.get(key)
+                if old is None or nc < old:
+                    dist[key] = nc
+                    while len(buckets) <= nc:
+                        buckets.append([])
+                    buckets[nc].append(key)
         c += 1
     best[cell] = 0
     return best
