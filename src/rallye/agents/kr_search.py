@@ -498,7 +498,6 @@ class Lookahead:
         at, _ = villain_forecast(vsq, r.tiles, unturned_cards(view), self.all_cards, max(2, rounds) * n)
         self.dists = [{g.middle(*sq): p for sq, p in at[k * n - 1].items()} for k in range(1, max(2, rounds) + 1)]
         self.next_round = self.dists[0]
-        self.round_after = self.dists[1]
         self._from: dict[int, dict[int, float]] = {}
         self._later: dict[tuple[int, int, int], float] = {}
         self._deep_cache: dict[tuple[int, int, int], float] = {}

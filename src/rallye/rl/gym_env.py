@@ -128,9 +128,6 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         return self.adapter.render(self._state, self.seat)
 
     # -- helpers -----------------------------------------------------------------------
-    def _over(self) -> bool:
-        return self._to_act < 0
-
     def _play_others(self) -> float:
         """The bots' decisions until the learner is to act or the episode ends; their sum of
         the learner's rewards."""
