@@ -4,14 +4,17 @@ and overrules the heuristic where the rollouts are clear."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from agents_helpers import PLAYER_COUNTS, views_of
+from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import best_action
-from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy
+from rallye.agents.mille_heuristic import DISCARD, DISCARD_CEILING, Reading, best_action, card_value
+from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import DECLINE, EXTEND
+from rallye.mille.cards import CARDS
 from rallye.mille.view import MilleView
 
 
@@ -28,6 +31,39 @@ def test_fast_rollout_policy_is_the_heuristic(players: int) -> None:
             s = mille.apply(s, a)
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
+def test_fast_rollout_policy_is_the_heuristic_in_random_play(edition: str) -> None:
+    """The same off the heuristic's own path: random games (odd hands, many copies of a
+    card, stopped sides) in every edition and player count, with and without the pile
+    counts a rollout passes in."""
+    checked = 0
+    for players in PLAYER_COUNTS[edition]:
+        for s in random_states(edition, players, seed=40 + players, steps=400):
+            legal = mille.legal_actions(s)
+            if s.phase != "play":
+                continue
+            want = best_action(mille.view_for(s, s.current), legal)
+            assert heuristic_policy(s, legal) == want
+            assert heuristic_policy(s, legal, pile_counts(s.deck, s.draw_pos), s.draw_pos) == want
+            checked += 1
+    assert checked > 600
+
+
+@pytest.mark.parametrize("card", sorted(CARDS))
+def test_no_discard_scores_above_the_ceiling(card: str) -> None:
+    """The rollout policy skips the discards once a play beats ``DISCARD_CEILING``: that is
+    only exact if no discard can score more, even with a hand of seven copies of one card
+    (a card's value falls with its copies) and nothing of its kind left unseen."""
+    for v in views_of("wm2006", 2, seed=7, steps=300):
+        if v.phase != "play":
+            continue
+        hand = (card,) * 7
+        view = replace(v, hand=hand, hand_sizes=tuple(7 if p == v.seat else n for p, n in enumerate(v.hand_sizes)))
+        r = Reading.of(view)
+        for unseen in (r.unseen, dict.fromkeys(r.unseen, 0)):
+            assert DISCARD - card_value(replace(r, unseen=unseen), card, hand) <= DISCARD_CEILING
 
 
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))

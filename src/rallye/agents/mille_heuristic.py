@@ -63,6 +63,9 @@ SAFETY_RISKY = 460.0
 DISTANCE = 300.0
 SAFETY_IDLE = 40.0
 DISCARD = 100.0
+#: No discard scores above this (``DISCARD - card_value``; a card's value falls below 0
+#: only for many copies of one card, at worst a remedy held 7 times: 55 - 30 * 6).
+DISCARD_CEILING = DISCARD + 125.0
 
 
 @dataclass(frozen=True, slots=True)

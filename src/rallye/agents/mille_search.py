@@ -27,7 +27,14 @@ import time
 from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
-from rallye.agents.mille_heuristic import Reading, _may_finish_soon, best_action, rank_actions, score_action
+from rallye.agents.mille_heuristic import (
+    DISCARD_CEILING,
+    Reading,
+    _may_finish_soon,
+    best_action,
+    rank_actions,
+    score_action,
+)
 from rallye.agents.mille_sampler import Exclusion, discard_inferences, exclusions, sample_state, unseen_cards
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
@@ -375,6 +382,11 @@ def heuristic_policy(
     best = legal[0]
     best_score = -math.inf
     for a in legal:
+        if a.verb == "discard" and best_score > DISCARD_CEILING:
+            # the discards come last in the engine's order and none scores above
+            # DISCARD_CEILING: past a better play or attack, the heuristic never discards,
+            # so their card values (most of a rollout's cost) need not be computed
+            break
         sc = score_action(r, a)
         if sc > best_score:
             best, best_score = a, sc
