@@ -812,7 +812,11 @@ def _other_code(action: Action, ctx: ActionContext) -> int:
     raise TypeError(f"not a Knight Rider action: {action!r}")
 
 
-_FIXED_CODES: dict[int, tuple[Action, int]] = {}
+_DETOUR_CODES: dict[int, tuple[Action, int]] = {}
+#: Bound of _DETOUR_CODES: a map has at most a few thousand detour plays (16 x 16 squares,
+#: 15 slots); a larger cache would keep old maps' actions alive, which the garbage
+#: collector then walks through again and again.
+_DETOUR_CODES_SIZE = 4096
 
 
 def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int, Action]:
@@ -823,22 +827,23 @@ def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int
     """
     ctx = view if isinstance(view, ActionContext) else ActionContext(view)
     table: dict[int, Action] = {}
-    fixed = _FIXED_CODES
+    cached = _DETOUR_CODES
     for a in legal:
         if type(a) is Move:
             code = _move_code(a, ctx)
-        else:
-            # every other code depends on the action alone; the engine shares its action
-            # objects between states (detour plays above all), so look them up by identity
-            hit = fixed.get(id(a))
+        elif type(a) is PlayDetour:
+            # the engine shares its detour plays between the states of one map (the most
+            # numerous actions): their codes are looked up by identity
+            hit = cached.get(id(a))
             if hit is not None and hit[0] is a:
                 code = hit[1]
             else:
                 code = _other_code(a, ctx)
-                if not isinstance(a, Move):  # (a subclass of Move depends on the position)
-                    if len(fixed) >= 65536:
-                        fixed.clear()
-                    fixed[id(a)] = (a, code)  # (the entry keeps the action: its id stays its own)
+                if len(cached) >= _DETOUR_CODES_SIZE:
+                    cached.clear()
+                cached[id(a)] = (a, code)  # (the entry keeps the action: its id stays its own)
+        else:
+            code = _other_code(a, ctx)
         if code in table:
             raise RuntimeError(f"action code {code} names both '{table[code]}' and '{a}'")
         table[code] = a
