@@ -454,7 +454,7 @@ class _MapLayer:
         for at in _SQ_CELL_LISTS[g.sq_index(x, y)]:
             index.append(_ON_TILE_AT + at)
             values.append(on_tile)
-        if len(self.tile_edits) >= 4096:
+        if len(self.tile_edits) >= 512:
             self.tile_edits.clear()
         value = self.tile_edits[key] = (index, values)
         # (the key holds id(links): links stays alive in _tile_layer's cache and in
@@ -475,7 +475,7 @@ def _square_cells(squares: tuple[tuple[int, int, float], ...]) -> tuple[np.ndarr
     index = [base + at for base, sq, _ in squares for at in _SQ_CELL_LISTS[sq]]
     values = [v for _, _, v in squares for _ in range(9)]
     cells = (np.array(index, dtype=np.intp), np.array(values, dtype=np.float32))
-    if len(_SQUARE_CELLS) >= 4096:
+    if len(_SQUARE_CELLS) >= 512:
         _SQUARE_CELLS.clear()
     _SQUARE_CELLS[squares] = cells
     return cells
