@@ -224,13 +224,15 @@ def _one_car(c: Any) -> CarView:
     return view
 
 
-_car_view = IdentityCache(_one_car, 2048)
-_card_counts = IdentityCache(lambda hands: tuple(map(sum, hands)))
-_cars_view = IdentityCache(lambda cars: tuple(map(_car_view, cars)))
+_car_view = IdentityCache(_one_car, 256)
+_card_counts = IdentityCache(lambda hands: tuple(map(sum, hands)), 64)
+_cars_view = IdentityCache(lambda cars: tuple(map(_car_view, cars)), 64)
 _detours_view = IdentityCache(
-    lambda detours: tuple(_new_detour(*g.sq_xy(sq), kind, rot, p) for sq, kind, rot, p in detours)
+    lambda detours: tuple(_new_detour(*g.sq_xy(sq), kind, rot, p) for sq, kind, rot, p in detours), 64
 )
-_events_view = IdentityCache(lambda events: tuple(_new_event(e.kind, e.player, e.value, e.text) for e in events))
+_events_view = IdentityCache(
+    lambda events: tuple(_new_event(e.kind, e.player, e.value, e.text) for e in events), 64
+)
 _TURNED: dict[tuple[int, int], tuple[tuple[int, ...], Any, tuple[EscapeView, ...]]] = {}
 
 
@@ -241,7 +243,7 @@ def _turned_view(pieces: Any, deck: tuple[int, ...], pos: int) -> tuple[EscapeVi
         return hit[2]
     cards = pieces.escape
     turned = tuple(_new_escape(cards[i].id, cards[i].dx, cards[i].dy) for i in deck[:pos])
-    if len(_TURNED) >= 512:
+    if len(_TURNED) >= 64:
         _TURNED.clear()
     _TURNED[(id(deck), pos)] = (deck, pieces, turned)
     return turned

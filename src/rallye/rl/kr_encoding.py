@@ -454,7 +454,7 @@ class _MapLayer:
         for at in _SQ_CELL_LISTS[g.sq_index(x, y)]:
             index.append(_ON_TILE_AT + at)
             values.append(on_tile)
-        if len(self.tile_edits) >= 4096:
+        if len(self.tile_edits) >= 512:
             self.tile_edits.clear()
         value = self.tile_edits[key] = (index, values)
         # (the key holds id(links): links stays alive in _tile_layer's cache and in
@@ -475,7 +475,7 @@ def _square_cells(squares: tuple[tuple[int, int, float], ...]) -> tuple[np.ndarr
     index = [base + at for base, sq, _ in squares for at in _SQ_CELL_LISTS[sq]]
     values = [v for _, _, v in squares for _ in range(9)]
     cells = (np.array(index, dtype=np.intp), np.array(values, dtype=np.float32))
-    if len(_SQUARE_CELLS) >= 4096:
+    if len(_SQUARE_CELLS) >= 512:
         _SQUARE_CELLS.clear()
     _SQUARE_CELLS[squares] = cells
     return cells
@@ -812,7 +812,11 @@ def _other_code(action: Action, ctx: ActionContext) -> int:
     raise TypeError(f"not a Knight Rider action: {action!r}")
 
 
-_FIXED_CODES: dict[int, tuple[Action, int]] = {}
+_DETOUR_CODES: dict[int, tuple[Action, int]] = {}
+#: Bound of _DETOUR_CODES: a map has at most a few thousand detour plays (16 x 16 squares,
+#: 15 slots); a larger cache would keep old maps' actions alive, which the garbage
+#: collector then walks through again and again.
+_DETOUR_CODES_SIZE = 4096
 
 
 def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int, Action]:
@@ -823,22 +827,23 @@ def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int
     """
     ctx = view if isinstance(view, ActionContext) else ActionContext(view)
     table: dict[int, Action] = {}
-    fixed = _FIXED_CODES
+    cached = _DETOUR_CODES
     for a in legal:
         if type(a) is Move:
             code = _move_code(a, ctx)
-        else:
-            # every other code depends on the action alone; the engine shares its action
-            # objects between states (detour plays above all), so look them up by identity
-            hit = fixed.get(id(a))
+        elif type(a) is PlayDetour:
+            # the engine shares its detour plays between the states of one map (the most
+            # numerous actions): their codes are looked up by identity
+            hit = cached.get(id(a))
             if hit is not None and hit[0] is a:
                 code = hit[1]
             else:
                 code = _other_code(a, ctx)
-                if not isinstance(a, Move):  # (a subclass of Move depends on the position)
-                    if len(fixed) >= 65536:
-                        fixed.clear()
-                    fixed[id(a)] = (a, code)  # (the entry keeps the action: its id stays its own)
+                if len(cached) >= _DETOUR_CODES_SIZE:
+                    cached.clear()
+                cached[id(a)] = (a, code)  # (the entry keeps the action: its id stays its own)
+        else:
+            code = _other_code(a, ctx)
         if code in table:
             raise RuntimeError(f"action code {code} names both '{table[code]}' and '{a}'")
         table[code] = a
