@@ -135,6 +135,46 @@ def test_pimc_horizon_cuts_play_rollouts_but_not_the_extension_decision() -> Non
     assert bot.last_plies > bot.last_deals * 2 * (5 + 1)
 
 
+def test_pimc_endgame_rolls_out_to_the_end_of_the_hand() -> None:
+    """``endgame``: once the draw pile holds at most that many cards, play decisions are
+    rolled out to the end of the hand whatever the horizon; before that, the horizon holds."""
+    views = [v for seed in range(12) for v in _heuristic_game_views(seed)[::3] if v.phase == "play"]
+    late = [v for v in views if v.draw_count <= 20][:8]
+    early = [v for v in views if v.draw_count > 40][:8]
+    assert late and early
+    steps: dict[str, int] = {"plain": 0, "endgame": 0}
+    for name, endgame in (("plain", None), ("endgame", 20)):
+        bot = PimcAgent(seed=0, deals=4, plies=100_000, top_k=2, horizon=1, endgame=endgame)
+        for v in early + late:
+            bot.choose(v, mille.legal_from_view(v))
+            # the candidate's own step and one more, per candidate and deal
+            if v.draw_count > 20 or endgame is None:
+                assert bot.last_plies <= bot.last_deals * 2 * 2
+            if v.draw_count <= 20:
+                steps[name] += bot.last_plies
+    # from a pile of 20 or fewer, the hands run on for many steps more
+    assert steps["endgame"] > 3 * steps["plain"] > 0
+
+
+def test_pimc_extra_discards_join_the_candidates() -> None:
+    """``extra_discards``: the heuristic's best discards beyond the ``top_k`` are searched
+    too (their paired gains over the heuristic's choice are recorded)."""
+    bot = PimcAgent(seed=0, deals=6, plies=100_000, top_k=1, extra_discards=2, horizon=4)
+    searched = 0
+    for v in _heuristic_game_views(2)[:30]:
+        legal = mille.legal_from_view(v)
+        top = best_action(v, legal)
+        discards = [a for a in mille.legal_from_view(v) if a.verb == "discard" and a != top]
+        bot.choose(v, legal)
+        if len(discards) >= 2 and bot.last_gains:
+            assert len(bot.last_gains) == 2
+            assert all(a.verb == "discard" for a in bot.last_gains)
+            searched += 1
+    assert searched > 5
+    with pytest.raises(ValueError, match="extra_discards"):
+        PimcAgent(extra_discards=-1)
+
+
 def test_table_extension_pimc_declines_where_extending_hands_the_trip_over() -> None:
     """[table: extension] seed 508: the heuristic extends at 700 km while the opponent,
     at 675, is as likely to make the longer trip and take its bonuses; rollouts show

@@ -9,16 +9,18 @@ medium    the heuristic
 hard      determinized search (``PimcAgent``) over the heuristic's top 3 moves, 12-step
           rollouts, a small budget (24 deals, 1 200 rollout steps a decision), keeping
           the heuristic's move unless an alternative is 2 standard errors better
-expert    the same search over the top 4 moves with a larger budget (80 deals, 4 200
-          steps), taking the alternative with the best paired mean once it is 1
-          standard error ahead
+expert    the same search over the top 4 moves and the heuristic's next 3 discards,
+          with a larger budget (160 deals, 8 400 steps), rolling out to the end of the
+          hand once the draw pile holds 20 cards or fewer, taking the alternative with
+          the best paired mean once it is 1 standard error ahead
 ========  =====================================================================
 
 Both search levels play each candidate on the same sampled deals and follow it with the
-heuristic for every seat for 12 engine steps (the extension decision: to the end of the
-hand), then compare the points on the table. The sampled deals respect what the coups
-fourrés prove and weigh down what the others' discards suggest (a player who discarded
-while stopped held no cure); see :class:`rallye.agents.mille_search.PimcAgent`.
+heuristic for every seat for 12 engine steps (the extension decision, and expert's
+endgame: to the end of the hand), then compare the points on the table. The sampled
+deals respect what the coups fourrés prove and weigh down what the others' discards
+suggest (a player who discarded while stopped held no cure); see
+:class:`rallye.agents.mille_search.PimcAgent`.
 
 Search levels are budgeted by deal and step counts only, so they play the same at the same seed on
 any machine and tournaments reproduce exactly (a wall-clock cap would make results depend
@@ -48,7 +50,18 @@ def mille_level(level: str, seed: int = 0) -> Agent:
     if level == "hard":
         return PimcAgent(seed, deals=24, plies=1200, top_k=3, horizon=12, name="hard")
     if level == "expert":
-        return PimcAgent(seed, deals=80, plies=4200, top_k=4, horizon=12, z=1.0, min_gain=0.0, name="expert")
+        return PimcAgent(
+            seed,
+            deals=160,
+            plies=8400,
+            top_k=4,
+            extra_discards=3,
+            horizon=12,
+            endgame=20,
+            z=1.0,
+            min_gain=0.0,
+            name="expert",
+        )
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
 
 

@@ -436,6 +436,14 @@ class PimcAgent:
     or banking a safety, which card to give up) instead of trading its judgement for
     sampling noise.
 
+    Two refinements, off by default: ``extra_discards`` adds the heuristic's best few
+    discards beyond the ``top_k`` to the candidates (which card to give up is where the
+    heuristic's ranking is weakest: the best discard by the oracle of
+    ``benchmarks/mille_decisions.py`` is often its 4th-6th choice); and ``endgame``: once
+    the draw pile holds at most that many cards, rollouts run to the end of the hand
+    whatever the ``horizon`` (the rest of the hand is short, and the bonuses that decide
+    it -- delayed action, shutout, safe trip -- are invisible to the points on the table).
+
     The deals weigh down what the others' last discards suggest they do not hold
     (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player
     who discarded while their side could not move held no cure.
@@ -459,12 +467,16 @@ class PimcAgent:
         max_rollout: int = 400,
         horizon: int | None = None,
         read_discards: bool = True,
+        extra_discards: int = 0,
+        endgame: int | None = None,
         name: str = "pimc",
     ) -> None:
         if deals < 2 or plies < 1 or top_k < 1:
             raise ValueError("deals must be at least 2, plies and top_k at least 1")
         if horizon is not None and horizon < 1:
             raise ValueError("horizon must be at least 1 step (or None: to the end of the hand)")
+        if extra_discards < 0:
+            raise ValueError("extra_discards must not be negative")
         self.name = name
         self.deals = deals
         self.plies = plies
@@ -475,6 +487,8 @@ class PimcAgent:
         self.max_rollout = max_rollout
         self.horizon = horizon
         self.read_discards = read_discards
+        self.extra_discards = extra_discards
+        self.endgame = endgame
         self.rng = random.Random(seed)
         self.last_deals = 0
         self.last_plies = 0
@@ -489,6 +503,8 @@ class PimcAgent:
             return legal[0]
         ranked = [a for _, a in rank_actions(view, legal)]
         cands = ranked[: self.top_k]
+        if self.extra_discards:
+            cands += [a for a in ranked[self.top_k :] if a.verb == "discard"][: self.extra_discards]
         if len(cands) == 1:
             return cands[0]
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
@@ -499,7 +515,8 @@ class PimcAgent:
         side = view.side
         base = cands[0]
         limit = self.max_rollout
-        if self.horizon is not None and view.phase != "extend":
+        endgame = self.endgame is not None and view.draw_count <= self.endgame
+        if self.horizon is not None and view.phase != "extend" and not endgame:
             limit = min(limit, self.horizon)
         outcomes: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands[1:])
