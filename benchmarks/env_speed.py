@@ -17,7 +17,9 @@ episode) and counts engine decisions (one ``mille.apply`` each):
 Knight Rider rows (``--game knightrider`` or ``all``) play 2-player quick-build games with a
 turn limit of 60, random legal moves, the same loops: engine, ``knightrider_v0.raw_env``,
 ``KnightRiderEnv`` vs the ``random`` bot, and ``python_rallye_knightrider`` (its chance
-nodes — seed, dice, escape cards — are sampled and timed apart; each re-runs ``apply``);
+nodes — seed, dice, escape cards — are sampled and timed apart; each re-runs ``apply``).
+As the engine row times ``new_game`` apart, the PettingZoo and Gymnasium rows time
+``reset`` apart (for Gymnasium with the bots' moves before the learner's first turn);
 its observation row uses ``make_observation(game).set_from`` (a NumPy buffer), because
 ``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms).
 
@@ -109,19 +111,26 @@ class _Counting:
         return self._apply(state, action)
 
 
-def _gym_loop(env: Any) -> Loop:
+def _gym_loop(env: Any, setup: bool = False) -> Loop:
+    """``setup``: ``reset`` (the new game and the bots' moves before the learner's first
+    turn) is timed and counted apart, as the engine row does with ``new_game``."""
     counter = _Counting(env.adapter)
     rng = random.Random(0)
     seed = 0
     while True:
+        s0 = time.process_time()
         before = counter.n
         obs, _ = env.reset(seed=seed)
+        reset_time = 0.0
+        if setup:
+            reset_time = time.process_time() - s0
+            before = counter.n
         seed += 1
         done = False
         while not done:
             obs, _, term, trunc, _ = env.step(_pick(obs["action_mask"], rng))
             done = term or trunc
-        yield counter.n - before, 0.0, 0
+        yield counter.n - before, reset_time, 1
 
 
 def gymnasium_loop() -> Loop:
@@ -197,7 +206,7 @@ def kr_pettingzoo_loop() -> Loop:
 def kr_gymnasium_loop() -> Loop:
     from rallye.rl.gym_env import KnightRiderEnv
 
-    return _gym_loop(KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT))
+    return _gym_loop(KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT), setup=True)
 
 
 def kr_openspiel_loop(observe: bool) -> Loop:
@@ -278,7 +287,7 @@ def knightrider_rows(seconds: float, rounds: int) -> list[Row]:
         [
             ("KR engine (legal_actions + apply)", kr_engine_loop(), "(+ new_game: {ms:.1f} ms/game)"),
             ("KR pettingzoo raw_env (last + step)", kr_pettingzoo_loop(), "(+ reset: {ms:.1f} ms/game)"),
-            ("KR gymnasium KnightRiderEnv vs random", kr_gymnasium_loop(), "(reset included)"),
+            ("KR gymnasium KnightRiderEnv vs random", kr_gymnasium_loop(), "(+ reset: {ms:.1f} ms/game)"),
             ("KR openspiel (legal_actions + apply_action)", kr_openspiel_loop(False), "(+ chance: {us:.0f} us/node)"),
             ("KR openspiel + observer.set_from", kr_openspiel_loop(True), ""),
         ],
