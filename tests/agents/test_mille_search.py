@@ -206,3 +206,20 @@ def test_pimc_rejects_a_bad_budget_and_an_empty_choice() -> None:
         PimcAgent(horizon=0)
     with pytest.raises(ValueError, match="no legal action"):
         PimcAgent().choose(_heuristic_game_views(1)[0], ())
+
+
+@pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
+def test_pimc_reading_the_last_turn_returns_legal_actions(edition: str) -> None:
+    """``read_turns`` (the sampler's "What the last turn reveals") in every edition and
+    player count: legal choices, deterministic for a seed; the weight must be in (0, 1]."""
+    for players in PLAYER_COUNTS[edition]:
+        views = [v for i, v in enumerate(views_of(edition, players, seed=300 + players, steps=400)) if i % 40 == 0]
+        runs = []
+        for _ in range(2):
+            bot = PimcAgent(seed=players, deals=3, plies=120, top_k=2, read_turns=0.05)
+            runs.append([bot.choose(v, mille.legal_from_view(v)) for v in views])
+        assert runs[0] == runs[1]
+        assert all(a in mille.legal_from_view(v) for a, v in zip(runs[0], views, strict=True))
+    for bad in (0.0, 1.5):
+        with pytest.raises(ValueError, match="read_turns"):
+            PimcAgent(read_turns=bad)

@@ -27,6 +27,7 @@ the team mate's hand is unseen like any other).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -84,8 +85,13 @@ class Reading:
 
     @classmethod
     def of(cls, view: MilleView) -> Reading:
+        return cls.with_unseen(view, view.unseen_counts())
+
+    @classmethod
+    def with_unseen(cls, view: MilleView, unseen: dict[str, int]) -> Reading:
+        """The reading of ``view`` given its unseen counts (callers that know them, such as
+        the search on a determinized state, skip the recount)."""
         me = view.tableaus[view.side]
-        unseen = view.unseen_counts()
         pool = max(1, sum(unseen.values()))
         opp = tuple(s for s in range(len(view.tableaus)) if s != view.side)
         leader_km = max((view.tableaus[s].km for s in opp), default=0)
@@ -317,6 +323,22 @@ class HeuristicAgent:
         if self.epsilon and self.rng.random() < self.epsilon:
             return legal[self.rng.randrange(len(legal))]
         return best_action(view, legal)
+
+
+def best_scored(r: Reading, legal: Sequence[Action]) -> Action:
+    """The first legal action with the highest :func:`score_action` (``best_action``'s
+    choice), skipping the discards once a play or attack scores above
+    :data:`DISCARD_CEILING` (the discards come last in the engine's order and none can
+    beat it; their card values are most of the cost)."""
+    best = legal[0]
+    best_score = -math.inf
+    for a in legal:
+        if a.verb == "discard" and best_score > DISCARD_CEILING:
+            break
+        sc = score_action(r, a)
+        if sc > best_score:
+            best, best_score = a, sc
+    return best
 
 
 def rank_actions(view: MilleView, legal: Sequence[Action]) -> list[tuple[float, Action]]:

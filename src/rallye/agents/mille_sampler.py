@@ -28,6 +28,19 @@ such a player the cure they did not play is accepted with probability
 :data:`HABIT_WEIGHT` (plus the chance that they drew it since). Only the player's last
 turn is read, and only when nothing has touched their side's battle pile since.
 
+**What the last turn reveals** (:func:`last_turn_replay`; ``PimcAgent(read_turns=...)``). The
+move just made by the player before the viewer is replayed: from the view, the public
+table as that player saw it is rebuilt (their move taken back: the card leaves the pile
+it went to, the viewer's last draw goes back on the pile), and for a sampled hand (their
+hand now plus the card they played) the heuristic of :mod:`rallye.agents.mille_heuristic`
+is asked what it would have done. A deal in which it would have done something else is
+accepted with probability ``weight``: a player who just discarded while the viewer was
+rolling probably held no hazard to attack with, one who played 25 km probably had no
+larger distance that fitted. This models the others as playing like the heuristic (they
+may not: the weight keeps every consistent deal possible). Only a plain last move is read
+(a play other than a safety, an attack without coup fourré, a discard), and only while
+the draw pile is not empty (then the viewer's draw is certain).
+
 :func:`state_from_view` then builds a full :class:`~rallye.mille.state.MilleState` in
 which that seat's view equals the given view: same tableaus, discard pile, hand sizes,
 events and scores; the sampled hands; ``deck``/``draw_pos`` such that the draw pile is the
@@ -39,19 +52,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from rallye.agents.mille_heuristic import Reading, best_scored
+from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
     CARD_INDEX,
     CARDS,
+    D200,
+    DISTANCE_KM,
+    END_OF_LIMIT,
     REMEDY_FOR,
     RIGHT_OF_WAY,
     ROLL,
     SAFETIES,
     SAFETY_FOR,
+    SPEED_LIMIT,
 )
-from rallye.mille.state import Event, MilleState
+from rallye.mille.engine import legal_from_view
+from rallye.mille.state import PLAY_PHASE, Event, MilleState, Tableau
 from rallye.mille.view import MilleView
 
 _TURN_KINDS = frozenset({"play", "attack", "discard", "extend", "decline"})
@@ -174,6 +194,101 @@ def discard_inferences(view: MilleView) -> tuple[Exclusion, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class TurnReplay:
+    """The last move of ``seat`` (``action``) and the table as that player saw it then
+    (``view``, with an empty hand: the hand is what a deal supplies). See the module doc,
+    "What the last turn reveals"."""
+
+    seat: int
+    action: Action
+    view: MilleView
+    unseen: dict[str, int]  # cards that player had not seen then, their own hand still counted
+    weight: float
+
+    def hand_then(self, hand_now: Sequence[str]) -> tuple[str, ...]:
+        """That player's hand when they moved, if they hold ``hand_now`` now (sorted as the
+        engine keeps hands)."""
+        return _sorted((*hand_now, self.action.card))  # type: ignore[arg-type]
+
+    def heuristic_move(self, hand_now: Sequence[str]) -> Action:
+        """What the heuristic would have played then with ``hand_now`` (``best_action`` on
+        the rebuilt view, computed without recounting the deck)."""
+        hand = self.hand_then(hand_now)
+        v = replace(self.view, hand=hand)
+        legal = legal_from_view(v)
+        unseen = dict(self.unseen)
+        for c in hand:
+            unseen[c] -= 1
+        return best_scored(Reading.with_unseen(v, unseen), legal)
+
+    def acceptance(self, hand_now: Sequence[str]) -> float:
+        """1 if the heuristic would have made the move with this hand, else ``weight``."""
+        return 1.0 if self.heuristic_move(hand_now) == self.action else self.weight
+
+
+def last_turn_replay(view: MilleView, weight: float = HABIT_WEIGHT) -> TurnReplay | None:
+    """The replay of the move just made before the viewer's turn, or ``None`` when it
+    cannot be rebuilt for certain (see the module doc)."""
+    if view.phase != PLAY_PHASE or view.current != view.seat or view.draw_count == 0 or not view.events:
+        return None
+    e = view.events[-1]
+    p, card = e.seat, e.card
+    if p == view.seat or card is None or e.kind not in ("play", "attack", "discard") or card in SAFETIES:
+        return None
+    side_of = {q: i for i, seats in enumerate(view.sides) for q in seats}
+    tabs = list(view.tableaus)
+    discard = view.discard
+    if e.kind == "discard":
+        if not discard or discard[-1] != card:
+            return None
+        discard = discard[:-1]
+        action = Action("discard", card)
+    else:
+        side = side_of[p] if e.kind == "play" else e.side
+        if side is None or not 0 <= side < len(tabs):
+            return None
+        back = _take_back(tabs[side], card)
+        if back is None:
+            return None
+        tabs[side] = back
+        action = Action(e.kind, card, e.side if e.kind == "attack" else None)
+    sizes = list(view.hand_sizes)
+    sizes[p] += 1
+    sizes[view.seat] -= 1  # the viewer's draw goes back on the pile
+    then = replace(
+        view,
+        seat=p,
+        side=side_of[p],
+        hand=(),
+        hand_sizes=tuple(sizes),
+        tableaus=tuple(tabs),
+        discard=discard,
+        draw_count=view.draw_count + 1,
+        current=p,
+        cf_turn=len(view.events) > 1 and view.events[-2].kind == "coup_fourre" and view.events[-2].seat == p,
+        events=view.events[:-1],
+    )
+    return TurnReplay(p, action, then, then.unseen_counts(), weight)
+
+
+def _take_back(tab: Tableau, card: str) -> Tableau | None:
+    """``tab`` before ``card`` (not a safety) was put on it, or ``None`` if it is not on top
+    of the pile it goes to."""
+    km = DISTANCE_KM.get(card)
+    if km is not None:
+        if not tab.distance or tab.distance[-1] != card:
+            return None
+        return tab._replace(distance=tab.distance[:-1], km=tab.km - km, d200=tab.d200 - (card == D200))
+    if card in (SPEED_LIMIT, END_OF_LIMIT):
+        if not tab.speed or tab.speed[-1] != card:
+            return None
+        return tab._replace(speed=tab.speed[:-1])
+    if not tab.battle or tab.battle[-1] != card:
+        return None
+    return tab._replace(battle=tab.battle[:-1])
+
+
 def _acceptance(deal_hands: Sequence[Sequence[str]], excl: Sequence[Exclusion], sizes: Sequence[int]) -> float:
     prob = 1.0
     for x in excl:
@@ -221,11 +336,13 @@ def sample_deal(
     rng: random.Random,
     excl: Sequence[Exclusion] | None = None,
     pool: Sequence[str] | None = None,
+    replay: TurnReplay | None = None,
 ) -> Deal:
     """One uniformly random placement of the unseen cards consistent with the view.
 
     ``excl`` and ``pool`` (:func:`exclusions`, :func:`unseen_cards`) may be passed in when
-    sampling many times from one view."""
+    sampling many times from one view; ``replay`` (:func:`last_turn_replay`) weighs the
+    deals by what the last move reveals."""
     if pool is None:
         pool = unseen_cards(view)
     if excl is None:
@@ -234,10 +351,12 @@ def sample_deal(
     cards = list(pool)
     for _ in range(MAX_REJECTIONS):
         rng.shuffle(cards)
-        if not relevant:
+        if not relevant and replay is None:
             break
         hands, _ = _split(view, cards)
         acc = _acceptance(hands, relevant, view.hand_sizes)
+        if replay is not None and acc > 0.0:
+            acc *= replay.acceptance(hands[replay.seat])
         if acc >= 1.0 or (acc > 0.0 and rng.random() < acc):
             break
     else:
@@ -296,6 +415,7 @@ def sample_state(
     rng: random.Random,
     excl: Sequence[Exclusion] | None = None,
     pool: Sequence[str] | None = None,
+    replay: TurnReplay | None = None,
 ) -> MilleState:
     """A determinization: :func:`sample_deal` made into a full state."""
-    return state_from_view(view, sample_deal(view, rng, excl, pool))
+    return state_from_view(view, sample_deal(view, rng, excl, pool, replay))
