@@ -204,7 +204,8 @@ def _heuristic_history(
 def test_last_turn_replay_rebuilds_the_table_the_mover_saw(edition: str) -> None:
     """Module doc, "What the last turn reveals": the rebuilt view, given the mover's true
     hand, is the view the mover had (every field the heuristic reads), and the heuristic
-    replayed on it makes the move the heuristic made -- in every edition and player count."""
+    replayed on it makes the move the heuristic made -- in every edition and player count.
+    (Not rebuilt, as the heuristic reads neither: the events and the coup-fourré turn flag.)"""
     checked = 0
     kinds = set()
     for players in PLAYER_COUNTS[edition]:

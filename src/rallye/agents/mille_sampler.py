@@ -197,8 +197,8 @@ def discard_inferences(view: MilleView) -> tuple[Exclusion, ...]:
 @dataclass(frozen=True, slots=True)
 class TurnReplay:
     """The last move of ``seat`` (``action``) and the table as that player saw it then
-    (``view``, with an empty hand: the hand is what a deal supplies). See the module doc,
-    "What the last turn reveals"."""
+    (``view``, with an empty hand: the hand is what a deal supplies; its events and
+    ``cf_turn`` are not rebuilt). See the module doc, "What the last turn reveals"."""
 
     seat: int
     action: Action
@@ -266,7 +266,7 @@ def last_turn_replay(view: MilleView, weight: float = HABIT_WEIGHT) -> TurnRepla
         discard=discard,
         draw_count=view.draw_count + 1,
         current=p,
-        cf_turn=len(view.events) > 1 and view.events[-2].kind == "coup_fourre" and view.events[-2].seat == p,
+        cf_turn=False,  # not rebuilt, nor are the events: the heuristic reads neither
         events=view.events[:-1],
     )
     return TurnReplay(p, action, then, then.unseen_counts(), weight)
