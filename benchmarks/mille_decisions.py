@@ -26,9 +26,16 @@ bound for a bot choosing among those candidates, biased upwards by the oracle's 
     PYTHONPATH=src python benchmarks/mille_decisions.py --hands 12 --rollouts 160 \\
         --bots medium,hard,expert --cache /tmp/positions.pkl
 
-Bots are registered names or ``pimc/key=value/...`` (see ``ladder.py``). With ``--cache``
-the positions and oracle values are built once and reused (the file is rebuilt when the
-settings that made it differ).
+Bots are registered names or ``pimc/key=value/...`` (see ``ladder.py``). Every bot after
+the first is also compared with the first *paired*, position by position ("vs first": the
+mean difference of the two gains with its 95 % interval), which separates far smaller
+differences than the two intervals do. With ``--cache`` the positions and oracle values are
+built once and reused (the file is rebuilt when the settings that made it differ).
+
+A diagnostic, not a bot: ``truehands:SPEC`` is the search ``SPEC`` (a level or a ``pimc``
+spec) given the *true* hidden hands of each position (only the draw pile's order is
+reshuffled, deal by deal). It cheats; its gain over ``SPEC`` is the most that better
+reading of the hidden cards (the sampler's inferences) could add to that search.
 """
 
 from __future__ import annotations
@@ -49,7 +56,8 @@ from ladder import build
 from rallye import mille
 from rallye.agents.base import make_agent
 from rallye.agents.mille_heuristic import rank_actions
-from rallye.agents.mille_search import hand_outcome, heuristic_policy
+from rallye.agents.mille_sampler import Exclusion, TurnReplay
+from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy
 from rallye.mille.actions import Action
 from rallye.mille.engine import apply, legal_actions
 from rallye.mille.state import MilleState
@@ -99,8 +107,13 @@ def oracle(job: tuple[Position, int, int, int]) -> dict[Action, float]:
     return {a: v / rollouts for a, v in sums.items()}
 
 
-def load_or_build(args: argparse.Namespace) -> list[tuple[MilleView, tuple[Action, ...], dict[Action, float]]]:
-    key = (args.hands, args.every, args.first_seed, args.rollouts, args.candidates)
+#: One scored position: the true state, the deciding seat's view, its legal actions and
+#: the oracle value of each candidate.
+Scored = tuple[MilleState, MilleView, tuple[Action, ...], dict[Action, float]]
+
+
+def load_or_build(args: argparse.Namespace) -> list[Scored]:
+    key = ("states", args.hands, args.every, args.first_seed, args.rollouts, args.candidates)
     if args.cache and os.path.exists(args.cache):
         with open(args.cache, "rb") as f:
             cached = pickle.load(f)
@@ -111,7 +124,7 @@ def load_or_build(args: argparse.Namespace) -> list[tuple[MilleView, tuple[Actio
     jobs = [(p, args.rollouts, args.candidates, i) for i, p in enumerate(pos)]
     with multiprocessing.Pool(args.workers) as pool:
         values = pool.map(oracle, jobs, chunksize=1)
-    data = [(v, legal, o) for (_, v, legal), o in zip(pos, values, strict=True)]
+    data = [(s, v, legal, o) for (s, v, legal), o in zip(pos, values, strict=True)]
     print(f"{len(data)} positions from {args.hands} hands, oracle built in {time.time() - t:.0f} s", flush=True)
     if args.cache:
         with open(args.cache, "wb") as f:
@@ -119,31 +132,75 @@ def load_or_build(args: argparse.Namespace) -> list[tuple[MilleView, tuple[Actio
     return data
 
 
-def score(spec: str, data: Sequence[tuple[MilleView, tuple[Action, ...], dict[Action, float]]]) -> str:
-    gains: list[float] = []
+class TrueHands(PimcAgent):
+    """The diagnostic ``truehands:SPEC``: the search of ``SPEC`` sampling only the draw
+    pile's order, the hidden hands being the true ones of ``state`` (set per position)."""
+
+    state: MilleState
+
+    @classmethod
+    def of(cls, inner: PimcAgent) -> TrueHands:
+        bot = cls.__new__(cls)
+        bot.__dict__.update(inner.__dict__)
+        return bot
+
+    def _sample(
+        self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str], replay: TurnReplay | None
+    ) -> MilleState:
+        s = self.state
+        pile = list(s.deck[s.draw_pos :])
+        self.rng.shuffle(pile)
+        return s._replace(deck=s.deck[: s.draw_pos] + tuple(pile), seed=0)
+
+
+def gains_of(spec: str, data: Sequence[Scored]) -> tuple[list[float | None], list[float], int]:
+    """Per position the bot's gain over the heuristic's move (``None`` for a move outside the
+    oracle's candidates), the seconds per decision, and how many decisions differ from the
+    heuristic's."""
+    cheat = spec.startswith("truehands:")
+    gains: list[float | None] = []
     times: list[float] = []
-    changed = outside = 0
-    for i, (view, legal, values) in enumerate(data):
+    changed = 0
+    for i, (state, view, legal, values) in enumerate(data):
         heuristic = rank_actions(view, legal)[0][1]
-        bot: Any = build(spec, i)
+        bot: Any = build(spec.removeprefix("truehands:"), i)
+        if cheat:
+            if not isinstance(bot, PimcAgent):
+                raise ValueError(f"truehands: needs a search bot (pimc), not {spec!r}")
+            bot = TrueHands.of(bot)
+            bot.state = state
         t = time.perf_counter()
         a = bot.choose(view, legal)
         times.append(time.perf_counter() - t)
-        if a != heuristic:
-            changed += 1
-        if a not in values:
-            outside += 1  # a move outside the oracle's candidates: not scored (counted apart)
-            continue
-        gains.append(values[a] - values[heuristic])
-    m = statistics.fmean(gains)
-    h = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
+        changed += a != heuristic
+        # a move outside the oracle's candidates is not scored (counted apart)
+        gains.append(values[a] - values[heuristic] if a in values else None)
+    return gains, times, changed
+
+
+def _interval(xs: Sequence[float]) -> str:
+    m = statistics.fmean(xs)
+    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
+    return f"{m:+6.2f} [{m - h:+.2f}, {m + h:+.2f}]"
+
+
+def score(spec: str, data: Sequence[Scored], first: list[float | None] | None = None) -> tuple[str, list[float | None]]:
+    """The line printed for one bot (with the paired difference to ``first``'s gains when
+    given), and its gains."""
+    gains, times, changed = gains_of(spec, data)
+    scored = [g for g in gains if g is not None]
+    outside = len(gains) - len(scored)
     times.sort()
-    return (
-        f"{spec:>14}  gain/decision {m:+6.2f} [{m - h:+.2f}, {m + h:+.2f}]  changed {changed}/{len(data)}"
+    line = (
+        f"{spec:>14}  gain/decision {_interval(scored)}  changed {changed}/{len(data)}"
         + (f" ({outside} outside the candidates)" if outside else "")
         + f"  s/decision mean {statistics.fmean(times):.3f} p95 {times[int(0.95 * (len(times) - 1))]:.3f}"
         f" max {times[-1]:.3f}"
     )
+    if first is not None:
+        diffs = [g - f for g, f in zip(gains, first, strict=True) if g is not None and f is not None]
+        line += f"  vs first {_interval(diffs)}"
+    return line, gains
 
 
 def main() -> None:
@@ -158,10 +215,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
     data = load_or_build(args)
-    best = statistics.fmean(max(o.values()) - o[rank_actions(v, legal)[0][1]] for v, legal, o in data)
+    best = statistics.fmean(max(o.values()) - o[rank_actions(v, legal)[0][1]] for _, v, legal, o in data)
     print(f"{len(data)} positions; oracle best {best:+.2f} a decision (upper bound, biased up)")
+    first: list[float | None] | None = None
     for spec in args.bots.split(","):
-        print(score(spec, data), flush=True)
+        line, gains = score(spec, data, first)
+        first = gains if first is None else first
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
