@@ -179,6 +179,8 @@ def gains_of(spec: str, data: Sequence[Scored]) -> tuple[list[float | None], lis
 
 
 def _interval(xs: Sequence[float]) -> str:
+    if not xs:
+        return "   n/a (no position scored)"
     m = statistics.fmean(xs)
     h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
     return f"{m:+6.2f} [{m - h:+.2f}, {m + h:+.2f}]"

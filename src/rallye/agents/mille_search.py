@@ -425,7 +425,10 @@ class PimcAgent:
     would have moved otherwise is kept with that probability. Measured on the 758
     positions of ``benchmarks/mille_decisions.py --hands 48 --first-seed 20000``, paired
     against ``expert``: weight 0.02 +0.48 +- 1.38 points a decision, 0.1 +0.30 +- 1.60,
-    0.3 -1.04 +- 1.69 -- no gain shown, so ``expert`` does not use it.
+    0.3 -1.04 +- 1.69 -- no gain shown, so ``expert`` does not use it. It costs a heuristic
+    replay per sample drawn: with a small weight and a move few hands explain, up to about
+    1/weight samples per deal (capped by the sampler's rejection limit), so a decision can
+    take several times longer than without it.
 
     The deals weigh down what the others' last discards suggest they do not hold
     (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player
