@@ -385,7 +385,9 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             return
         if not isinstance(after.rng, _ScriptRng) or after.rng.script:
             raise RuntimeError("the engine left scripted chance outcomes unused")  # pragma: no cover
-        after = evolve(after, escape_deck=_normal_deck(after, self._n_cards))
+        deck = _normal_deck(after, self._n_cards)
+        if deck != after.escape_deck:  # (keeping the same tuple keeps view_for's caches of it)
+            after = evolve(after, escape_deck=deck)
         returns = None
         if kr.is_over(after):
             n = self._players
