@@ -35,7 +35,8 @@ built once and reused (the file is rebuilt when the settings that made it differ
 A diagnostic, not a bot: ``truehands:SPEC`` is the search ``SPEC`` (a level or a ``pimc``
 spec) given the *true* hidden hands of each position (only the draw pile's order is
 reshuffled, deal by deal). It cheats; its gain over ``SPEC`` is the most that better
-reading of the hidden cards (the sampler's inferences) could add to that search.
+reading of the hidden cards (the sampler's inferences) could add to that search, a bound no
+inference reaches in full: it sees the same true hands the oracle values the moves on.
 """
 
 from __future__ import annotations
