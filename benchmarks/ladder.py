@@ -10,7 +10,8 @@ interval computed over the duplicate pairs (the two games of a deal are not inde
     PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --hands --matches 200
 
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
-keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3``.
+keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=tuned`` or
+``style=classic``: the heuristic weights of the searching side, ``rallye.agents.mille_heuristic.STYLES``).
 
 Not a test: it takes minutes (``expert`` thinks up to ~0.5 s a move).
 """
@@ -26,6 +27,7 @@ from typing import Any
 
 from rallye import mille
 from rallye.agents.base import make_agent
+from rallye.agents.mille_heuristic import STYLES
 from rallye.agents.mille_search import PimcAgent
 
 DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
@@ -38,10 +40,12 @@ def build(spec: str, seed: int) -> Any:
         return make_agent("mille", name, seed)
     if name != "pimc":
         raise ValueError(f"settings are only understood for pimc, not {name!r}")
-    kw: dict[str, float | int] = {}
+    kw: dict[str, Any] = {}
     for o in opts:
         k, _, v = o.partition("=")
-        kw[k] = float(v) if "." in v else int(v)
+        if k == "style" and v not in STYLES:
+            raise ValueError(f"unknown style {v!r}; styles are {', '.join(STYLES)}")
+        kw[k] = STYLES[v] if k == "style" else float(v) if "." in v else int(v)
     return PimcAgent(seed, name=spec, **kw)  # type: ignore[arg-type]
 
 

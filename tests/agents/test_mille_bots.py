@@ -10,7 +10,17 @@ from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
 from rallye.agents.base import agent_names, make_agent
-from rallye.agents.mille_heuristic import HeuristicAgent, Reading, best_action, card_value
+from rallye.agents.mille_heuristic import (
+    CLASSIC,
+    STYLES,
+    TUNED,
+    HeuristicAgent,
+    Reading,
+    Style,
+    best_action,
+    card_value,
+    rank_actions,
+)
 from rallye.agents.mille_sampler import Deal, state_from_view, unseen_cards
 from rallye.agents.mille_search import IsmctsAgent, PimcAgent
 from rallye.mille.actions import parse_action
@@ -19,16 +29,18 @@ from rallye.mille.state import MilleState, Tableau
 
 def test_mille_bots_and_levels_are_registered() -> None:
     names = agent_names("mille")
-    for n in ("random", "heuristic", "ismcts", "pimc", "easy", "medium", "hard", "expert"):
+    for n in ("random", "heuristic", "tuned", "ismcts", "pimc", "easy", "medium", "hard", "expert"):
         assert n in names
 
 
+@pytest.mark.parametrize("style", [CLASSIC, TUNED], ids=["classic", "tuned"])
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
-def test_heuristic_only_returns_legal_actions(edition: str) -> None:
-    """Thousands of decisions across editions, player counts and phases (extension incl.)."""
+def test_heuristic_only_returns_legal_actions(edition: str, style: Style) -> None:
+    """Thousands of decisions across editions, player counts and phases (extension incl.),
+    in both styles."""
     phases = set()
     for players in PLAYER_COUNTS[edition]:
-        bot = HeuristicAgent(seed=players, epsilon=0.1)
+        bot = HeuristicAgent(seed=players, epsilon=0.1, style=style)
         for v in views_of(edition, players, seed=players, steps=400):
             legal = mille.legal_from_view(v)
             phases.add(v.phase)
@@ -122,7 +134,7 @@ def _key(card: str) -> int:
     return CARD_INDEX[card]
 
 
-@pytest.mark.parametrize("bot_name", ["heuristic", "ismcts", "pimc"])
+@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "ismcts", "pimc", "hard"])
 def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
     """Swapping others' hands and the draw pile changes nothing the bot may see, so the
     same seed makes the same choice."""
@@ -263,3 +275,58 @@ def test_parse_of_every_bot_answer_round_trips() -> None:
         v = mille.view_for(s, s.current)
         a = bot.choose(v, mille.legal_from_view(v))
         assert parse_action(str(a)) == a
+
+
+# -- the tuned style -----------------------------------------------------------------------
+def _choose_in(v: mille.MilleView, style: Style) -> str:
+    return str(best_action(v, mille.legal_from_view(v), style))
+
+
+def test_styles_classic_is_the_heuristic_and_tuned_is_registered() -> None:
+    assert Style() == CLASSIC and STYLES == {"classic": CLASSIC, "tuned": TUNED}
+    assert make_agent("mille", "heuristic").style == CLASSIC  # type: ignore[attr-defined]
+    tuned = make_agent("mille", "tuned")
+    assert tuned.name == "tuned" and tuned.style == TUNED  # type: ignore[attr-defined]
+
+
+def test_tuned_keeps_end_of_limit_and_gives_up_a_short_distance_card() -> None:
+    """Stopped by a flat tire with no cure: only discards. The classic heuristic gives up
+    End of Limit (worth 25 to it, a 25 km card 42.5); tuned values distance cards lower
+    and End of Limit higher (40 against 12.5) and gives up the 25."""
+    me = Tableau(battle=("ROLL", "FLAT_TIRE"))
+    v = _view(("END_OF_LIMIT", "D25", "D100", "D75", "ROLL", "GASOLINE", "STOP"), me, Tableau())
+    assert all(a.verb == "discard" for a in mille.legal_from_view(v))
+    assert _choose_in(v, CLASSIC) == "discard END_OF_LIMIT"
+    assert _choose_in(v, TUNED) == "discard D25"
+    assert card_value(Reading.of(v, TUNED), "D25", v.hand) < card_value(Reading.of(v), "D25", v.hand)
+
+
+def test_tuned_attacks_before_playing_roll() -> None:
+    """Stopped with Roll in hand and a hazard for a rolling opponent: the classic heuristic
+    starts first (Roll 950 above any attack on a side at 0 km), tuned attacks first."""
+    me = Tableau(battle=("ROLL", "STOP"))
+    v = _view(("ROLL", "FLAT_TIRE", "D100", "D75", "D50", "GASOLINE", "REPAIRS"), me, ROLLING)
+    assert _choose_in(v, CLASSIC) == "play ROLL"
+    assert _choose_in(v, TUNED) == "attack 2 FLAT_TIRE"  # the other seat (numbered from 1)
+
+
+def test_tuned_holds_its_safety_when_an_opponent_nears_the_finish() -> None:
+    """A long draw pile, an opponent rolling 200 km from the finish: the classic heuristic
+    finds holding Extra Tank for a coup fourré risky and banks it; tuned keeps holding."""
+    hand = ("D25", "D50", "D75", "D100", "ROLL", "GASOLINE", "EXTRA_TANK")
+    close = Tableau(battle=("ROLL",), distance=("D200", "D200", "D100", "D100", "D100", "D100"), km=800, d200=2)
+    v = _view(hand, ROLLING, close, draw_count=50)
+    assert Reading.of(v).risky and not Reading.of(v, TUNED).risky
+    assert _choose_in(v, CLASSIC) == "play EXTRA_TANK"
+    assert _choose_in(v, TUNED) != "play EXTRA_TANK"
+
+
+def test_rank_actions_in_a_style_is_best_first() -> None:
+    for v in views_of("wm2006", 2, seed=5, steps=200):
+        legal = mille.legal_from_view(v)
+        for style in (CLASSIC, TUNED):
+            ranked = rank_actions(v, legal, style)
+            assert sorted(str(a) for _, a in ranked) == sorted(str(a) for a in legal)
+            assert ranked[0][1] == best_action(v, legal, style)
+            if v.phase == "play":
+                assert [s for s, _ in ranked] == sorted((s for s, _ in ranked), reverse=True)

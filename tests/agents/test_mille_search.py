@@ -10,8 +10,18 @@ import pytest
 from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
+from rallye.agents import mille_search
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import DISCARD, DISCARD_CEILING, Reading, best_action, card_value
+from rallye.agents.mille_heuristic import (
+    CLASSIC,
+    DISCARD,
+    DISCARD_CEILING,
+    TUNED,
+    Reading,
+    Style,
+    best_action,
+    card_value,
+)
 from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import DECLINE, EXTEND
 from rallye.mille.cards import CARDS
@@ -33,20 +43,21 @@ def test_fast_rollout_policy_is_the_heuristic(players: int) -> None:
     assert checked > 100
 
 
+@pytest.mark.parametrize("style", [CLASSIC, TUNED], ids=["classic", "tuned"])
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
-def test_fast_rollout_policy_is_the_heuristic_in_random_play(edition: str) -> None:
+def test_fast_rollout_policy_is_the_heuristic_in_random_play(edition: str, style: Style) -> None:
     """The same off the heuristic's own path: random games (odd hands, many copies of a
     card, stopped sides) in every edition and player count, with and without the pile
-    counts a rollout passes in."""
+    counts a rollout passes in, in both styles."""
     checked = 0
     for players in PLAYER_COUNTS[edition]:
         for s in random_states(edition, players, seed=40 + players, steps=400):
             legal = mille.legal_actions(s)
             if s.phase != "play":
                 continue
-            want = best_action(mille.view_for(s, s.current), legal)
-            assert heuristic_policy(s, legal) == want
-            assert heuristic_policy(s, legal, pile_counts(s.deck, s.draw_pos), s.draw_pos) == want
+            want = best_action(mille.view_for(s, s.current), legal, style)
+            assert heuristic_policy(s, legal, style=style) == want
+            assert heuristic_policy(s, legal, pile_counts(s.deck, s.draw_pos), s.draw_pos, style) == want
             checked += 1
     assert checked > 600
 
@@ -223,3 +234,36 @@ def test_pimc_reading_the_last_turn_returns_legal_actions(edition: str) -> None:
     for bad in (0.0, 1.5):
         with pytest.raises(ValueError, match="read_turns"):
             PimcAgent(read_turns=bad)
+
+
+def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``style``: the searching side's candidates come from the heuristic in that style,
+    and in the rollouts that side's turns are played in it; every other side is played
+    by the classic heuristic (the opponent model). 3 players, so two other sides."""
+    views = [v for v in _views_3p() if v.phase == "play"]
+    for v in views[:10]:
+        legal = mille.legal_from_view(v)
+        assert PimcAgent(seed=0, top_k=1, style=TUNED).choose(v, legal) == best_action(v, legal, TUNED)
+    seen: set[tuple[bool, Style]] = set()
+    real = mille_search.heuristic_policy
+
+    def spy(state, legal, piles=None, start=0, style=CLASSIC):  # type: ignore[no-untyped-def]
+        seen.add((state.side_of[state.current] == side, style))
+        return real(state, legal, piles, start, style)
+
+    monkeypatch.setattr(mille_search, "heuristic_policy", spy)
+    bot = PimcAgent(seed=0, deals=3, plies=10_000, top_k=3, horizon=6, style=TUNED)
+    for v in views[:12]:
+        side = v.side
+        bot.choose(v, mille.legal_from_view(v))
+    assert seen == {(True, TUNED), (False, CLASSIC)}
+
+
+def _views_3p() -> list[MilleView]:
+    s = mille.new_match("wm2006", 3, seed=2)
+    out = []
+    while not s.sheets:
+        v = mille.view_for(s, s.current)
+        out.append(v)
+        s = mille.apply(s, best_action(v, mille.legal_from_view(v)))
+    return out

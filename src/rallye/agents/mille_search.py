@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
-from rallye.agents.mille_heuristic import Reading, best_action, best_scored, rank_actions
+from rallye.agents.mille_heuristic import CLASSIC, Reading, Style, best_action, best_scored, rank_actions
 from rallye.agents.mille_sampler import (
     Exclusion,
     TurnReplay,
@@ -334,7 +334,11 @@ def pile_counts(deck: Sequence[str], start: int) -> list[dict[str, int]]:
 
 
 def _fast_reading(
-    state: MilleState, view: MilleView, piles: Sequence[dict[str, int]] | None = None, start: int = 0
+    state: MilleState,
+    view: MilleView,
+    piles: Sequence[dict[str, int]] | None = None,
+    start: int = 0,
+    style: Style = CLASSIC,
 ) -> Reading:
     """``Reading.of(view)`` for the player to act in ``state``, with the unseen counts taken
     from the (determinized) state's hidden cards instead of recounting the deck: the cards
@@ -351,21 +355,25 @@ def _fast_reading(
         if p != seat:
             for c in h:
                 unseen[c] += 1
-    return Reading.with_unseen(view, unseen)
+    return Reading.with_unseen(view, unseen, style)
 
 
 def heuristic_policy(
-    state: MilleState, legal: Sequence[Action], piles: Sequence[dict[str, int]] | None = None, start: int = 0
+    state: MilleState,
+    legal: Sequence[Action],
+    piles: Sequence[dict[str, int]] | None = None,
+    start: int = 0,
+    style: Style = CLASSIC,
 ) -> Action:
-    """Exactly the heuristic's choice (``best_action`` on the acting seat's view of
-    ``state``), computed faster: the view's unseen counts come from the state (and from
-    ``piles``, :func:`pile_counts` of ``state.deck`` at ``start``, when given)."""
+    """Exactly the heuristic's choice (``best_action`` in ``style`` on the acting seat's
+    view of ``state``), computed faster: the view's unseen counts come from the state (and
+    from ``piles``, :func:`pile_counts` of ``state.deck`` at ``start``, when given)."""
     if len(legal) == 1:
         return legal[0]
     view = view_for(state, state.current)
     if state.phase == "extend":
-        return best_action(view, legal)
-    return best_scored(_fast_reading(state, view, piles, start), legal)
+        return best_action(view, legal, style)
+    return best_scored(_fast_reading(state, view, piles, start, style), legal)
 
 
 def hand_outcome(state: MilleState, side: int, root_sheets: int, match_weight: float) -> float:
@@ -430,6 +438,11 @@ class PimcAgent:
     1/weight samples per deal (capped by the sampler's rejection limit), so a decision can
     take several times longer than without it.
 
+    ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
+    for the searching side: it ranks the candidates and plays that side's turns in the
+    rollouts; the other sides are always played by the classic heuristic (the opponent
+    model).
+
     The deals weigh down what the others' last discards suggest they do not hold
     (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player
     who discarded while their side could not move held no cure.
@@ -456,6 +469,7 @@ class PimcAgent:
         extra_discards: int = 0,
         endgame: int | None = None,
         read_turns: float | None = None,
+        style: Style = CLASSIC,
         name: str = "pimc",
     ) -> None:
         if deals < 2 or plies < 1 or top_k < 1:
@@ -479,6 +493,7 @@ class PimcAgent:
         self.extra_discards = extra_discards
         self.endgame = endgame
         self.read_turns = read_turns
+        self.style = style
         self.rng = random.Random(seed)
         self.last_deals = 0
         self.last_plies = 0
@@ -491,7 +506,7 @@ class PimcAgent:
         self.last_gains = {}
         if len(legal) == 1:
             return legal[0]
-        ranked = [a for _, a in rank_actions(view, legal)]
+        ranked = [a for _, a in rank_actions(view, legal, self.style)]
         cands = ranked[: self.top_k]
         if self.extra_discards:
             cands += [a for a in ranked[self.top_k :] if a.verb == "discard"][: self.extra_discards]
@@ -504,6 +519,7 @@ class PimcAgent:
         replay = last_turn_replay(view, self.read_turns) if self.read_turns is not None else None
         root_sheets = len(view.sheets)
         side = view.side
+        style = self.style
         base = cands[0]
         limit = self.max_rollout
         endgame = self.endgame is not None and view.draw_count <= self.endgame
@@ -523,7 +539,8 @@ class PimcAgent:
                 s = apply(root, a)
                 steps = 0
                 while s.phase != "over" and len(s.sheets) == root_sheets and steps < limit:
-                    s = apply(s, heuristic_policy(s, legal_actions(s), piles, start))
+                    own = style if s.side_of[s.current] == side else CLASSIC
+                    s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, own))
                     steps += 1
                 plies += steps + 1
                 outcomes[a].append(hand_outcome(s, side, root_sheets, self.match_weight))
