@@ -92,9 +92,9 @@ def test_pimc_only_returns_legal_actions(edition: str) -> None:
         assert "extend" in phases
 
 
-def _heuristic_game_views(seed: int) -> list[MilleView]:
-    """The views of every decision of one 2-player wm2006 hand played by the heuristic."""
-    s = mille.new_match("wm2006", 2, seed=seed)
+def _heuristic_game_views(seed: int, players: int = 2) -> list[MilleView]:
+    """The views of every decision of one wm2006 hand played by the heuristic."""
+    s = mille.new_match("wm2006", players, seed=seed)
     out = []
     while not s.sheets:
         v = mille.view_for(s, s.current)
@@ -240,7 +240,7 @@ def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch
     """``style``: the searching side's candidates come from the heuristic in that style,
     and in the rollouts that side's turns are played in it; every other side is played
     by the classic heuristic (the opponent model). 3 players, so two other sides."""
-    views = [v for v in _views_3p() if v.phase == "play"]
+    views = [v for v in _heuristic_game_views(2, players=3) if v.phase == "play"]
     for v in views[:10]:
         legal = mille.legal_from_view(v)
         assert PimcAgent(seed=0, top_k=1, style=TUNED).choose(v, legal) == best_action(v, legal, TUNED)
@@ -257,13 +257,3 @@ def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch
         side = v.side
         bot.choose(v, mille.legal_from_view(v))
     assert seen == {(True, TUNED), (False, CLASSIC)}
-
-
-def _views_3p() -> list[MilleView]:
-    s = mille.new_match("wm2006", 3, seed=2)
-    out = []
-    while not s.sheets:
-        v = mille.view_for(s, s.current)
-        out.append(v)
-        s = mille.apply(s, best_action(v, mille.legal_from_view(v)))
-    return out

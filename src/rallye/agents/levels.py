@@ -12,11 +12,13 @@ hard      determinized search (``PimcAgent``) over the heuristic's top 3 moves, 
 expert    the same search over the top 4 moves and the heuristic's next 3 discards,
           with a larger budget (160 deals, 8 400 steps), rolling out to the end of the
           hand once the draw pile holds 20 cards or fewer, taking the alternative with
-          the best paired mean once it is 1 standard error ahead
+          the best paired mean once it is 1 standard error ahead; its own side is
+          ranked and played in the rollouts by the ``tuned`` heuristic (``TUNED``)
 ========  =====================================================================
 
 Both search levels play each candidate on the same sampled deals and follow it with the
-heuristic for every seat for 12 engine steps (the extension decision, and expert's
+heuristic for every seat (expert: the tuned heuristic for its own side, the classic one for
+the others) for 12 engine steps (the extension decision, and expert's
 endgame: to the end of the hand), then compare the points on the table. The sampled
 deals respect what the coups fourrés prove and weigh down what the others' discards
 suggest (a player who discarded while stopped held no cure); see
@@ -35,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rallye.agents.base import Agent, register
-from rallye.agents.mille_heuristic import HeuristicAgent
+from rallye.agents.mille_heuristic import TUNED, HeuristicAgent
 from rallye.agents.mille_search import PimcAgent
 
 EASY_EPSILON = 0.3
@@ -60,6 +62,7 @@ def mille_level(level: str, seed: int = 0) -> Agent:
             endgame=20,
             z=1.0,
             min_gain=0.0,
+            style=TUNED,
             name="expert",
         )
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")

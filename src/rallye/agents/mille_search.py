@@ -441,7 +441,9 @@ class PimcAgent:
     ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
     for the searching side: it ranks the candidates and plays that side's turns in the
     rollouts; the other sides are always played by the classic heuristic (the opponent
-    model).
+    model). ``expert`` uses ``TUNED``: 69.2 % of 500 matches against the heuristic, where
+    the same search with the classic style won 65.6 % and 65.6 % of two other sets of 500
+    (README, "Mille Bornes bots").
 
     The deals weigh down what the others' last discards suggest they do not hold
     (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player
