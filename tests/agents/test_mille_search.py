@@ -66,15 +66,17 @@ def test_fast_rollout_policy_is_the_heuristic_in_random_play(edition: str, style
 def test_no_discard_scores_above_the_ceiling(card: str) -> None:
     """The rollout policy skips the discards once a play beats ``DISCARD_CEILING``: that is
     only exact if no discard can score more, even with a hand of seven copies of one card
-    (a card's value falls with its copies) and nothing of its kind left unseen."""
+    (a card's value falls with its copies) and nothing of its kind left unseen, in both
+    styles."""
     for v in views_of("wm2006", 2, seed=7, steps=300):
         if v.phase != "play":
             continue
         hand = (card,) * 7
         view = replace(v, hand=hand, hand_sizes=tuple(7 if p == v.seat else n for p, n in enumerate(v.hand_sizes)))
-        r = Reading.of(view)
-        for unseen in (r.unseen, dict.fromkeys(r.unseen, 0)):
-            assert DISCARD - card_value(replace(r, unseen=unseen), card, hand) <= DISCARD_CEILING
+        for style in (CLASSIC, TUNED):
+            r = Reading.of(view, style)
+            for unseen in (r.unseen, dict.fromkeys(r.unseen, 0)):
+                assert DISCARD - card_value(replace(r, unseen=unseen), card, hand) <= DISCARD_CEILING
 
 
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
