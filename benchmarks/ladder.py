@@ -10,8 +10,9 @@ interval computed over the duplicate pairs (the two games of a deal are not inde
     PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --hands --matches 200
 
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
-keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=tuned`` or
-``style=classic``: the heuristic weights of the searching side, ``rallye.agents.mille_heuristic.STYLES``).
+keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
+``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
+``rallye.agents.mille_heuristic.STYLES``).
 
 Not a test: it takes minutes (``expert`` thinks up to ~0.5 s a move).
 """

@@ -12,6 +12,7 @@ from rallye import mille
 from rallye.agents.base import agent_names, make_agent
 from rallye.agents.mille_heuristic import (
     CLASSIC,
+    FITTED,
     STYLES,
     TUNED,
     HeuristicAgent,
@@ -29,15 +30,15 @@ from rallye.mille.state import MilleState, Tableau
 
 def test_mille_bots_and_levels_are_registered() -> None:
     names = agent_names("mille")
-    for n in ("random", "heuristic", "tuned", "ismcts", "pimc", "easy", "medium", "hard", "expert"):
+    for n in ("random", "heuristic", "tuned", "fitted", "ismcts", "pimc", "easy", "medium", "hard", "expert"):
         assert n in names
 
 
-@pytest.mark.parametrize("style", [CLASSIC, TUNED], ids=["classic", "tuned"])
+@pytest.mark.parametrize("style", list(STYLES.values()), ids=list(STYLES))
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
 def test_heuristic_only_returns_legal_actions(edition: str, style: Style) -> None:
     """Thousands of decisions across editions, player counts and phases (extension incl.),
-    in both styles."""
+    in every style."""
     phases = set()
     for players in PLAYER_COUNTS[edition]:
         bot = HeuristicAgent(seed=players, epsilon=0.1, style=style)
@@ -134,7 +135,7 @@ def _key(card: str) -> int:
     return CARD_INDEX[card]
 
 
-@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "ismcts", "pimc", "hard"])
+@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "fitted", "ismcts", "pimc", "hard"])
 def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
     """Swapping others' hands and the draw pile changes nothing the bot may see, so the
     same seed makes the same choice."""
@@ -277,7 +278,7 @@ def test_parse_of_every_bot_answer_round_trips() -> None:
         assert parse_action(str(a)) == a
 
 
-# -- the tuned style -----------------------------------------------------------------------
+# -- the tuned and fitted styles --------------------------------------------------------------------
 def _choose_in(v: mille.MilleView, style: Style) -> str:
     return str(best_action(v, mille.legal_from_view(v), style))
 
@@ -285,12 +286,14 @@ def _choose_in(v: mille.MilleView, style: Style) -> str:
 def test_styles_classic_is_the_heuristic_and_tuned_is_registered() -> None:
     """The yardsticks keep the classic heuristic (``heuristic``, ``medium`` and the easy
     level); ``expert`` searches with the tuned one for its own side."""
-    assert Style() == CLASSIC and STYLES == {"classic": CLASSIC, "tuned": TUNED}
+    assert Style() == CLASSIC and STYLES == {"classic": CLASSIC, "tuned": TUNED, "fitted": FITTED}
     for name in ("heuristic", "easy", "medium", "hard"):
         assert make_agent("mille", name).style == CLASSIC  # type: ignore[attr-defined]
     assert make_agent("mille", "expert").style == TUNED  # type: ignore[attr-defined]
     tuned = make_agent("mille", "tuned")
     assert tuned.name == "tuned" and tuned.style == TUNED  # type: ignore[attr-defined]
+    fitted = make_agent("mille", "fitted")
+    assert fitted.name == "fitted" and fitted.style == FITTED  # type: ignore[attr-defined]
 
 
 def test_tuned_keeps_end_of_limit_and_gives_up_a_short_distance_card() -> None:
@@ -325,10 +328,32 @@ def test_tuned_holds_its_safety_when_an_opponent_nears_the_finish() -> None:
     assert _choose_in(v, TUNED) != "play EXTRA_TANK"
 
 
+def test_fitted_attacks_before_it_cures_itself() -> None:
+    """Stopped by a flat tire with a Spare Tire in hand and a hazard for a rolling opponent: the
+    classic heuristic cures first (a remedy scores 1,000, above any attack); fitted puts a
+    remedy at 500, below an attack that is unlikely to meet a coup fourré, and attacks."""
+    me = Tableau(battle=("ROLL", "FLAT_TIRE"))
+    v = _view(("SPARE_TIRE", "OUT_OF_GAS", "D100", "D75", "D50", "ROLL", "D25"), me, ROLLING)
+    assert _choose_in(v, CLASSIC) == "play SPARE_TIRE"
+    assert _choose_in(v, TUNED) == "play SPARE_TIRE"
+    assert _choose_in(v, FITTED) == "attack 2 OUT_OF_GAS"
+
+
+def test_fitted_banks_its_safety_earlier_as_the_draw_pile_runs_out() -> None:
+    """Five cards left to draw in a 2-player game: holding Extra Tank for a coup fourré is
+    not yet risky for the classic heuristic (two cards a player) but is for fitted (three),
+    which banks it rather than drive."""
+    hand = ("D25", "D50", "D75", "D100", "ROLL", "GASOLINE", "EXTRA_TANK")
+    v = _view(hand, ROLLING, Tableau(), draw_count=5)
+    assert not Reading.of(v).risky and Reading.of(v, FITTED).risky
+    assert _choose_in(v, CLASSIC) == "play D100"
+    assert _choose_in(v, FITTED) == "play EXTRA_TANK"
+
+
 def test_rank_actions_in_a_style_is_best_first() -> None:
     for v in views_of("wm2006", 2, seed=5, steps=200):
         legal = mille.legal_from_view(v)
-        for style in (CLASSIC, TUNED):
+        for style in STYLES.values():
             ranked = rank_actions(v, legal, style)
             assert sorted(str(a) for _, a in ranked) == sorted(str(a) for a in legal)
             assert ranked[0][1] == best_action(v, legal, style)

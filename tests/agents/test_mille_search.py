@@ -16,6 +16,7 @@ from rallye.agents.mille_heuristic import (
     CLASSIC,
     DISCARD,
     DISCARD_CEILING,
+    STYLES,
     TUNED,
     Reading,
     Style,
@@ -43,12 +44,12 @@ def test_fast_rollout_policy_is_the_heuristic(players: int) -> None:
     assert checked > 100
 
 
-@pytest.mark.parametrize("style", [CLASSIC, TUNED], ids=["classic", "tuned"])
+@pytest.mark.parametrize("style", list(STYLES.values()), ids=list(STYLES))
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
 def test_fast_rollout_policy_is_the_heuristic_in_random_play(edition: str, style: Style) -> None:
     """The same off the heuristic's own path: random games (odd hands, many copies of a
     card, stopped sides) in every edition and player count, with and without the pile
-    counts a rollout passes in, in both styles."""
+    counts a rollout passes in, in every style."""
     checked = 0
     for players in PLAYER_COUNTS[edition]:
         for s in random_states(edition, players, seed=40 + players, steps=400):
@@ -73,7 +74,7 @@ def test_no_discard_scores_above_the_ceiling(card: str) -> None:
             continue
         hand = (card,) * 7
         view = replace(v, hand=hand, hand_sizes=tuple(7 if p == v.seat else n for p, n in enumerate(v.hand_sizes)))
-        for style in (CLASSIC, TUNED):
+        for style in STYLES.values():
             r = Reading.of(view, style)
             for unseen in (r.unseen, dict.fromkeys(r.unseen, 0)):
                 assert DISCARD - card_value(replace(r, unseen=unseen), card, hand) <= DISCARD_CEILING
