@@ -278,7 +278,7 @@ def test_parse_of_every_bot_answer_round_trips() -> None:
         assert parse_action(str(a)) == a
 
 
-# -- the tuned and fitted styles --------------------------------------------------------------------
+# -- the tuned and fitted styles ---------------------------------------------------------
 def _choose_in(v: mille.MilleView, style: Style) -> str:
     return str(best_action(v, mille.legal_from_view(v), style))
 

@@ -67,8 +67,8 @@ def test_fast_rollout_policy_is_the_heuristic_in_random_play(edition: str, style
 def test_no_discard_scores_above_the_ceiling(card: str) -> None:
     """The rollout policy skips the discards once a play beats ``DISCARD_CEILING``: that is
     only exact if no discard can score more, even with a hand of seven copies of one card
-    (a card's value falls with its copies) and nothing of its kind left unseen, in both
-    styles."""
+    (a card's value falls with its copies) and nothing of its kind left unseen, in every
+    style."""
     for v in views_of("wm2006", 2, seed=7, steps=300):
         if v.phase != "play":
             continue

@@ -96,7 +96,7 @@ class Style:
     risky_when_close: bool = True  # an opponent who may finish soon makes holding safeties risky
     remedy: float = REMEDY  # the score of playing a remedy (and End of Limit before a big card)
     safety_tempo: float = ROLL_PLAY  # a safety that starts the side or earns an extra turn
-    risky_draw_per_player: int = 2  # holding safeties is risky once the draw pile is this low a player
+    risky_draw_per_player: int = 2  # holding safeties is risky from this many cards a player left to draw
     risky_remaining: int = 100  # ... or once the own side is this close to the target
     cf_weight: float = 700.0  # an attack loses this times the chance of a coup fourré
     leader_bonus: float = 60.0  # attacking the opposing side with the most km
