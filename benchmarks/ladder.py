@@ -9,6 +9,9 @@ interval computed over the duplicate pairs (the two games of a deal are not inde
     PYTHONPATH=src python benchmarks/ladder.py --matches 20 --workers 2
     PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --hands --matches 200
 
+``--csv FILE`` also writes one row per game (pairing, deal seed, A's seat, A's result and
+points, B's points, hands), so two runs on the same seeds can be compared deal by deal.
+
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
 keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
 ``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
@@ -20,10 +23,12 @@ Not a test: it takes minutes (``expert`` thinks up to ~0.5 s a move).
 from __future__ import annotations
 
 import argparse
+import csv
 import math
 import multiprocessing
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from rallye import mille
@@ -96,7 +101,9 @@ def main() -> None:
     ap.add_argument("--edition", default="wm2006")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
     args = ap.parse_args()
+    rows: list[dict[str, Any]] = []
     unit = "hands" if args.hands else "matches"
     per = "hand" if args.hands else "match"
     print(f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing")
@@ -106,6 +113,19 @@ def main() -> None:
             jobs = [(a, b, args.first_seed * 2 + k, args.hands, args.edition) for k in range(2 * args.matches)]
             t = time.time()
             results = pool.map(play, jobs, chunksize=1)
+            rows += [
+                {
+                    "a": a,
+                    "b": b,
+                    "deal_seed": job[2] // 2,
+                    "seat_a": job[2] % 2,
+                    "result_a": r[0],
+                    "points_a": r[1],
+                    "points_b": r[2],
+                    "hands": r[3],
+                }
+                for job, r in zip(jobs, results, strict=True)
+            ]
             wins = sum(r[0] for r in results)
             n = len(results)
             lo, hi = wilson(wins, n)
@@ -120,6 +140,11 @@ def main() -> None:
                 f"margin/{per} {m:+7.1f} [{mlo:+.1f}, {mhi:+.1f}]  ({hands} hands, {time.time() - t:.0f} s)",
                 flush=True,
             )
+    if args.csv:
+        with args.csv.open("w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["a"])
+            w.writeheader()
+            w.writerows(rows)
 
 
 if __name__ == "__main__":

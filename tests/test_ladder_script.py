@@ -1,0 +1,30 @@
+"""``benchmarks/ladder.py``: the per-game CSV pairs the two seat orders of every deal."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+LADDER = Path(__file__).resolve().parents[1] / "benchmarks" / "ladder.py"
+
+
+def _run(out: Path) -> tuple[str, list[dict[str, str]]]:
+    cmd = [sys.executable, str(LADDER), "--pairs", "medium:easy", "--hands", "--matches", "2"]
+    cmd += ["--first-seed", "70", "--workers", "1", "--csv", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300)
+    with out.open(newline="") as f:
+        return done.stdout, list(csv.DictReader(f))
+
+
+def test_ladder_csv_has_one_row_per_game_and_reproduces(tmp_path: Path) -> None:
+    printed, rows = _run(tmp_path / "a.csv")
+    assert [(r["deal_seed"], r["seat_a"]) for r in rows] == [("70", "0"), ("70", "1"), ("71", "0"), ("71", "1")]
+    assert all(r["a"] == "medium" and r["b"] == "easy" and r["hands"] == "1" for r in rows)
+    wins = sum(float(r["result_a"]) for r in rows)
+    assert f"medium wins {wins:5.1f}/4" in printed
+    for r in rows:  # a hand's result follows from its points
+        pa, pb = int(r["points_a"]), int(r["points_b"])
+        assert float(r["result_a"]) == (1.0 if pa > pb else 0.5 if pa == pb else 0.0)
+    assert _run(tmp_path / "b.csv")[1] == rows
