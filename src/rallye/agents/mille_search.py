@@ -21,6 +21,7 @@ optional wall-clock cap (then it is not).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -28,6 +29,8 @@ from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
 from rallye.agents.mille_heuristic import CLASSIC, Reading, Style, best_action, best_scored, rank_actions
+from rallye.agents.mille_leaf import WEIGHTS as LEAF_WEIGHTS
+from rallye.agents.mille_leaf import learned_estimate
 from rallye.agents.mille_sampler import (
     Exclusion,
     TurnReplay,
@@ -376,15 +379,22 @@ def heuristic_policy(
     return best_scored(_fast_reading(state, view, piles, start, style), legal)
 
 
-def hand_outcome(state: MilleState, side: int, root_sheets: int, match_weight: float) -> float:
+def hand_outcome(
+    state: MilleState,
+    side: int,
+    root_sheets: int,
+    match_weight: float,
+    estimate: Callable[[MilleState, int], float] = _estimate,
+) -> float:
     """The value for ``side`` of a state reached by a rollout: this hand's points minus the
     best opposing side's, plus ``match_weight`` if the hand won the match (minus if lost).
-    A hand not yet over is valued by the points on the table (:func:`_estimate`)."""
+    A hand not yet over is valued by ``estimate`` (by default :func:`_estimate`: the points
+    on the table and hand-set allowances; or the learned :mod:`rallye.agents.mille_leaf`)."""
     n = len(state.sides)
     if len(state.sheets) > root_sheets:
         pts: Sequence[float] = state.sheets[root_sheets].hand_totals
     else:
-        pts = [_estimate(state, s) for s in range(n)]
+        pts = [estimate(state, s) for s in range(n)]
     value = pts[side] - max(pts[o] for o in range(n) if o != side)
     if state.winners and len(state.sheets) == root_sheets + 1:
         value += match_weight if side in state.winners else -match_weight
@@ -438,6 +448,15 @@ class PimcAgent:
     1/weight samples per deal (capped by the sampler's rejection limit), so a decision can
     take several times longer than without it.
 
+    A fourth, off by default and in no level: ``leaf=True`` values a rollout stopped before
+    the end of the hand by the learned :func:`~rallye.agents.mille_leaf.learned_estimate`
+    (fitted per edition for two sides; other player counts keep :func:`_estimate`). It
+    predicts the rest of a hand twice as well (R^2 0.24 against 0.11, wm2006), yet the
+    decisions do not improve: on the 762 positions of ``benchmarks/mille_decisions.py
+    --hands 48 --first-seed 20000``, paired against the same search without it, -0.71
+    [-2.05, +0.63] points a decision, and with the shorter horizons a better leaf could
+    allow, worse (6 steps with 320 deals -2.38 [-4.37, -0.38], 8 with 240 -2.69).
+
     ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
     for the searching side: it ranks the candidates and plays that side's turns in the
     rollouts; the other sides are always played by the classic heuristic (the opponent
@@ -472,6 +491,7 @@ class PimcAgent:
         endgame: int | None = None,
         read_turns: float | None = None,
         style: Style = CLASSIC,
+        leaf: bool = False,
         name: str = "pimc",
     ) -> None:
         if deals < 2 or plies < 1 or top_k < 1:
@@ -496,6 +516,7 @@ class PimcAgent:
         self.endgame = endgame
         self.read_turns = read_turns
         self.style = style
+        self.leaf = leaf
         self.rng = random.Random(seed)
         self.last_deals = 0
         self.last_plies = 0
@@ -527,6 +548,11 @@ class PimcAgent:
         endgame = self.endgame is not None and view.draw_count <= self.endgame
         if self.horizon is not None and view.phase != "extend" and not endgame:
             limit = min(limit, self.horizon)
+        estimate = _estimate
+        if self.leaf:
+            weights = LEAF_WEIGHTS.get((view.edition.key, len(view.sides)))
+            if weights is not None:
+                estimate = functools.partial(learned_estimate, weights=weights)
         outcomes: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands[1:])
         cut = max(2, max_deals // 3)
@@ -545,7 +571,7 @@ class PimcAgent:
                     s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, own))
                     steps += 1
                 plies += steps + 1
-                outcomes[a].append(hand_outcome(s, side, root_sheets, self.match_weight))
+                outcomes[a].append(hand_outcome(s, side, root_sheets, self.match_weight, estimate))
             if d == cut:
                 alive = [a for a in alive if self._gain(outcomes[a], outcomes[base])[0] > 0]
         self.last_deals, self.last_plies = d, plies
