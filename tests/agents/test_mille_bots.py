@@ -283,13 +283,13 @@ def _choose_in(v: mille.MilleView, style: Style) -> str:
     return str(best_action(v, mille.legal_from_view(v), style))
 
 
-def test_styles_classic_is_the_heuristic_and_tuned_is_registered() -> None:
+def test_styles_classic_is_the_heuristic_and_the_others_are_registered() -> None:
     """The yardsticks keep the classic heuristic (``heuristic``, ``medium`` and the easy
-    level); ``expert`` searches with the tuned one for its own side."""
+    level); ``expert`` searches with the fitted one for its own side."""
     assert Style() == CLASSIC and STYLES == {"classic": CLASSIC, "tuned": TUNED, "fitted": FITTED}
     for name in ("heuristic", "easy", "medium", "hard"):
         assert make_agent("mille", name).style == CLASSIC  # type: ignore[attr-defined]
-    assert make_agent("mille", "expert").style == TUNED  # type: ignore[attr-defined]
+    assert make_agent("mille", "expert").style == FITTED  # type: ignore[attr-defined]
     tuned = make_agent("mille", "tuned")
     assert tuned.name == "tuned" and tuned.style == TUNED  # type: ignore[attr-defined]
     fitted = make_agent("mille", "fitted")

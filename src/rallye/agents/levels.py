@@ -13,11 +13,11 @@ expert    the same search over the top 4 moves and the heuristic's next 3 discar
           with a larger budget (160 deals, 8 400 steps), rolling out to the end of the
           hand once the draw pile holds 20 cards or fewer, taking the alternative with
           the best paired mean once it is 1 standard error ahead; its own side is
-          ranked and played in the rollouts by the ``tuned`` heuristic (``TUNED``)
+          ranked and played in the rollouts by the ``fitted`` heuristic (``FITTED``)
 ========  =====================================================================
 
 Both search levels play each candidate on the same sampled deals and follow it with the
-heuristic for every seat (expert: the tuned heuristic for its own side, the classic one for
+heuristic for every seat (expert: the fitted heuristic for its own side, the classic one for
 the others) for 12 engine steps (the extension decision, and expert's
 endgame: to the end of the hand), then compare the points on the table. The sampled
 deals respect what the coups fourrés prove and weigh down what the others' discards
@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rallye.agents.base import Agent, register
-from rallye.agents.mille_heuristic import TUNED, HeuristicAgent
+from rallye.agents.mille_heuristic import FITTED, HeuristicAgent
 from rallye.agents.mille_search import PimcAgent
 
 EASY_EPSILON = 0.3
@@ -62,7 +62,7 @@ def mille_level(level: str, seed: int = 0) -> Agent:
             endgame=20,
             z=1.0,
             min_gain=0.0,
-            style=TUNED,
+            style=FITTED,
             name="expert",
         )
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
