@@ -23,6 +23,7 @@ Not a test: it takes minutes (``expert`` thinks up to ~0.5 s a move).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import math
 import multiprocessing
@@ -37,6 +38,7 @@ from rallye.agents.mille_heuristic import STYLES
 from rallye.agents.mille_search import PimcAgent
 
 DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
+CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
 
 def build(spec: str, seed: int) -> Any:
@@ -103,29 +105,28 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
     args = ap.parse_args()
-    rows: list[dict[str, Any]] = []
     unit = "hands" if args.hands else "matches"
     per = "hand" if args.hands else "match"
     print(f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing")
-    with multiprocessing.Pool(args.workers) as pool:
+    with contextlib.ExitStack() as stack:
+        out = None
+        if args.csv:  # opened before the first game: a bad path fails at once, not after an hour of play
+            try:
+                out = csv.DictWriter(stack.enter_context(args.csv.open("w", newline="")), CSV_FIELDS)
+            except OSError as e:
+                ap.error(f"--csv: cannot write {args.csv}: {e.strerror}")
+            out.writeheader()
+        pool = stack.enter_context(multiprocessing.Pool(args.workers))
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             jobs = [(a, b, args.first_seed * 2 + k, args.hands, args.edition) for k in range(2 * args.matches)]
             t = time.time()
             results = pool.map(play, jobs, chunksize=1)
-            rows += [
-                {
-                    "a": a,
-                    "b": b,
-                    "deal_seed": job[2] // 2,
-                    "seat_a": job[2] % 2,
-                    "result_a": r[0],
-                    "points_a": r[1],
-                    "points_b": r[2],
-                    "hands": r[3],
-                }
-                for job, r in zip(jobs, results, strict=True)
-            ]
+            if out:
+                out.writerows(
+                    dict(zip(CSV_FIELDS, (a, b, job[2] // 2, job[2] % 2, *r), strict=True))
+                    for job, r in zip(jobs, results, strict=True)
+                )
             wins = sum(r[0] for r in results)
             n = len(results)
             lo, hi = wilson(wins, n)
@@ -140,11 +141,6 @@ def main() -> None:
                 f"margin/{per} {m:+7.1f} [{mlo:+.1f}, {mhi:+.1f}]  ({hands} hands, {time.time() - t:.0f} s)",
                 flush=True,
             )
-    if args.csv:
-        with args.csv.open("w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["a"])
-            w.writeheader()
-            w.writerows(rows)
 
 
 if __name__ == "__main__":

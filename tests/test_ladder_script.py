@@ -28,3 +28,12 @@ def test_ladder_csv_has_one_row_per_game_and_reproduces(tmp_path: Path) -> None:
         pa, pb = int(r["points_a"]), int(r["points_b"])
         assert float(r["result_a"]) == (1.0 if pa > pb else 0.5 if pa == pb else 0.0)
     assert _run(tmp_path / "b.csv")[1] == rows
+
+
+def test_ladder_refuses_an_unwritable_csv_before_playing(tmp_path: Path) -> None:
+    bad = tmp_path / "no such dir" / "out.csv"
+    cmd = [sys.executable, str(LADDER), "--pairs", "expert:medium", "--matches", "50", "--csv", str(bad)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"--csv: cannot write {bad}: No such file or directory" in done.stderr
+    assert "wins" not in done.stdout  # no game was played

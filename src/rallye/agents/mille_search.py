@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from rallye.agents.base import register
 from rallye.agents.mille_heuristic import CLASSIC, Reading, Style, best_action, best_scored, rank_actions
 from rallye.agents.mille_leaf import WEIGHTS as LEAF_WEIGHTS
-from rallye.agents.mille_leaf import learned_estimate
+from rallye.agents.mille_leaf import banked, learned_estimate
 from rallye.agents.mille_sampler import (
     Exclusion,
     TurnReplay,
@@ -136,7 +136,7 @@ def _estimate(state: MilleState, side: int) -> float:
     """Expected points of ``side`` in the running hand, roughly."""
     tab = state.tableaus[side]
     sc = state.edition.scoring
-    est: float = tab.km + sc.safety * len(tab.safeties) + sc.coup_fourre_bonus * len(tab.coups)
+    est = banked(state, side)
     est += 0.6 * (sc.trip + sc.safe_trip * (tab.d200 == 0) * 0.5) * (tab.km / state.target) ** 2
     if tab.rolling:
         est += 60.0
