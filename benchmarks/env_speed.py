@@ -15,13 +15,19 @@ episode) and counts engine decisions (one ``mille.apply`` each):
               that deal each hand are timed as well (they are not decisions).
 
 Knight Rider rows (``--game knightrider`` or ``all``) play 2-player quick-build games with a
-turn limit of 60, random legal moves, the same loops: engine, ``knightrider_v0.raw_env``,
-``KnightRiderEnv`` vs the ``random`` bot, and ``python_rallye_knightrider`` (its chance
-nodes — seed, dice, escape cards — are sampled and timed apart; each re-runs ``apply``).
+turn limit of 60, random legal moves, the same loops: engine, ``knightrider_v0.raw_env``
+and ``env()``, ``KnightRiderEnv`` vs the ``random`` bot, and ``python_rallye_knightrider``
+(its chance nodes — seed, dice, escape cards — are sampled and timed apart; each re-runs
+``apply``).
 As the engine row times ``new_game`` apart, the PettingZoo and Gymnasium rows time
 ``reset`` apart (for Gymnasium with the bots' moves before the learner's first turn);
 its observation row uses ``make_observation(game).set_from`` (a NumPy buffer), because
 ``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms).
+
+``--floor`` adds, for each game, the PettingZoo rows again with the observation (the view
+and its encoding) replaced by one constant array; the mask is still computed. That is what
+the protocol, the mask and the random pick cost if observing cost nothing, so the
+observation's share of a PettingZoo row is the difference between the two.
 
 The figure compared is CPU time per decision (``time.process_time``, steadier than the
 wall clock on a shared machine). The loops run interleaved, episode by episode, in
@@ -33,7 +39,7 @@ array takes a slow generic path, ~70 us for Knight Rider's 15,753 codes on the r
 machine, against ~3 us through a boolean view of the same bytes, and a policy reads its
 mask as booleans anyway). Target: every adapter within 2x the engine's time.
 
-    python benchmarks/env_speed.py [--seconds 3] [--rounds 6] [--game mille|knightrider|all]
+    python benchmarks/env_speed.py [--seconds 3] [--rounds 6] [--game mille|knightrider|all] [--floor]
 """
 
 from __future__ import annotations
@@ -92,10 +98,19 @@ def _aec_loop(env: Any, setup: bool) -> Loop:
         yield n, reset_time, 1
 
 
-def pettingzoo_loop(wrapped: bool) -> Loop:
+def pettingzoo_loop(wrapped: bool, floor: bool = False) -> Loop:
     from rallye.rl import mille_v0
 
-    return _aec_loop(mille_v0.env() if wrapped else mille_v0.raw_env(), setup=False)
+    env = mille_v0.env() if wrapped else mille_v0.raw_env()
+    return _aec_loop(_without_observation(env) if floor else env, setup=False)
+
+
+def _without_observation(env: Any) -> Any:
+    """``env`` with its adapter's ``observe`` returning one constant array (``--floor``)."""
+    adapter = env.unwrapped.adapter
+    constant = np.zeros(adapter.obs_size, dtype=np.float32)
+    adapter.observe = lambda state, seat: constant
+    return env
 
 
 class _Counting:
@@ -197,10 +212,11 @@ def _kr_engine_games(kr: Any, opts: Any) -> Loop:
         yield n, setup, 1
 
 
-def kr_pettingzoo_loop() -> Loop:
+def kr_pettingzoo_loop(wrapped: bool = False, floor: bool = False) -> Loop:
     from rallye.rl import knightrider_v0
 
-    return _aec_loop(knightrider_v0.raw_env(turn_limit=KR_LIMIT), setup=True)
+    env = (knightrider_v0.env if wrapped else knightrider_v0.raw_env)(turn_limit=KR_LIMIT)
+    return _aec_loop(_without_observation(env) if floor else env, setup=True)
 
 
 def kr_gymnasium_loop() -> Loop:
@@ -266,7 +282,13 @@ def run_interleaved(loops: list[tuple[str, Loop, str]], seconds: float, rounds: 
     return rows
 
 
-def mille_rows(seconds: float, rounds: int) -> list[Row]:
+def mille_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
+    extra: list[tuple[str, Loop, str]] = []
+    if floor:
+        extra = [
+            ("pettingzoo raw_env, no observation (floor)", pettingzoo_loop(wrapped=False, floor=True), ""),
+            ("pettingzoo env(), no observation (floor)", pettingzoo_loop(wrapped=True, floor=True), ""),
+        ]
     return run_interleaved(
         [
             ("engine (legal_actions + apply)", engine_loop(), ""),
@@ -276,20 +298,29 @@ def mille_rows(seconds: float, rounds: int) -> list[Row]:
             ("openspiel (legal_actions + apply_action)", openspiel_loop(None), "(+ dealing: {ms:.1f} ms/hand)"),
             ("openspiel + observation_tensor", openspiel_loop("tensor"), ""),
             ("openspiel + observer.set_from", openspiel_loop("observer"), ""),
+            *extra,
         ],
         seconds,
         rounds,
     )
 
 
-def knightrider_rows(seconds: float, rounds: int) -> list[Row]:
+def knightrider_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
+    extra: list[tuple[str, Loop, str]] = []
+    if floor:
+        extra = [
+            ("KR pettingzoo raw_env, no observation (floor)", kr_pettingzoo_loop(floor=True), ""),
+            ("KR pettingzoo env(), no observation (floor)", kr_pettingzoo_loop(wrapped=True, floor=True), ""),
+        ]
     return run_interleaved(
         [
             ("KR engine (legal_actions + apply)", kr_engine_loop(), "(+ new_game: {ms:.1f} ms/game)"),
             ("KR pettingzoo raw_env (last + step)", kr_pettingzoo_loop(), "(+ reset: {ms:.1f} ms/game)"),
+            ("KR pettingzoo env() with wrappers", kr_pettingzoo_loop(wrapped=True), "(+ reset: {ms:.1f} ms/game)"),
             ("KR gymnasium KnightRiderEnv vs random", kr_gymnasium_loop(), "(+ reset: {ms:.1f} ms/game)"),
             ("KR openspiel (legal_actions + apply_action)", kr_openspiel_loop(False), "(+ chance: {us:.0f} us/node)"),
             ("KR openspiel + observer.set_from", kr_openspiel_loop(True), ""),
+            *extra,
         ],
         seconds,
         rounds,
@@ -309,15 +340,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per loop")
     ap.add_argument("--rounds", type=int, default=6, help="interleaved turns per loop")
     ap.add_argument("--game", choices=("mille", "knightrider", "all"), default="all")
+    ap.add_argument("--floor", action="store_true", help="add the PettingZoo rows without the observation")
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
         ap.error("--seconds must be positive and --rounds at least 1")
     if args.game in ("mille", "all"):
-        _print(mille_rows(args.seconds, args.rounds))
+        _print(mille_rows(args.seconds, args.rounds, args.floor))
     if args.game in ("knightrider", "all"):
         if args.game == "all":
             print()
-        _print(knightrider_rows(args.seconds, args.rounds))
+        _print(knightrider_rows(args.seconds, args.rounds, args.floor))
 
 
 if __name__ == "__main__":
