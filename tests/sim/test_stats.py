@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rallye.sim.stats import mean_ci, median_iqr, quantile, wilson
+from rallye.sim.stats import clustered_ci95, mean_ci, median_iqr, quantile, rate_ci95, t95, wilson
 
 
 @given(st.integers(1, 10_000), st.data())
@@ -49,3 +51,47 @@ def test_quantiles_interpolate_like_numpy() -> None:
 def test_mean_ci_contains_the_mean() -> None:
     m, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
     assert lo < m == 2.5 < hi
+
+
+def test_t95_matches_students_t() -> None:
+    stats = pytest.importorskip("scipy.stats")  # scipy comes with the rl extra (open_spiel)
+    for df in [*range(1, 61), 80, 120, 500, 10_000]:
+        assert t95(df) == pytest.approx(stats.t.ppf(0.975, df), abs=1e-4), df
+    with pytest.raises(ValueError, match="at least 1"):
+        t95(0)
+
+
+def test_clustered_interval_by_hand() -> None:
+    # 8 deals of 2 matches: 2, 1 (six times), 0 wins; p = 8/16; residuals 1, 0 ..., -1;
+    # var = 8/7 * 2 / 16**2 = 1/112; half-width t95(7) * sqrt(1/112)
+    lo, hi = clustered_ci95([(2, 2), *[(1, 2)] * 6, (0, 2)])
+    half = 2.3646 * math.sqrt(1 / 112)
+    assert (lo, hi) == pytest.approx((0.5 - half, 0.5 + half))
+    assert clustered_ci95([(2, 2), (1, 2), (1, 2), (0, 2)]) == (0.0, 1.0)  # t95(3) is wide: clipped
+    assert clustered_ci95([(3, 4)]) == (0.0, 1.0)  # one deal: nothing known about deals
+    assert clustered_ci95([(0, 0), (1, 2)]) == (0.0, 1.0)  # an empty cluster does not count
+    with pytest.raises(ValueError, match="successes <= trials"):
+        clustered_ci95([(3, 2), (1, 2)])
+
+
+_DEAL = st.integers(1, 24).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n)))  # (wins, matches)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_DEAL, min_size=1, max_size=40))
+def test_reported_interval_is_never_narrower_than_wilsons(clusters: list[tuple[int, int]]) -> None:
+    lo, hi = rate_ci95(clusters)
+    wins, n = sum(s for s, _ in clusters), sum(t for _, t in clusters)
+    wlo, whi = wilson(wins, n)
+    assert 0.0 <= lo <= wlo and whi <= hi <= 1.0
+    assert lo <= wins / n <= hi
+
+
+def test_deals_that_go_all_one_way_are_few_pieces_of_evidence() -> None:
+    """48 matches in 2 deals of 24 each won wholly by one side say little: Wilson's
+    interval over the matches would be far narrower than what two deals can show."""
+    assert rate_ci95([(24, 24), (0, 24)]) == (0.0, 1.0)
+    many = [(24, 24), (0, 24)] * 20  # 40 deals: the clustered interval is still the wider
+    lo, hi = rate_ci95(many)
+    wlo, whi = wilson(480, 960)
+    assert hi - lo > 3 * (whi - wlo)

@@ -116,3 +116,39 @@ def test_knightrider_tournament_runs_duplicate_games(monkeypatch: pytest.MonkeyP
     wins = sum(b["match_wins"] for b in report["bots"])
     assert wins == pytest.approx(4)  # a game without a capture is shared as a draw
     assert "edition" not in report["config"]
+
+
+def test_win_rate_intervals_count_deals_not_just_matches() -> None:
+    """Two deals of a 4-bot Knight Rider group (24 arrangements each) whose matches all
+    went the way the seat decided: 48 matches, but the intervals may not claim what 48
+    independent matches would (rallye.sim.stats.rate_ci95)."""
+    from rallye.sim.play import MatchResult
+    from rallye.sim.stats import wilson
+    from rallye.sim.tournament import summarize
+
+    cfg = TournamentConfig(game="knightrider", bots=("a", "b", "c", "d"), players=4, matches=48, bootstrap=20)
+    jobs, g = schedule(cfg)
+    assert g == 24 and len(jobs) == 48
+    sides = ((0,), (1,), (2,), (3,))
+    # deal 0: seat 1 always wins; deal 1: seat 2 always wins
+    def result(job, winner_seat):
+        return MatchResult(
+            index=job.index, seed=job.seed, seat_bots=job.seat_bots, sides=sides,
+            winners=(winner_seat,), decisions=1, hands=0,
+        )  # fmt: skip
+
+    results = [result(j, j.index // g) for j in jobs]
+    report = summarize(cfg, results, g)
+    for b in report["bots"]:
+        assert b["matches"] == 48 and b["match_wins"] == 12
+        lo, hi = b["match_ci95"]
+        wlo, whi = wilson(12, 48)
+        assert lo <= wlo and whi <= hi
+        # every bot won 6 of 24 in each deal: the deals agree, so here Wilson's is the wider
+        assert (lo, hi) == pytest.approx((wlo, whi))
+    # now the bots, not the seats, decide, but only two deals were played: 'a' won all 48
+    results = [result(j, j.seat_bots.index("a" if j.index < g else "b")) for j in jobs]
+    bots = {b["bot"]: b for b in summarize(cfg, results, g)["bots"]}
+    assert bots["a"]["match_wins"] == 24 and bots["b"]["match_wins"] == 24
+    assert bots["a"]["match_ci95"] == [0.0, 1.0]  # 24 of 24, then 0 of 24: two deals say little
+    assert wilson(24, 48)[1] - wilson(24, 48)[0] < 0.3

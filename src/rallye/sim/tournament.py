@@ -25,9 +25,12 @@ cap that fires on a busy machine would break this; the built-in search levels ar
 by iterations, the cap being a safety net.)
 
 **Report** per bot: match wins and hand wins (a hand's winner is the side with the best
-hand total; ties share) with 95% Wilson intervals, mean points per hand, mean final score,
+hand total; ties share) with 95% intervals, mean points per hand, mean final score,
 and an Elo rating (Bradley-Terry fit of the pairwise match results, mean 0) with a 95%
-bootstrap interval, resampling whole deal groups. ``--out DIR`` writes ``bots.csv``,
+bootstrap interval, resampling whole deal groups. The matches of one deal are not
+independent, so a win rate's interval is the wider of the Wilson interval over the matches
+(hands) and the deal-clustered one (``rallye.sim.stats.rate_ci95``): a deal whose
+matches all went one way counts as one piece of evidence, not as many. ``--out DIR`` writes ``bots.csv``,
 ``matches.csv``, ``tournament.json`` and ``tournament.png`` (needs matplotlib, extra
 ``plot``).
 """
@@ -196,13 +199,15 @@ def _hand_scores(totals: Sequence[int]) -> list[float]:
 def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_size: int) -> dict[str, Any]:
     """The report, from results in match-index order (deterministic)."""
     from rallye.sim.ratings import bootstrap_elo, fit_elo, pairwise
-    from rallye.sim.stats import wilson
+    from rallye.sim.stats import rate_ci95
 
     results = sorted(results, key=lambda r: r.index)
     bots = list(config.bots)
     acc: dict[str, dict[str, Any]] = {
         b: {"matches": 0, "match_wins": 0.0, "hands": 0, "hand_wins": 0.0, "points": 0, "finals": []} for b in bots
     }
+    # per bot and deal: [match wins, matches, hand wins, hands] (the deal is the unit of the intervals)
+    by_deal: dict[str, dict[int, list[float]]] = {b: {} for b in bots}
     blocks: dict[int, list[tuple[str, str, float]]] = {}
     pair_acc: dict[tuple[str, str], list[float]] = {}
     for r in results:
@@ -216,14 +221,19 @@ def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_si
         hand_scores = [_hand_scores(h) for h in r.hand_totals]
         for side, bot in enumerate(side_bots):
             a = acc[bot]
+            d = by_deal[bot].setdefault(r.index // group_size, [0.0, 0, 0.0, 0])
             a["matches"] += 1
             a["match_wins"] += scores[side]
+            d[0] += scores[side]
+            d[1] += 1
             if r.totals:
                 a["finals"].append(r.totals[side])
             for h, hs in zip(r.hand_totals, hand_scores, strict=True):
                 a["hands"] += 1
                 a["hand_wins"] += hs[side]
                 a["points"] += h[side]
+                d[2] += hs[side]
+                d[3] += 1
     all_pairs = [p for k in sorted(blocks) for p in blocks[k]]
     elo = fit_elo(all_pairs, bots)
     intervals = bootstrap_elo(
@@ -233,17 +243,18 @@ def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_si
     for b in bots:
         a = acc[b]
         m, h = a["matches"], a["hands"]
+        deals = [by_deal[b][k] for k in sorted(by_deal[b])]
         out_bots.append(
             {
                 "bot": b,
                 "matches": m,
                 "match_wins": a["match_wins"],
                 "match_win_rate": a["match_wins"] / m if m else 0.0,
-                "match_ci95": list(wilson(min(a["match_wins"], m), m)),
+                "match_ci95": list(rate_ci95([(d[0], int(d[1])) for d in deals])),
                 "hands": h,
                 "hand_wins": a["hand_wins"],
                 "hand_win_rate": a["hand_wins"] / h if h else 0.0,
-                "hand_ci95": list(wilson(min(a["hand_wins"], h), h)),
+                "hand_ci95": list(rate_ci95([(d[2], int(d[3])) for d in deals])),
                 "mean_points_per_hand": a["points"] / h if h else 0.0,
                 "mean_final_total": sum(a["finals"]) / len(a["finals"]) if a["finals"] else 0.0,
                 "elo": elo[b],
