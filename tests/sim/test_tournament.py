@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from rallye.cli import main
-from rallye.sim.tournament import TournamentConfig, deal_group, play_tournament, schedule
+from rallye.sim.play import MatchJob, MatchResult
+from rallye.sim.stats import wilson
+from rallye.sim.tournament import (
+    FEW_DEALS,
+    TournamentConfig,
+    deal_group,
+    play_tournament,
+    print_report,
+    schedule,
+    summarize,
+)
 
 CONFIG = TournamentConfig(game="mille", bots=("heuristic", "random"), players=2, matches=6, seed=5, bootstrap=30)
 
@@ -81,6 +91,7 @@ def test_cli_writes_csv_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(argv[:-2]) == 0  # the text report
     out = capsys.readouterr().out
     assert "Elo" in out and "heuristic" in out and "2 deals × 2 seatings" in out
+    assert "only 2 deals" in out  # and a warning that so few make rough intervals
 
 
 def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,26 +129,23 @@ def test_knightrider_tournament_runs_duplicate_games(monkeypatch: pytest.MonkeyP
     assert "edition" not in report["config"]
 
 
+def _won_by(job: MatchJob, sides: tuple[tuple[int, ...], ...], side: int) -> MatchResult:
+    """A synthetic result of ``job``: ``side`` won (for the report's arithmetic)."""
+    return MatchResult(
+        index=job.index, seed=job.seed, seat_bots=job.seat_bots, sides=sides, winners=(side,), decisions=1, hands=0
+    )
+
+
 def test_win_rate_intervals_count_deals_not_just_matches() -> None:
     """Two deals of a 4-bot Knight Rider group (24 arrangements each) whose matches all
     went the way the seat decided: 48 matches, but the intervals may not claim what 48
     independent matches would (rallye.sim.stats.rate_ci95)."""
-    from rallye.sim.play import MatchResult
-    from rallye.sim.stats import wilson
-    from rallye.sim.tournament import summarize
-
     cfg = TournamentConfig(game="knightrider", bots=("a", "b", "c", "d"), players=4, matches=48, bootstrap=20)
     jobs, g = schedule(cfg)
     assert g == 24 and len(jobs) == 48
     sides = ((0,), (1,), (2,), (3,))
     # deal 0: seat 1 always wins; deal 1: seat 2 always wins
-    def result(job, winner_seat):
-        return MatchResult(
-            index=job.index, seed=job.seed, seat_bots=job.seat_bots, sides=sides,
-            winners=(winner_seat,), decisions=1, hands=0,
-        )  # fmt: skip
-
-    results = [result(j, j.index // g) for j in jobs]
+    results = [_won_by(j, sides, j.index // g) for j in jobs]
     report = summarize(cfg, results, g)
     for b in report["bots"]:
         assert b["matches"] == 48 and b["match_wins"] == 12
@@ -147,8 +155,21 @@ def test_win_rate_intervals_count_deals_not_just_matches() -> None:
         # every bot won 6 of 24 in each deal: the deals agree, so here Wilson's is the wider
         assert (lo, hi) == pytest.approx((wlo, whi))
     # now the bots, not the seats, decide, but only two deals were played: 'a' won all 48
-    results = [result(j, j.seat_bots.index("a" if j.index < g else "b")) for j in jobs]
+    results = [_won_by(j, sides, j.seat_bots.index("a" if j.index < g else "b")) for j in jobs]
     bots = {b["bot"]: b for b in summarize(cfg, results, g)["bots"]}
     assert bots["a"]["match_wins"] == 24 and bots["b"]["match_wins"] == 24
     assert bots["a"]["match_ci95"] == [0.0, 1.0]  # 24 of 24, then 0 of 24: two deals say little
     assert wilson(24, 48)[1] - wilson(24, 48)[0] < 0.3
+
+
+def test_the_report_warns_only_when_deals_are_few(capsys: pytest.CaptureFixture[str]) -> None:
+    def report(deals: int) -> dict:
+        cfg = TournamentConfig(game="knightrider", bots=("a", "b"), players=2, matches=2 * deals, bootstrap=10)
+        jobs, g = schedule(cfg)
+        return summarize(cfg, [_won_by(j, ((0,), (1,)), j.index % 3 % 2) for j in jobs], g)
+
+    print_report(report(FEW_DEALS - 1))
+    assert f"only {FEW_DEALS - 1} deals" in capsys.readouterr().out
+    print_report(report(FEW_DEALS))
+    out = capsys.readouterr().out
+    assert f"{FEW_DEALS} deals × 2 seatings" in out and "only" not in out

@@ -56,6 +56,9 @@ GAMES: tuple[str, ...] = ("mille", "knightrider")
 #: Above this many sides, a deal is played in the rotations only (6! = 720 is too many).
 MAX_PERMUTED_SIDES = 4
 BOOTSTRAP_REPS = 200
+#: Below this many deals the report warns that its intervals are rough (a bootstrap over a
+#: handful of deals has only a handful of distinct resamples).
+FEW_DEALS = 20
 
 
 @dataclass(frozen=True)
@@ -306,6 +309,11 @@ def print_report(report: dict[str, Any], seconds: float | None = None) -> None:
             f"{b['mean_final_total']:.0f}" if has_hands else "–",
         )
     con.print(t)
+    if report["deals"] < FEW_DEALS:
+        con.print(
+            f"[yellow]only {report['deals']} deal{'s' if report['deals'] != 1 else ''}: the intervals count "
+            f"deals, and fewer than {FEW_DEALS} make them rough (the Elo ones too narrow); play more matches[/]"
+        )
     for p in report["pairs"]:
         con.print(f"  {p['a']} vs {p['b']}: {p['a_score']:.3f} over {p['matches']} pairwise results")
     if seconds is not None:
