@@ -24,6 +24,10 @@ As the engine row times ``new_game`` apart, the PettingZoo and Gymnasium rows ti
 its observation row uses ``make_observation(game).set_from`` (a NumPy buffer), because
 ``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms).
 
+``--phases EPISODES`` prints instead where a decision's time goes in the engine loop and in
+the PettingZoo ``raw_env`` loop: the engine's calls, the adapter's (mask, view, encoding,
+Knight Rider's action codes) and the rest.
+
 ``--floor`` adds, for each game, the PettingZoo rows again with the observation (the view
 and its encoding) replaced by one constant array; the mask is still computed. That is what
 the protocol, the mask and the random pick cost if observing cost nothing, so the
@@ -40,11 +44,13 @@ machine, against ~3 us through a boolean view of the same bytes, and a policy re
 mask as booleans anyway). Target: every adapter within 2x the engine's time.
 
     python benchmarks/env_speed.py [--seconds 3] [--rounds 6] [--game mille|knightrider|all] [--floor]
+    python benchmarks/env_speed.py --phases 1000 [--game mille|knightrider|all]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -257,6 +263,82 @@ def _kr_openspiel_games(game: Any, observer: Any, observe: bool) -> Loop:
         yield n, chance_time, chance_nodes
 
 
+# ----------------------------------------------------------------------------- phases
+
+
+@contextlib.contextmanager
+def _timed(owner: Any, name: str, acc: dict[str, int], key: str) -> Iterator[None]:
+    """While open, ``owner.name`` (a module function or a class's method) adds its time to
+    ``acc[key]`` (nanoseconds)."""
+    fn = getattr(owner, name)
+    clock = time.perf_counter_ns
+
+    def timed(*args: Any) -> Any:
+        t = clock()
+        out = fn(*args)
+        acc[key] += clock() - t
+        return out
+
+    setattr(owner, name, timed)
+    try:
+        yield
+    finally:
+        setattr(owner, name, fn)
+
+
+def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
+    """Microseconds per decision spent in each part of a decision, in the engine loop and in
+    the PettingZoo ``raw_env`` loop, over the same random games (``--phases``): the engine's
+    own calls (``legal_actions``, ``apply``, timed in both loops), the adapter's (action
+    codes, mask, view, encoding) and the rest (the random pick, PettingZoo's protocol and
+    the loop itself). Wall clock, each timed call paying for its two clock reads: a map of
+    where the time goes, not a figure to compare with the rows above."""
+    from rallye import knightrider as kr
+    from rallye.rl import kr_encoding as kenc
+    from rallye.rl import mille_encoding as menc
+
+    clock = time.perf_counter_ns
+    if game == "mille":
+        engine, make = engine_loop, (lambda: pettingzoo_loop(wrapped=False))
+        parts: list[tuple[Any, str, str]] = [
+            (mille, "legal_actions", "legal_actions"), (mille, "apply", "apply"),
+            (menc, "mask_from_legal", "mask"), (mille, "view_for", "view"), (menc.ViewEncoder, "encode", "encoding"),
+        ]  # fmt: skip
+    else:
+        engine, make = kr_engine_loop, kr_pettingzoo_loop
+        parts = [
+            (kr, "legal_actions", "legal_actions"), (kr, "apply", "apply"), (kenc, "legal_table", "action codes"),
+            (kenc, "mask_from_table", "mask"), (kr, "view_for", "view"), (kenc, "encode_view", "encoding"),
+        ]  # fmt: skip
+    out: dict[str, dict[str, float]] = {}
+    for row, loop in (("engine", engine()), ("pettingzoo raw_env", make())):
+        acc = dict.fromkeys([key for _, _, key in parts], 0)
+        with contextlib.ExitStack() as stack:
+            for owner, name, key in parts:
+                stack.enter_context(_timed(owner, name, acc, key))
+            n, t0, excluded = 0, clock(), 0.0
+            for _ in range(episodes):
+                d, e, _ = next(loop)
+                n += d
+                excluded += e
+            total = clock() - t0 - 1e9 * excluded
+        per = {key: ns / n / 1000 for key, ns in acc.items() if ns}
+        per["the rest"] = total / n / 1000 - sum(per.values())
+        per["total"] = total / n / 1000
+        out[row] = per
+    return out
+
+
+def _print_phases(game: str, episodes: int) -> None:
+    table = phases(game, episodes)
+    rows = list(dict.fromkeys(k for per in table.values() for k in per))
+    label = "2-player wm2006 hands" if game == "mille" else f"2-player Knight Rider games (turn limit {KR_LIMIT})"
+    print(f"us per decision, {episodes} {label} (wall clock, timers included)")
+    print(f"{'':16s}" + "".join(f"{name:>20s}" for name in table))
+    for k in rows:
+        print(f"{k:16s}" + "".join(f"{per[k]:20.1f}" if k in per else f"{'':20s}" for per in table.values()))
+
+
 Row = tuple[str, int, float, str]
 
 
@@ -341,9 +423,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=6, help="interleaved turns per loop")
     ap.add_argument("--game", choices=("mille", "knightrider", "all"), default="all")
     ap.add_argument("--floor", action="store_true", help="add the PettingZoo rows without the observation")
+    ap.add_argument(
+        "--phases", type=int, metavar="EPISODES", help="instead: where a decision's time goes, engine loop vs raw_env"
+    )
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
         ap.error("--seconds must be positive and --rounds at least 1")
+    if args.phases is not None:
+        if args.phases < 1:
+            ap.error("--phases needs at least 1 episode")
+        for k, game in enumerate(g for g in ("mille", "knightrider") if args.game in (g, "all")):
+            if k:
+                print()
+            _print_phases(game, args.phases)
+        return
     if args.game in ("mille", "all"):
         _print(mille_rows(args.seconds, args.rounds, args.floor))
     if args.game in ("knightrider", "all"):

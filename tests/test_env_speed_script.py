@@ -46,3 +46,26 @@ def test_floor_rows_are_printed(env_speed: ModuleType, capsys: pytest.CaptureFix
     assert "pettingzoo env(), no observation (floor)" in out
     ratios = [float(line.split()[-1]) for line in out.splitlines() if "(floor)" in line]
     assert len(ratios) == 2 and np.isfinite(ratios).all()
+
+
+def test_phases_account_for_every_part_and_restore_the_functions(
+    env_speed: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rallye import knightrider as kr
+    from rallye import mille
+    from rallye.rl import mille_encoding as menc
+
+    before = (mille.legal_actions, mille.apply, kr.view_for, menc.ViewEncoder.encode)
+    for game, parts in (("mille", {"mask", "view", "encoding"}), ("knightrider", {"action codes", "encoding"})):
+        table = env_speed.phases(game, 2)
+        engine, adapter = table["engine"], table["pettingzoo raw_env"]
+        assert {"legal_actions", "apply"} <= set(engine) and parts <= set(adapter)
+        for per in (engine, adapter):
+            assert all(v > 0 for k, v in per.items() if k != "the rest")
+            assert sum(v for k, v in per.items() if k != "total") == pytest.approx(per["total"])
+    assert (mille.legal_actions, mille.apply, kr.view_for, menc.ViewEncoder.encode) == before
+    env_speed.main(["--game", "mille", "--phases", "1"])
+    out = capsys.readouterr().out
+    assert "pettingzoo raw_env" in out and "encoding" in out
+    with pytest.raises(SystemExit):
+        env_speed.main(["--phases", "0"])
