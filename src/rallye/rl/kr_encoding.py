@@ -465,22 +465,6 @@ class _MapLayer:
 
 
 _map = _MapLayer()
-_SQUARE_CELLS: dict[tuple[tuple[int, int, float], ...], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _square_cells(squares: tuple[tuple[int, int, float], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(flat indices, values) of the 3 x 3 cells of each ``(plane offset, square, value)``
-    (a square listed twice in one plane has the same value both times: start, choice and
-    target squares are 1, the flee squares are distinct)."""
-    index = [base + at for base, sq, _ in squares for at in _SQ_CELL_LISTS[sq]]
-    values = [v for _, _, v in squares for _ in range(9)]
-    cells = (np.array(index, dtype=np.intp), np.array(values, dtype=np.float32))
-    if len(_SQUARE_CELLS) >= 512:
-        _SQUARE_CELLS.clear()
-    _SQUARE_CELLS[squares] = cells
-    return cells
-
-
 _FLEE: dict[tuple[Any, ...], tuple[Any, Any, Any, list[tuple[int, float]]]] = {}
 
 
@@ -497,7 +481,7 @@ def _flee(view: View, escape: tuple[Any, ...]) -> list[tuple[int, float]]:
     left = [c for c in escape if c.id not in turned]
     flee: dict[tuple[int, int], float] = {}
     if left:
-        laid = {(t.x, t.y) for t in tiles}
+        laid = _map.tiles(tiles)[2]  # (its keys: the squares with a tile)
         vx, vy = villain[0] // 3, villain[1] // 3
         share = 1.0 / len(left)
         for card in left:
@@ -556,8 +540,9 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
     """``encode_view`` into ``out``, a zeroed, writable, C-contiguous float32 vector of
     OBS_SIZE: only the values that are not zero are written: the map's cells (cached as
     flat indices and values; copying a dense 268 KB plane stack cost more than all the
-    rest), the square planes' cells (one NumPy assignment, cached per list of squares),
-    then the pieces' through a memoryview (a NumPy item write costs several times more)."""
+    rest), then the pieces' and the square planes' cells through a memoryview (a NumPy
+    item write costs several times more; the flee squares change with every move of the
+    villain, so caching their cells as arrays missed often and cost more than it saved)."""
     opts = options if options is not None else _BASIC
     pieces = opts.pieces()
     n = view.players
@@ -605,12 +590,9 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
         squares += [(_SQ_PLANE_AT[2], g.sq_index(x, y), 1.0) for x, y in view.targets if (x, y) not in reached]
     if villain is not None and not view.over:
         squares += [(_SQ_PLANE_AT[3], sq, v) for sq, v in _flee(view, pieces.escape)]
-    if squares:
-        key = tuple(squares)
-        cells = _SQUARE_CELLS.get(key)
-        if cells is None:
-            cells = _square_cells(key)
-        out[cells[0]] = cells[1]
+    for base, sq, v in squares:  # (a square listed twice in a plane has one value: 1 or its flee share)
+        for at in _SQ_CELL_LISTS[sq]:
+            mv[base + at] = v
 
     # ---- scalars (the block was zeroed above: only the values that can be non-zero)
     if 0 <= n - 2 < 4:
