@@ -390,7 +390,7 @@ class _MapLayer:
             return hit[1], hit[2], hit[3]
         planes, links = _tile_layer(tuple(map(_TILE_KEY, tiles)))
         flat = planes.reshape(-1)
-        index = np.flatnonzero(flat)
+        index = np.flatnonzero(flat != 0.0)  # (over a float array nonzero takes a path ~10x slower)
         value = ((index, flat[index]), links, {(t.x, t.y): t.openings for t in tiles})
         if len(self.layers) >= self.size:
             self.layers.clear()
