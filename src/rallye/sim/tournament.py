@@ -206,9 +206,7 @@ def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_si
 
     results = sorted(results, key=lambda r: r.index)
     bots = list(config.bots)
-    acc: dict[str, dict[str, Any]] = {
-        b: {"matches": 0, "match_wins": 0.0, "hands": 0, "hand_wins": 0.0, "points": 0, "finals": []} for b in bots
-    }
+    acc: dict[str, dict[str, Any]] = {b: {"points": 0, "finals": []} for b in bots}
     # per bot and deal: [match wins, matches, hand wins, hands] (the deal is the unit of the intervals)
     by_deal: dict[str, dict[int, list[float]]] = {b: {} for b in bots}
     blocks: dict[int, list[tuple[str, str, float]]] = {}
@@ -225,18 +223,14 @@ def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_si
         for side, bot in enumerate(side_bots):
             a = acc[bot]
             d = by_deal[bot].setdefault(r.index // group_size, [0.0, 0, 0.0, 0])
-            a["matches"] += 1
-            a["match_wins"] += scores[side]
             d[0] += scores[side]
             d[1] += 1
             if r.totals:
                 a["finals"].append(r.totals[side])
             for h, hs in zip(r.hand_totals, hand_scores, strict=True):
-                a["hands"] += 1
-                a["hand_wins"] += hs[side]
-                a["points"] += h[side]
                 d[2] += hs[side]
                 d[3] += 1
+                a["points"] += h[side]
     all_pairs = [p for k in sorted(blocks) for p in blocks[k]]
     elo = fit_elo(all_pairs, bots)
     intervals = bootstrap_elo(
@@ -245,20 +239,21 @@ def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_si
     out_bots = []
     for b in bots:
         a = acc[b]
-        m, h = a["matches"], a["hands"]
         deals = [by_deal[b][k] for k in sorted(by_deal[b])]
+        match_wins, hand_wins = math.fsum(d[0] for d in deals), math.fsum(d[2] for d in deals)
+        n_matches, n_hands = sum(int(d[1]) for d in deals), sum(int(d[3]) for d in deals)
         out_bots.append(
             {
                 "bot": b,
-                "matches": m,
-                "match_wins": a["match_wins"],
-                "match_win_rate": a["match_wins"] / m if m else 0.0,
+                "matches": n_matches,
+                "match_wins": match_wins,
+                "match_win_rate": match_wins / n_matches if n_matches else 0.0,
                 "match_ci95": list(rate_ci95([(d[0], int(d[1])) for d in deals])),
-                "hands": h,
-                "hand_wins": a["hand_wins"],
-                "hand_win_rate": a["hand_wins"] / h if h else 0.0,
+                "hands": n_hands,
+                "hand_wins": hand_wins,
+                "hand_win_rate": hand_wins / n_hands if n_hands else 0.0,
                 "hand_ci95": list(rate_ci95([(d[2], int(d[3])) for d in deals])),
-                "mean_points_per_hand": a["points"] / h if h else 0.0,
+                "mean_points_per_hand": a["points"] / n_hands if n_hands else 0.0,
                 "mean_final_total": sum(a["finals"]) / len(a["finals"]) if a["finals"] else 0.0,
                 "elo": elo[b],
                 "elo_ci95": list(intervals[b]),
