@@ -215,14 +215,15 @@ def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_si
         side_bots = r.side_bots
         scores = r.side_scores()
         pairs = pairwise(side_bots, scores)
-        blocks.setdefault(r.index // group_size, []).extend(pairs)
+        deal = r.index // group_size
+        blocks.setdefault(deal, []).extend(pairs)
         for x, y, sx in pairs:
             key, score = ((x, y), sx) if bots.index(x) < bots.index(y) else ((y, x), 1.0 - sx)
             pair_acc.setdefault(key, []).append(score)
         hand_scores = [_hand_scores(h) for h in r.hand_totals]
         for side, bot in enumerate(side_bots):
             a = acc[bot]
-            d = by_deal[bot].setdefault(r.index // group_size, [0.0, 0, 0.0, 0])
+            d = by_deal[bot].setdefault(deal, [0.0, 0, 0.0, 0])
             d[0] += scores[side]
             d[1] += 1
             if r.totals:
