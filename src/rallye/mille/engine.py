@@ -87,9 +87,24 @@ def _insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 # -- dealing -------------------------------------------------------------------------
 def shuffled_deck(edition: Edition, players: int, seed: int, hand_no: int) -> tuple[str, ...]:
-    """The deck order (top first) of hand ``hand_no`` of a match with this seed."""
+    """The deck order (top first) of hand ``hand_no`` of a match with this seed.
+
+    The last few are cached: a search's rollouts that finish a hand all deal the same next
+    hand (its determinizations share one seed), a shuffle of 106 cards each time."""
+    key = (id(edition), players, seed, hand_no)
+    hit = _SHUFFLED.get(key)
+    if hit is not None and hit[0] is edition:
+        return hit[1]
     deck, _ = Rng.from_seed("mille", seed, hand_no).shuffle(edition.deck_for(players))
+    if len(_SHUFFLED) >= 64:
+        _SHUFFLED.clear()
+    _SHUFFLED[key] = (edition, deck)
     return deck
+
+
+#: (id of an edition, players, seed, hand) -> (that edition, the deck); the entry keeps the
+#: edition alive, so its id cannot be reused while cached.
+_SHUFFLED: dict[tuple[int, int, int, int], tuple[Edition, tuple[str, ...]]] = {}
 
 
 def deal_from(deck: tuple[str, ...], players: int, dealer: int) -> tuple[tuple[str, ...], ...]:
