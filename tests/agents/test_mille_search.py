@@ -4,6 +4,7 @@ and overrules the heuristic where the rollouts are clear."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -132,6 +133,71 @@ def test_pimc_keeps_to_its_budget() -> None:
         assert bot.last_plies < 300 + 4 * bot.max_rollout
 
 
+class _ScriptedClock:
+    """A CPU clock that advances ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.t, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.t += self.step
+        return self.t
+
+
+def _searched_views() -> list[MilleView]:
+    """Decisions where the search looks at more than one candidate."""
+    return [v for v in _heuristic_game_views(2)[:16] if len(mille.legal_from_view(v)) > 2]
+
+
+def test_pimc_cpu_limit_stops_sampling_deals_once_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-move limits of the levels: no new deal once ``cpu_limit`` CPU seconds are
+    spent (read before each deal from the third on), the deal in progress finished."""
+    views = _searched_views()
+    clock = _ScriptedClock(0.1)
+    monkeypatch.setattr(mille_search, "cpu_clock", clock)
+    capped = 0
+    for v in views:
+        bot = PimcAgent(seed=0, deals=60, plies=100_000, top_k=4, cpu_limit=0.25)
+        clock.t = 0.0
+        bot.choose(v, mille.legal_from_view(v))
+        if bot.last_capped:
+            # read at the start (0.1), then before deals 3, 4: 0.2 - 0.1 < 0.25, 0.3 - 0.1 < 0.25,
+            # and before deal 5: 0.4 - 0.1 >= 0.25 -> stop with 4 deals played
+            assert bot.last_deals == 4
+            capped += 1
+        else:  # the search ended on its own before (every alternative dropped at 20 deals: never here)
+            assert bot.last_deals < 4
+    assert capped >= 3
+
+
+def test_pimc_cpu_limit_that_is_never_reached_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    views = _searched_views()
+    free = PimcAgent(seed=3, deals=12, plies=2000)
+    monkeypatch.setattr(mille_search, "cpu_clock", _ScriptedClock(0.0))
+    capped = PimcAgent(seed=3, deals=12, plies=2000, cpu_limit=0.001)
+    for v in views:
+        legal = mille.legal_from_view(v)
+        assert capped.choose(v, legal) == free.choose(v, legal)
+        assert (capped.last_deals, capped.last_plies, capped.last_gains) == (
+            free.last_deals,
+            free.last_plies,
+            free.last_gains,
+        )
+        assert not capped.last_capped
+
+
+def test_levels_keep_their_per_move_limits_by_cpu_time() -> None:
+    """Issue: hard within 0.2 s, expert within 0.5 s a move; the ceilings sit under them."""
+    from rallye.agents.levels import CPU_LIMITS
+
+    for level, limit in (("hard", 0.2), ("expert", 0.5)):
+        bot = make_agent("mille", level)
+        assert isinstance(bot, PimcAgent)
+        assert bot.cpu_limit == CPU_LIMITS[level] < limit
+    assert mille_search.cpu_clock is time.thread_time
+
+
 def test_pimc_horizon_cuts_play_rollouts_but_not_the_extension_decision() -> None:
     """Play decisions roll out ``horizon`` steps (one more for the candidate itself); the
     extension decision is rolled out to the end of the hand whatever the horizon."""
@@ -198,7 +264,10 @@ def test_table_extension_pimc_declines_where_extending_hands_the_trip_over() -> 
     assert v.tableaus[1 - v.side].km == 675
     assert best_action(v, legal) == EXTEND
     for level in ("hard", "expert"):
-        assert make_agent("mille", level, seed=1).choose(v, legal) == DECLINE
+        bot = make_agent("mille", level, seed=1)
+        assert isinstance(bot, PimcAgent)
+        bot.cpu_limit = None  # the whole budget on any machine: a judgement, not a timing
+        assert bot.choose(v, legal) == DECLINE
 
 
 def test_hand_outcome_is_the_point_margin_plus_the_match() -> None:
@@ -218,6 +287,8 @@ def test_pimc_rejects_a_bad_budget_and_an_empty_choice() -> None:
         PimcAgent(deals=1)
     with pytest.raises(ValueError, match="horizon"):
         PimcAgent(horizon=0)
+    with pytest.raises(ValueError, match="cpu_limit"):
+        PimcAgent(cpu_limit=0)
     with pytest.raises(ValueError, match="no legal action"):
         PimcAgent().choose(_heuristic_game_views(1)[0], ())
 

@@ -24,10 +24,15 @@ deals respect what the coups fourrés prove and weigh down what the others' disc
 suggest (a player who discarded while stopped held no cure); see
 :class:`rallye.agents.mille_search.PimcAgent`.
 
-Search levels are budgeted by deal and step counts only, so they play the same at the same seed on
-any machine and tournaments reproduce exactly (a wall-clock cap would make results depend
-on the machine's load). ``IsmctsAgent(time_limit=...)`` is there for callers who prefer a
-hard cap to reproducibility (``ismcts``, the earlier search, is still registered).
+Search levels are budgeted by deal and step counts, so they play the same at the same seed on
+any machine fast enough to spend the budget within the level's per-move limit, and
+tournaments reproduce exactly there. The limit (hard 0.2 s, expert 0.5 s a move on one
+core) is kept on slower machines by a ceiling of CPU time (``PimcAgent(cpu_limit=...)``,
+:data:`CPU_LIMITS`, a little under each limit to leave room for the deal in progress):
+once a decision has used it, no further deal is sampled. CPU time of the thread, not the
+wall clock, so a busy machine does not cut the search; only a slow one does, and there the
+decisions it cuts depend on the machine. ``IsmctsAgent(time_limit=...)`` (``ismcts``, the
+earlier search, still registered) caps by the wall clock instead.
 
 Knight Rider levels are defined in ``rallye.agents.kr_levels``.
 """
@@ -41,6 +46,9 @@ from rallye.agents.mille_heuristic import FITTED, HeuristicAgent
 from rallye.agents.mille_search import PimcAgent
 
 EASY_EPSILON = 0.3
+#: CPU seconds a decision of each search level may use before it stops sampling deals
+#: (the issue's limits: hard 0.2 s, expert 0.5 s a move).
+CPU_LIMITS = {"hard": 0.18, "expert": 0.45}
 
 
 def mille_level(level: str, seed: int = 0) -> Agent:
@@ -50,7 +58,7 @@ def mille_level(level: str, seed: int = 0) -> Agent:
     if level == "medium":
         return HeuristicAgent(seed, name="medium")
     if level == "hard":
-        return PimcAgent(seed, deals=24, plies=1200, top_k=3, horizon=12, name="hard")
+        return PimcAgent(seed, deals=24, plies=1200, top_k=3, horizon=12, cpu_limit=CPU_LIMITS["hard"], name="hard")
     if level == "expert":
         return PimcAgent(
             seed,
@@ -63,6 +71,7 @@ def mille_level(level: str, seed: int = 0) -> Agent:
             z=1.0,
             min_gain=0.0,
             style=FITTED,
+            cpu_limit=CPU_LIMITS["expert"],
             name="expert",
         )
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")

@@ -472,6 +472,14 @@ class PimcAgent:
     (both counts, so the bot is deterministic for a seed; the extension decision, rare and
     weighty, gets twice the deals). After a third of the deals, alternatives that trail the
     heuristic's choice are dropped; if none is left the search stops early.
+
+    ``cpu_limit`` (seconds, off by default) is a ceiling on top of the counts: no new deal
+    is started once the decision has used that much CPU time of its thread (after at least
+    two deals; a deal in progress is finished, so a decision can pass the ceiling by one
+    deal's rollouts, a few milliseconds). On a machine fast enough to spend the whole
+    budget within it, it never acts and the bot plays exactly as without it; on a slower
+    one the searches it cuts short depend on the machine (``last_capped`` says when it
+    acted). The levels use it to keep their per-move limits on any machine.
     """
 
     def __init__(
@@ -492,8 +500,11 @@ class PimcAgent:
         read_turns: float | None = None,
         style: Style = CLASSIC,
         leaf: bool = False,
+        cpu_limit: float | None = None,
         name: str = "pimc",
     ) -> None:
+        if cpu_limit is not None and not cpu_limit > 0:
+            raise ValueError("cpu_limit is a number of seconds above 0 (or None: no cap)")
         if deals < 2 or plies < 1 or top_k < 1:
             raise ValueError("deals must be at least 2, plies and top_k at least 1")
         if horizon is not None and horizon < 1:
@@ -517,7 +528,9 @@ class PimcAgent:
         self.read_turns = read_turns
         self.style = style
         self.leaf = leaf
+        self.cpu_limit = cpu_limit
         self.rng = random.Random(seed)
+        self.last_capped = False  # the last decision stopped at cpu_limit
         self.last_deals = 0
         self.last_plies = 0
         self.last_gains: dict[Action, tuple[float, float]] = {}
@@ -527,8 +540,10 @@ class PimcAgent:
             raise ValueError("no legal action to choose from")
         self.last_deals = self.last_plies = 0
         self.last_gains = {}
+        self.last_capped = False
         if len(legal) == 1:
             return legal[0]
+        started = cpu_clock()
         ranked = [a for _, a in rank_actions(view, legal, self.style)]
         cands = ranked[: self.top_k]
         if self.extra_discards:
@@ -558,7 +573,11 @@ class PimcAgent:
         cut = max(2, max_deals // 3)
         plies = 0
         d = 0
+        cpu_limit = self.cpu_limit
         while d < max_deals and plies < max_plies and alive:
+            if cpu_limit is not None and d >= 2 and cpu_clock() - started >= cpu_limit:
+                self.last_capped = True
+                break
             d += 1
             root = self._sample(view, excl, pool, replay)
             start = root.draw_pos
@@ -604,6 +623,11 @@ class PimcAgent:
             return mean, math.inf
         var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
         return mean, math.sqrt(var / n)
+
+
+#: The clock of ``PimcAgent``'s ``cpu_limit``: CPU seconds of the calling thread (what the
+#: decision itself costs, however busy the machine; tests put a scripted clock here).
+cpu_clock: Callable[[], float] = time.thread_time
 
 
 register("mille", "pimc", lambda seed: PimcAgent(seed))
