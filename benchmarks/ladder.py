@@ -11,6 +11,8 @@ interval computed over the duplicate pairs (the two games of a deal are not inde
 
 ``--csv FILE`` also writes one row per game (pairing, deal seed, A's seat, A's result and
 points, B's points, hands), so two runs on the same seeds can be compared deal by deal.
+Rows are written (and flushed) as games finish, in the order they finish: a run stopped
+early keeps every game it completed.
 
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
 keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
@@ -77,6 +79,11 @@ def play(job: tuple[str, str, int, bool, str]) -> tuple[float, int, int, int]:
     return res, pa, pb, len(s.sheets)
 
 
+def _play_numbered(item: tuple[int, tuple[str, str, int, bool, str]]) -> tuple[int, tuple[float, int, int, int]]:
+    k, job = item
+    return k, play(job)
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -112,21 +119,25 @@ def main() -> None:
         out = None
         if args.csv:  # opened before the first game: a bad path fails at once, not after an hour of play
             try:
-                out = csv.DictWriter(stack.enter_context(args.csv.open("w", newline="")), CSV_FIELDS)
+                csv_file = stack.enter_context(args.csv.open("w", newline=""))
             except OSError as e:
                 ap.error(f"--csv: cannot write {args.csv}: {e.strerror}")
+            out = csv.DictWriter(csv_file, CSV_FIELDS)
             out.writeheader()
+            csv_file.flush()
         pool = stack.enter_context(multiprocessing.Pool(args.workers))
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             jobs = [(a, b, args.first_seed * 2 + k, args.hands, args.edition) for k in range(2 * args.matches)]
             t = time.time()
-            results = pool.map(play, jobs, chunksize=1)
-            if out:
-                out.writerows(
-                    dict(zip(CSV_FIELDS, (a, b, job[2] // 2, job[2] % 2, *r), strict=True))
-                    for job, r in zip(jobs, results, strict=True)
-                )
+            done: dict[int, tuple[float, int, int, int]] = {}
+            for k, r in pool.imap_unordered(_play_numbered, enumerate(jobs), chunksize=1):
+                done[k] = r
+                if out:
+                    seed = jobs[k][2]
+                    out.writerow(dict(zip(CSV_FIELDS, (a, b, seed // 2, seed % 2, *r), strict=True)))
+                    csv_file.flush()
+            results = [done[k] for k in range(len(jobs))]
             wins = sum(r[0] for r in results)
             n = len(results)
             lo, hi = wilson(wins, n)
