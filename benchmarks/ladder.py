@@ -19,7 +19,10 @@ keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=cl
 ``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
 ``rallye.agents.mille_heuristic.STYLES``).
 
-Not a test: it takes minutes (``expert`` thinks up to ~0.5 s a move).
+Levels play as a person meets them, with their CPU ceiling (``rallye.agents.levels.CPU_LIMITS``;
+on a machine too slow to spend a level's budget within it, the ceiling cuts some searches
+short, and those moves depend on the machine). Not a test: it takes minutes (``expert``
+thinks up to ~0.5 s a move).
 """
 
 from __future__ import annotations

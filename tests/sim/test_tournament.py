@@ -173,3 +173,19 @@ def test_the_report_warns_only_when_deals_are_few(capsys: pytest.CaptureFixture[
     print_report(report(FEW_DEALS))
     out = capsys.readouterr().out
     assert f"{FEW_DEALS} deals × 2 seatings" in out and "only" not in out
+
+
+def test_batch_play_lifts_the_search_levels_cpu_ceiling() -> None:
+    """Item 4's identical results for a seed on any backend: tournament and simulation bots
+    play their whole count budgets, never the CPU ceiling that keeps a person's wait short."""
+    from rallye.agents.base import make_agent
+    from rallye.agents.mille_search import PimcAgent
+    from rallye.sim.play import make_agents
+
+    job = MatchJob(index=0, game="mille", players=4, seat_bots=("hard", "expert", "medium", "pimc"),
+                   seed=1, bot_seeds=(1, 2, 3, 4), edition="wm2006")  # fmt: skip
+    agents = make_agents("mille", job)
+    assert isinstance(agents[0], PimcAgent) and isinstance(agents[1], PimcAgent)
+    assert agents[0].cpu_limit is None and agents[1].cpu_limit is None
+    assert agents[0].deals == 24 and agents[1].deals == 160  # the levels' budgets themselves are kept
+    assert make_agent("mille", "expert").cpu_limit is not None  # type: ignore[attr-defined]  # (interactive play)

@@ -87,9 +87,16 @@ class MatchResult:
 
 
 def make_agents(game: str, job: MatchJob) -> list[Agent]:
+    """The job's bots. Batch play is exact: a search level's CPU ceiling (``cpu_limit``,
+    which keeps a person's wait within the level's limit on a slow machine) is lifted, so
+    the bots play their count budgets and a job gives the same result on any machine."""
     if len(job.seat_bots) != job.players or len(job.bot_seeds) != job.players:
         raise ValueError(f"match {job.index}: need one bot and one bot seed per seat ({job.players})")
-    return [make_agent(game, name, seed) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)]
+    agents = [make_agent(game, name, seed) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)]
+    for agent in agents:
+        if getattr(agent, "cpu_limit", None) is not None:
+            agent.cpu_limit = None  # type: ignore[attr-defined]
+    return agents
 
 
 def _choose(agent: Agent, view: Any, legal: tuple[Any, ...], seat: int, index: int) -> Any:

@@ -20,9 +20,10 @@ get the same bot). The arrangements of one deal, its *group*:
 ``derive_seed("tournament", seed, deal)`` (shared by the group) and the bot at seat ``s``
 gets ``derive_seed("tournament-bot", seed, i, s)``. Results are sorted by match index
 before anything is added up, and the Elo bootstrap uses a seed derived from ``seed``, so
-the report is identical whatever ``--backend`` and ``--workers``. (A bot with a wall-clock
-cap that fires on a busy machine would break this; the built-in search levels are budgeted
-by iterations, the cap being a safety net.)
+the report is identical whatever ``--backend`` and ``--workers``, on any machine: bots here
+play their whole count budgets (:func:`rallye.sim.play.make_agents` lifts the CPU ceiling the
+Mille Bornes search levels keep when a person waits for them, which would make a move
+depend on the machine's speed).
 
 **Report** per bot: match wins and hand wins (a hand's winner is the side with the best
 hand total; ties share) with 95% intervals, mean points per hand, mean final score,
