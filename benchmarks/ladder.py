@@ -21,8 +21,9 @@ keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=cl
 
 Levels play as a person meets them, with their CPU ceiling (``rallye.agents.levels.CPU_LIMITS``;
 on a machine too slow to spend a level's budget within it, the ceiling cuts some searches
-short, and those moves depend on the machine). Not a test: it takes minutes (``expert``
-thinks up to ~0.5 s a move).
+short, and those moves depend on the machine); ``--exact`` lifts it, as tournaments do, so
+every level plays its whole count budget and a run reproduces on any machine. Not a test:
+it takes minutes (``expert`` thinks up to ~0.5 s a move).
 """
 
 from __future__ import annotations
@@ -62,13 +63,20 @@ def build(spec: str, seed: int) -> Any:
     return PimcAgent(seed, name=spec, **kw)  # type: ignore[arg-type]
 
 
-def play(job: tuple[str, str, int, bool, str]) -> tuple[float, int, int, int]:
+Job = tuple[str, str, int, bool, str, bool]  # a, b, game seed, hands only, edition, exact
+
+
+def play(job: Job) -> tuple[float, int, int, int]:
     """One game; returns (result for ``a`` in 0/0.5/1, points a, points b, hands)."""
-    a, b, seed, hands_only, edition = job
+    a, b, seed, hands_only, edition, exact = job
     seat_a = seed % 2
     match_seed = seed // 2
     s = mille.new_match(edition, 2, seed=match_seed)
     bots = {seat_a: build(a, 1000 + seed), 1 - seat_a: build(b, 2000 + seed)}
+    if exact:
+        for bot in bots.values():
+            if getattr(bot, "cpu_limit", None) is not None:
+                bot.cpu_limit = None
     while not mille.is_over(s) and not (hands_only and s.sheets):
         v = mille.view_for(s, s.current)
         s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))
@@ -82,7 +90,7 @@ def play(job: tuple[str, str, int, bool, str]) -> tuple[float, int, int, int]:
     return res, pa, pb, len(s.sheets)
 
 
-def _play_numbered(item: tuple[int, tuple[str, str, int, bool, str]]) -> tuple[int, tuple[float, int, int, int]]:
+def _play_numbered(item: tuple[int, Job]) -> tuple[int, tuple[float, int, int, int]]:
     k, job = item
     return k, play(job)
 
@@ -114,10 +122,14 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
+    ap.add_argument("--exact", action="store_true", help="lift the levels' CPU ceiling: whole count budgets")
     args = ap.parse_args()
     unit = "hands" if args.hands else "matches"
     per = "hand" if args.hands else "match"
-    print(f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing")
+    ceiling = "whole count budgets (--exact)" if args.exact else "levels with their CPU ceiling"
+    print(
+        f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing, {ceiling}"
+    )
     with contextlib.ExitStack() as stack:
         out = None
         if args.csv:  # opened before the first game: a bad path fails at once, not after an hour of play
@@ -131,7 +143,9 @@ def main() -> None:
         pool = stack.enter_context(multiprocessing.Pool(args.workers))
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
-            jobs = [(a, b, args.first_seed * 2 + k, args.hands, args.edition) for k in range(2 * args.matches)]
+            jobs: list[Job] = [
+                (a, b, args.first_seed * 2 + k, args.hands, args.edition, args.exact) for k in range(2 * args.matches)
+            ]
             t = time.time()
             done: dict[int, tuple[float, int, int, int]] = {}
             for k, r in pool.imap_unordered(_play_numbered, enumerate(jobs), chunksize=1):

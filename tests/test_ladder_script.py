@@ -6,6 +6,11 @@ import csv
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rallye.agents.levels import CPU_LIMITS
 
 LADDER = Path(__file__).resolve().parents[1] / "benchmarks" / "ladder.py"
 
@@ -42,3 +47,26 @@ def test_ladder_refuses_an_unwritable_csv_before_playing(tmp_path: Path) -> None
     assert done.returncode == 2
     assert f"--csv: cannot write {bad}: No such file or directory" in done.stderr
     assert "wins" not in done.stdout  # no game was played
+
+
+def test_ladder_exact_plays_whole_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--exact`` lifts the levels' CPU ceiling (as tournaments do); without it the levels
+    keep it, as a person meets them."""
+    monkeypatch.syspath_prepend(str(LADDER.parent))
+    import ladder
+
+    built: list[Any] = []
+    real = ladder.build
+
+    def spy(spec: str, seed: int) -> Any:
+        bot = real(spec, seed)
+        if hasattr(bot, "deals"):
+            bot.deals, bot.plies = 3, 60  # (a quick hand)
+        built.append(bot)
+        return bot
+
+    monkeypatch.setattr(ladder, "build", spy)
+    for exact, want in ((True, None), (False, CPU_LIMITS["hard"])):
+        built.clear()
+        ladder.play(("hard", "medium", 0, True, "wm2006", exact))
+        assert [getattr(b, "cpu_limit", "-") for b in built] == [want, "-"]
