@@ -47,11 +47,12 @@ DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
 
-def build(spec: str, seed: int) -> Any:
-    """A bot from a name, or ``pimc/key=value/...`` (integer or float values)."""
+def build(spec: str, seed: int, exact: bool = False) -> Any:
+    """A bot from a name, or ``pimc/key=value/...`` (integer or float values); ``exact``:
+    a level's CPU ceiling lifted (``make_agent(..., exact=True)``)."""
     name, *opts = spec.split("/")
     if not opts:
-        return make_agent("mille", name, seed)
+        return make_agent("mille", name, seed, exact=exact)
     if name != "pimc":
         raise ValueError(f"settings are only understood for pimc, not {name!r}")
     kw: dict[str, Any] = {}
@@ -72,11 +73,7 @@ def play(job: Job) -> tuple[float, int, int, int]:
     seat_a = seed % 2
     match_seed = seed // 2
     s = mille.new_match(edition, 2, seed=match_seed)
-    bots = {seat_a: build(a, 1000 + seed), 1 - seat_a: build(b, 2000 + seed)}
-    if exact:
-        for bot in bots.values():
-            if getattr(bot, "cpu_limit", None) is not None:
-                bot.cpu_limit = None
+    bots = {seat_a: build(a, 1000 + seed, exact), 1 - seat_a: build(b, 2000 + seed, exact)}
     while not mille.is_over(s) and not (hands_only and s.sheets):
         v = mille.view_for(s, s.current)
         s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))

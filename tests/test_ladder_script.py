@@ -58,8 +58,8 @@ def test_ladder_exact_plays_whole_budgets(monkeypatch: pytest.MonkeyPatch) -> No
     built: list[Any] = []
     real = ladder.build
 
-    def spy(spec: str, seed: int) -> Any:
-        bot = real(spec, seed)
+    def spy(spec: str, seed: int, exact: bool = False) -> Any:
+        bot = real(spec, seed, exact)
         if hasattr(bot, "deals"):
             bot.deals, bot.plies = 3, 60  # (a quick hand)
         built.append(bot)

@@ -85,3 +85,12 @@ def test_opponents_and_seat_arguments():
         MilleEnv(opponents="random,random,random")
     with pytest.raises(ValueError, match="illegal must be"):
         gym.make("rallye/Mille-v0", illegal="ignore")
+
+
+def test_search_opponents_play_whole_budgets_so_a_seed_replays_anywhere():
+    """Issue 4's CPU ceiling keeps a person's wait short; an environment is batch play, so
+    its search-level opponents play their count budgets (as in tournaments)."""
+    env = MilleEnv(opponents="expert")
+    assert env.bots[1].cpu_limit is None
+    env.reset(seed=3)
+    assert env.bots[1].cpu_limit is None and env.bots[1].deals == 160

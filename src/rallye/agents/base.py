@@ -69,15 +69,23 @@ def agent_names(game: str) -> tuple[str, ...]:
     return tuple(sorted(n for g, n in _REGISTRY if g == game))
 
 
-def make_agent(game: str, name: str, seed: int = 0) -> Agent:
-    """A fresh bot; an unknown name raises ``ValueError`` listing the known ones."""
+def make_agent(game: str, name: str, seed: int = 0, *, exact: bool = False) -> Agent:
+    """A fresh bot; an unknown name raises ``ValueError`` listing the known ones.
+
+    ``exact``: for batch play (tournaments, simulations, environments), where a seed must
+    give the same games on any machine: a bot with a CPU ceiling on its search (the Mille
+    Bornes search levels' ``cpu_limit``, which keeps a person's wait within the level's
+    limit on a slow machine) gets it lifted and plays its whole count budget."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
     _load_builtin(game)
     factory = _REGISTRY.get((game, name))
     if factory is None:
         raise ValueError(f"unknown bot {name!r} for {game}; known: {', '.join(agent_names(game))}")
-    return factory(seed)
+    agent = factory(seed)
+    if exact and getattr(agent, "cpu_limit", None) is not None:
+        agent.cpu_limit = None  # type: ignore[attr-defined]
+    return agent
 
 
 def parse_bots(game: str, spec: str, count: int) -> list[str]:

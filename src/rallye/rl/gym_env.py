@@ -12,7 +12,9 @@ Keyword arguments: the game's (Mille: ``edition``, ``players``, ``episode``, ``r
 :class:`rallye.rl.games.MilleAdapter`; Knight Rider: ``players``, ``reward`` and any
 ``Options`` field, see :class:`rallye.rl.games.KnightRiderAdapter`), ``seat`` (the learner's seat, default 0),
 ``opponents`` (a bot name for every other seat, or a comma-separated list in seat order;
-default ``"random"``), ``illegal`` (the illegal-action policy, below) and ``render_mode``.
+default ``"random"``; the search levels play their whole count budgets here, as in
+tournaments, so a seed gives the same episode on any machine), ``illegal`` (the
+illegal-action policy, below) and ``render_mode``.
 
 Observation: ``{"observation": float32 Box, "action_mask": int8 Box}``; ``info`` also holds
 ``"action_mask"``. One ``step`` is the learner's decision followed by the bots' decisions
@@ -66,7 +68,7 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self.opponent_names = names
         self.others = [p for p in range(n) if p != seat]
         self.bots: dict[int, Agent] = {
-            p: make_agent(adapter.game, nm, 0) for p, nm in zip(self.others, names, strict=True)
+            p: make_agent(adapter.game, nm, 0, exact=True) for p, nm in zip(self.others, names, strict=True)
         }
         self.observation_space = observation_space(adapter)  # type: ignore[assignment]
         self.action_space = gym.spaces.Discrete(adapter.num_actions)
@@ -87,7 +89,7 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         game_seed = int(rng.integers(2**63))
         # Fresh bots seeded from the same stream: a seeded reset replays the same episode.
         self.bots = {
-            p: make_agent(self.adapter.game, nm, int(rng.integers(2**31)))
+            p: make_agent(self.adapter.game, nm, int(rng.integers(2**31)), exact=True)
             for p, nm in zip(self.others, self.opponent_names, strict=True)
         }
         ad = self.adapter

@@ -92,11 +92,9 @@ def make_agents(game: str, job: MatchJob) -> list[Agent]:
     the bots play their count budgets and a job gives the same result on any machine."""
     if len(job.seat_bots) != job.players or len(job.bot_seeds) != job.players:
         raise ValueError(f"match {job.index}: need one bot and one bot seed per seat ({job.players})")
-    agents = [make_agent(game, name, seed) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)]
-    for agent in agents:
-        if getattr(agent, "cpu_limit", None) is not None:
-            agent.cpu_limit = None  # type: ignore[attr-defined]
-    return agents
+    return [
+        make_agent(game, name, seed, exact=True) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)
+    ]
 
 
 def _choose(agent: Agent, view: Any, legal: tuple[Any, ...], seat: int, index: int) -> Any:
