@@ -104,3 +104,21 @@ def test_knightrider_bot_process_answers_views_and_reports_bad_lines() -> None:
     assert lines[1].startswith("error: not JSON")
     assert lines[2].startswith("error: it is P")
     assert lines[3].startswith("error:")
+
+
+def test_bot_process_exact_lifts_the_cpu_ceiling(monkeypatch) -> None:
+    """``--exact``: the level's whole count budget (the same answers for a seed anywhere);
+    without it the level keeps its CPU ceiling (its per-move limit, issue 4 item 2)."""
+    import argparse
+
+    from rallye.agents import process
+    from rallye.agents.levels import CPU_LIMITS
+
+    made = []
+    monkeypatch.setattr(process, "serve", lambda agent, *a: made.append(agent) or 0)
+    parser = argparse.ArgumentParser()
+    process.add_bot_arguments(parser)
+    for flags, want in ((["--exact"], None), ([], CPU_LIMITS["expert"])):
+        made.clear()
+        assert process.run_bot(parser.parse_args(["--level", "expert", *flags])) == 0
+        assert made[0].cpu_limit == want

@@ -29,6 +29,12 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     group.add_argument("--level", choices=("easy", "medium", "hard", "expert"), help="a level (default: medium)")
     group.add_argument("--bot", metavar="NAME", help="a bot by name (random, heuristic, ismcts, or a level)")
     p.add_argument("--seed", type=int, default=0, help="the bot's random seed (default: 0)")
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="play the level's whole count budget (no CPU ceiling): the same answers on any machine, "
+        "slower than the level's per-move limit on a slow one",
+    )
 
 
 def answer_knightrider(agent: Agent, line: str) -> str:
@@ -101,7 +107,7 @@ def serve(agent: Agent, stdin: TextIO, stdout: TextIO, game: str = "mille") -> i
 def run_bot(args: argparse.Namespace) -> int:
     name = args.bot or args.level or "medium"
     try:
-        agent = make_agent(args.game, name, args.seed)
+        agent = make_agent(args.game, name, args.seed, exact=getattr(args, "exact", False))
     except ValueError as exc:
         print(f"rallye bot: {exc}", file=sys.stderr)
         return 2
