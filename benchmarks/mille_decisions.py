@@ -26,7 +26,8 @@ bound for a bot choosing among those candidates, biased upwards by the oracle's 
     PYTHONPATH=src python benchmarks/mille_decisions.py --hands 12 --rollouts 160 \\
         --bots medium,hard,expert --cache /tmp/positions.pkl
 
-Bots are registered names or ``pimc/key=value/...`` (see ``ladder.py``). Every bot after
+Bots are registered names or ``pimc/key=value/...`` (see ``ladder.py``); levels play their
+whole count budgets (no CPU ceiling), so the figures reproduce on any machine. Every bot after
 the first is also compared with the first *paired*, position by position ("vs first": the
 mean difference of the two gains with its 95 % interval), which separates far smaller
 differences than the two intervals do. With ``--cache`` the positions and oracle values are
@@ -73,7 +74,7 @@ def positions(hands: int, every: int, first_seed: int) -> list[Position]:
     for seed in range(first_seed, first_seed + hands):
         seat = seed % 2
         s = mille.new_match("wm2006", 2, seed=seed)
-        bots = {seat: make_agent("mille", "expert", seed), 1 - seat: make_agent("mille", "medium", seed)}
+        bots = {seat: make_agent("mille", "expert", seed, exact=True), 1 - seat: make_agent("mille", "medium", seed)}
         while not mille.is_over(s) and not s.sheets:
             v = mille.view_for(s, s.current)
             legal = mille.legal_from_view(v)
@@ -164,7 +165,7 @@ def gains_of(spec: str, data: Sequence[Scored]) -> tuple[list[float | None], lis
     changed = 0
     for i, (state, view, legal, values) in enumerate(data):
         heuristic = rank_actions(view, legal)[0][1]
-        bot: Any = build(spec.removeprefix("truehands:"), i)
+        bot: Any = build(spec.removeprefix("truehands:"), i, exact=True)
         if cheat:
             if not isinstance(bot, PimcAgent):
                 raise ValueError(f"truehands: needs a search bot (pimc), not {spec!r}")
