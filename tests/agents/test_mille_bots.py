@@ -149,7 +149,7 @@ def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
         assert va == vb == v
         choices = []
         for s in (a_state, b_state):
-            bot = make_agent("mille", bot_name, seed=5)
+            bot = make_agent("mille", bot_name, seed=5, exact=True)  # (a choice, not a timing)
             if isinstance(bot, IsmctsAgent):
                 bot.iterations, bot.rollout_plies = 12, 6
             if isinstance(bot, PimcAgent):
