@@ -263,3 +263,26 @@ def test_altered_record_rejected_naming_the_line() -> None:
 def test_winner_function() -> None:
     final, _ = playout(2, 13, Options(quick_build=True))
     assert is_over(final) and winner(final) == final.winner and final.winner in (0, 1)
+
+
+def test_evolve_chance_keeps_the_memo_and_changes_only_chance() -> None:
+    """``evolve_chance`` (for adapters scripting chance outcomes) shares the memo of legal
+    actions: they cannot depend on the Rng or the escape deck's order. Any other field is
+    refused, and the copy plays on as ``evolve`` would."""
+    from rallye.core.rng import Rng
+    from rallye.knightrider.state import evolve_chance
+
+    for s in states_along(4, 3, every=11):
+        if is_over(s):
+            continue
+        legal = legal_actions(s)
+        deck = tuple(reversed(s.escape_deck))
+        fast = evolve_chance(s, rng=Rng(5), escape_deck=deck)
+        slow = evolve(s, rng=Rng(5), escape_deck=deck)
+        assert fast == slow and fast.rng == Rng(5) and fast.escape_deck == deck
+        assert legal_actions(fast) is legal  # the memo, not a new search
+        assert legal_actions(slow) == legal and legal_actions(slow) is not legal
+        for a in legal[:3]:
+            assert apply(fast, a) == apply(slow, a)
+    with pytest.raises(TypeError, match="changes only"):
+        evolve_chance(s, pips=3)

@@ -164,3 +164,27 @@ def evolve(state: State, **changes: Any) -> State:
     d.update(changes)
     d["_memo"] = None
     return new
+
+
+#: The fields no value the engine memoizes on a state depends on (legal actions, the move
+#: table, the roadblocks): the chance that is still to come.
+CHANCE_FIELDS = frozenset({"rng", "escape_deck"})
+
+
+def evolve_chance(state: State, **changes: Any) -> State:
+    """``evolve`` of the chance fields only (:data:`CHANCE_FIELDS`: the Rng, the escape
+    deck's order), keeping the state's memo: the copy shares the legal actions and the move
+    table already computed, as they cannot differ. For adapters that script the chance
+    outcomes of a state (OpenSpiel's chance nodes) without paying for the move search again."""
+    if not CHANCE_FIELDS.issuperset(changes):
+        other = sorted(set(changes) - CHANCE_FIELDS)
+        raise TypeError(f"evolve_chance changes only {sorted(CHANCE_FIELDS)}, not {other}")
+    memo = state._memo
+    if memo is None:  # (shared from now on: either state fills it for both)
+        memo = {}
+        object.__setattr__(state, "_memo", memo)
+    new = object.__new__(State)
+    d = new.__dict__
+    d.update(state.__dict__)
+    d.update(changes)
+    return new

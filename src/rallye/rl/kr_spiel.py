@@ -76,7 +76,7 @@ import pyspiel
 from rallye import knightrider as kr
 from rallye.core.rng import Rng
 from rallye.knightrider import geometry as g
-from rallye.knightrider.state import State, evolve
+from rallye.knightrider.state import State, evolve, evolve_chance
 from rallye.rl import kr_encoding as kenc
 from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
 
@@ -347,7 +347,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if not 0 <= seed < self._seeds:
             raise ValueError(f"chance outcome {seed} outside the seeds 0..{self._seeds - 1}")
         s = kr.new_game(self._players, seed, self._options)
-        s = evolve(s, rng=_EMPTY_RNG, escape_deck=_normal_deck(s, self._n_cards))
+        s = evolve_chance(s, rng=_EMPTY_RNG, escape_deck=_normal_deck(s, self._n_cards))
         self._d = self._d._replace(state=s)
         self._d = self._d._replace(root_obs=tuple(self.obs_string(p) for p in range(self._players)))
 
@@ -373,11 +373,11 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         d = self._d
         s = d.state
         assert s is not None
-        s2 = evolve(s, rng=_ScriptRng(0, p.script))
+        s2 = evolve_chance(s, rng=_ScriptRng(0, p.script))
         if p.card is not None:
             turned = _turned(s)
             rest = tuple(c for c in range(self._n_cards) if c not in turned and c != p.card)
-            s2 = evolve(s2, escape_deck=(*turned, p.card, *rest))
+            s2 = evolve_chance(s2, escape_deck=(*turned, p.card, *rest))
         try:
             after = kr.apply(s2, p.action)
         except _NeedChance as need:
@@ -387,7 +387,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             raise RuntimeError("the engine left scripted chance outcomes unused")  # pragma: no cover
         deck = _normal_deck(after, self._n_cards)
         if deck != after.escape_deck:  # (keeping the same tuple keeps view_for's caches of it)
-            after = evolve(after, escape_deck=deck)
+            after = evolve_chance(after, escape_deck=deck)
         returns = None
         if kr.is_over(after):
             n = self._players
