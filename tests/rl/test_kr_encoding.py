@@ -204,6 +204,41 @@ def test_the_action_context_of_a_state_is_that_of_the_acting_players_view(games)
     assert rams > 0
 
 
+def test_the_state_table_is_the_legal_table_of_the_acting_players_view(games):
+    """``state_table`` (the adapters' fast path: detour codes cached by the engine's shared
+    run of detour plays) gives the same mapping as ``legal_table`` of the view."""
+    runs = 0
+    for _, states in games:
+        for s in states:
+            legal = kr.legal_actions(s)
+            plays = kr.detour_plays(s)
+            assert plays == tuple(a for a in legal if isinstance(a, kr.PlayDetour))
+            if kr.is_over(s):
+                assert ke.state_table(s) == {}
+                continue
+            assert ke.state_table(s) == ke.legal_table(kr.view_for(s, s.current), legal)
+            runs += len(plays) > 1
+            # states with the same map, detour hand and full tiles share one run
+            again = evolve(s, rng=Rng(1))
+            assert kr.detour_plays(again) is plays or not plays
+    assert runs > 50
+
+
+def test_a_full_tile_leaves_the_detour_run_and_the_state_table(games):
+    """No fourth detour card on a tile (MAX_DETOURS_PER_TILE): the run without that tile's
+    plays is its own shared tuple, and the state table follows it."""
+    s = next(s for _, states in games for s in states if len(kr.detour_plays(s)) > 1)
+    play = kr.detour_plays(s)[0]
+    sq = g.sq_index(play.x, play.y)
+    full = evolve(s, detours=s.detours + ((sq, "STRAIGHT", 0, 0),) * 3)
+    plays = kr.detour_plays(full)
+    assert plays and not any((a.x, a.y) == (play.x, play.y) for a in plays)
+    assert kr.detour_plays(evolve(full, rng=Rng(2))) is plays
+    table = ke.state_table(full)
+    assert table == ke.legal_table(kr.view_for(full, full.current), kr.legal_actions(full))
+    assert ke.action_code(play, ke.ActionContext.of_state(s)) not in table
+
+
 def test_codes_below_the_detours_are_the_engines_codes(games):
     for _, states in games:
         for s in states[::4]:

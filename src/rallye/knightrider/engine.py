@@ -706,19 +706,36 @@ def _detour_list(
     pieces: Pieces, board: tuple[int, ...], detours: tuple[tuple[int, str, int, int], ...], hand: tuple[int, ...]
 ) -> tuple[PlayDetour, ...]:
     held = sum(1 << k for k, n in enumerate(hand) if n)
-    base = _detours_for_hand(pieces, board, held)
     counts: dict[int, int] = {}
     for sq, *_ in detours:
         counts[sq] = counts.get(sq, 0) + 1
-    full = {g.sq_xy(sq) for sq, n in counts.items() if n >= MAX_DETOURS_PER_TILE}
+    full = frozenset(g.sq_xy(sq) for sq, n in counts.items() if n >= MAX_DETOURS_PER_TILE)
     if not full:
-        return base
-    return tuple(a for a in base if (a.x, a.y) not in full)
+        return _detours_for_hand(pieces, board, held)
+    return _detours_not_on(pieces, board, held, full)
 
 
+# (The same tuple for the same map, hand and full tiles: adapters key their codes of these
+# actions by its identity, see detour_plays.)
 @lru_cache(maxsize=512)
 def _detours_for_hand(pieces: Pieces, board: tuple[int, ...], held: int) -> tuple[PlayDetour, ...]:
     return tuple(a for _, k, a in _all_detours(pieces, board) if (held >> k) & 1)
+
+
+@lru_cache(maxsize=512)
+def _detours_not_on(
+    pieces: Pieces, board: tuple[int, ...], held: int, full: frozenset[tuple[int, int]]
+) -> tuple[PlayDetour, ...]:
+    return tuple(a for a in _detours_for_hand(pieces, board, held) if (a.x, a.y) not in full)
+
+
+def detour_plays(state: State) -> tuple[PlayDetour, ...]:
+    """The detour cards the player to act may play: the run of ``legal_actions(state)``
+    they form, as one tuple that states with the same map, detour hand and full tiles
+    share (the same object; an adapter may key what it derives from them by identity)."""
+    if state.phase != "turn" or state.cars[state.current].roof:
+        return ()
+    return _detour_actions(state)
 
 
 @lru_cache(maxsize=64)
@@ -986,6 +1003,7 @@ __all__ = [
     "apply",
     "current_player",
     "decode_action",
+    "detour_plays",
     "encode_action",
     "is_over",
     "legal_actions",

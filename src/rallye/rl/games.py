@@ -270,10 +270,7 @@ class KnightRiderAdapter:
         """Compact code → legal action for the player to act (cached for the last state)."""
         cached_state, table = self._table_for
         if cached_state is not state:
-            if kr.is_over(state):
-                table = {}
-            else:
-                table = kenc.legal_table(kenc.ActionContext.of_state(state), kr.legal_actions(state))
+            table = kenc.state_table(state)  # ({} once the game is over)
             self._table_for = (state, table)
         return table
 

@@ -239,7 +239,7 @@ def _table(state: State) -> dict[int, kr.Action]:
     hit = _TABLES.get(id(state))
     if hit is not None and hit[0] is state:
         return hit[1]
-    table = kenc.legal_table(kenc.ActionContext.of_state(state), kr.legal_actions(state))
+    table = kenc.state_table(state)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[id(state)] = (state, table)
