@@ -842,10 +842,18 @@ def _block_codes(block: tuple[PlayDetour, ...]) -> dict[int, Action]:
     hit = _BLOCK_CODES.get(id(block))
     if hit is not None and hit[0] is block:
         return hit[1]
-    n = len(DETOUR_SLOTS)
-    codes: dict[int, Action] = {
-        DETOUR0 + n * g.sq_index(a.x, a.y) + _DETOUR_SLOT[(a.kind, a.rot)]: a for a in block
-    }
+    codes: dict[int, Action] = {}
+    cached = _DETOUR_CODES  # (a map's runs share their actions: a new run's are mostly known)
+    for a in block:
+        hit = cached.get(id(a))
+        if hit is not None and hit[0] is a:
+            codes[hit[1]] = a
+            continue
+        code = DETOUR0 + len(DETOUR_SLOTS) * g.sq_index(a.x, a.y) + _DETOUR_SLOT[(a.kind, a.rot)]
+        if len(cached) >= _DETOUR_CODES_SIZE:
+            cached.clear()
+        cached[id(a)] = (a, code)
+        codes[code] = a
     if len(codes) != len(block):
         raise RuntimeError("two legal detour plays share an action code")  # pragma: no cover - a broken encoding
     if len(_BLOCK_CODES) >= 512:
