@@ -845,9 +845,9 @@ def _block_codes(block: tuple[PlayDetour, ...]) -> dict[int, Action]:
     codes: dict[int, Action] = {}
     cached = _DETOUR_CODES  # (a map's runs share their actions: a new run's are mostly known)
     for a in block:
-        hit = cached.get(id(a))
-        if hit is not None and hit[0] is a:
-            codes[hit[1]] = a
+        known = cached.get(id(a))
+        if known is not None and known[0] is a:
+            codes[known[1]] = a
             continue
         code = DETOUR0 + len(DETOUR_SLOTS) * g.sq_index(a.x, a.y) + _DETOUR_SLOT[(a.kind, a.rot)]
         if len(cached) >= _DETOUR_CODES_SIZE:
