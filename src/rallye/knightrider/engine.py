@@ -729,6 +729,15 @@ def _detours_not_on(
     return tuple(a for a in _detours_for_hand(pieces, board, held) if (a.x, a.y) not in full)
 
 
+def detour_placements(pieces: Pieces, board: tuple[int, ...]) -> tuple[tuple[int, int, PlayDetour], ...]:
+    """Every detour play a map allows whatever the hands and however full its tiles:
+    ``(square code, index of the kind in DETOUR_KINDS, action)``, in the order
+    ``legal_actions`` lists them; the same tuple, and the same action objects, for the same
+    map. A player's legal detour plays are those of the kinds they hold, less the tiles
+    that carry ``MAX_DETOURS_PER_TILE`` cards already."""
+    return _all_detours(pieces, board)
+
+
 def detour_plays(state: State) -> tuple[PlayDetour, ...]:
     """The detour cards the player to act may play: the run of ``legal_actions(state)``
     they form, as one tuple that states with the same map, detour hand and full tiles
@@ -1003,6 +1012,7 @@ __all__ = [
     "apply",
     "current_player",
     "decode_action",
+    "detour_placements",
     "detour_plays",
     "encode_action",
     "is_over",

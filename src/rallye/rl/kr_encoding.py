@@ -146,7 +146,7 @@ from rallye.knightrider.actions import (
     StartAt,
     detour_sides,
 )
-from rallye.knightrider.engine import detour_plays, legal_actions
+from rallye.knightrider.engine import MAX_DETOURS_PER_TILE, detour_placements, detour_plays, legal_actions
 from rallye.knightrider.pieces import TILE_NUMBERS
 from rallye.knightrider.state import Options, State
 from rallye.knightrider.view import TileView, View, view_for
@@ -833,41 +833,39 @@ def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int
     return table
 
 
-_BLOCK_CODES: dict[int, tuple[tuple[PlayDetour, ...], dict[int, Action]]] = {}
+_MAP_CODES: dict[int, tuple[Any, tuple[dict[int, Action], ...], dict[int, tuple[int, ...]]]] = {}
 
 
-def _block_codes(block: tuple[PlayDetour, ...]) -> dict[int, Action]:
-    """code → action of a run of detour plays (their codes need no context), cached by the
-    run's identity (the engine shares it, see ``detour_plays``)."""
-    hit = _BLOCK_CODES.get(id(block))
-    if hit is not None and hit[0] is block:
-        return hit[1]
-    codes: dict[int, Action] = {}
-    cached = _DETOUR_CODES  # (a map's runs share their actions: a new run's are mostly known)
-    for a in block:
-        known = cached.get(id(a))
-        if known is not None and known[0] is a:
-            codes[known[1]] = a
-            continue
-        code = DETOUR0 + len(DETOUR_SLOTS) * g.sq_index(a.x, a.y) + _DETOUR_SLOT[(a.kind, a.rot)]
-        if len(cached) >= _DETOUR_CODES_SIZE:
-            cached.clear()
-        cached[id(a)] = (a, code)
-        codes[code] = a
-    if len(codes) != len(block):
-        raise RuntimeError("two legal detour plays share an action code")  # pragma: no cover - a broken encoding
-    if len(_BLOCK_CODES) >= 512:
-        _BLOCK_CODES.clear()
-    _BLOCK_CODES[id(block)] = (block, codes)  # (the entry keeps the tuple: its id stays its own)
-    return codes
+def _map_codes(state: State) -> tuple[tuple[dict[int, Action], ...], dict[int, tuple[int, ...]]]:
+    """The detour plays a map allows (``detour_placements``) as code → action, one dict per
+    kind of card, and each square's codes; cached by the identity of the state's board
+    (one tuple for the whole chase)."""
+    board = state.board
+    hit = _MAP_CODES.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1], hit[2]
+    per_kind: tuple[dict[int, Action], ...] = tuple({} for _ in DETOUR_KINDS)
+    by_square: dict[int, list[int]] = {}
+    n = len(DETOUR_SLOTS)
+    for sq, k, a in detour_placements(state.pieces, board):
+        code = DETOUR0 + n * g.sq_index(a.x, a.y) + _DETOUR_SLOT[(a.kind, a.rot)]
+        per_kind[k][code] = a
+        by_square.setdefault(sq, []).append(code)
+    squares = {sq: tuple(codes) for sq, codes in by_square.items()}
+    if len(_MAP_CODES) >= 64:
+        _MAP_CODES.clear()
+    _MAP_CODES[id(board)] = (board, per_kind, squares)  # (the entry keeps the board: its id stays its own)
+    return per_kind, squares
 
 
 def state_table(state: State) -> dict[int, Action]:
     """``legal_table`` of the player to act in ``state``, the same mapping, faster: the
-    codes of the detour plays (most of a chase turn's legal actions) come from a cache
-    keyed by the tuple the engine shares between states (``detour_plays``), and the
-    context from the state's public parts (``ActionContext.of_state``). For adapters that
-    hold the state; a test checks it equals ``legal_table`` of the acting player's view."""
+    detour plays (most of a chase turn's legal actions, some 250 while a player holds
+    several kinds of card) are not coded one by one but merged from the map's codes of
+    each kind held (``detour_placements``, coded once per map), less the tiles that are
+    full; the context comes from the state's public parts (``ActionContext.of_state``).
+    For adapters that hold the state; a test checks it equals ``legal_table`` of the acting
+    player's view, and a count that disagrees with the legal actions falls back to it."""
     legal = legal_actions(state)
     block = detour_plays(state)
     ctx = ActionContext.of_state(state)
@@ -878,16 +876,29 @@ def state_table(state: State) -> dict[int, Action]:
     if legal[start] is not block[0]:  # pragma: no cover - the engine lists its detours as one run
         return legal_table(ctx, legal)
     table = legal_table(ctx, legal[:start] + legal[start + n :])
-    table.update(_block_codes(block))
+    per_kind, squares = _map_codes(state)
+    for k, held in enumerate(state.detour_hands[state.current]):
+        if held:
+            table.update(per_kind[k])
+    if len(state.detours) >= MAX_DETOURS_PER_TILE:
+        on: dict[int, int] = {}
+        for d in state.detours:
+            on[d[0]] = on.get(d[0], 0) + 1
+        for sq, cards in on.items():
+            if cards >= MAX_DETOURS_PER_TILE:
+                for code in squares.get(sq, ()):
+                    table.pop(code, None)
+    if len(table) != len(legal):  # pragma: no cover - the engine's rule and this one disagree
+        return legal_table(ctx, legal)
     return table
 
 
 def mask_from_table(table: dict[int, Action]) -> np.ndarray:
     """The ``int8`` mask (:data:`NUM_ACTIONS`) with 1 at each code of the table."""
-    m = bytearray(NUM_ACTIONS)
-    for code in table:
-        m[code] = 1
-    return np.frombuffer(m, dtype=np.int8)  # writable: it owns the bytearray
+    m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if table:
+        m[np.fromiter(table, dtype=np.intp, count=len(table))] = 1
+    return m
 
 
 def action_mask(view: View, legal: Sequence[Action]) -> np.ndarray:
