@@ -36,14 +36,17 @@ observation's share of a PettingZoo row is the difference between the two.
 The figure compared is CPU time per decision (``time.process_time``, steadier than the
 wall clock on a shared machine). The loops run interleaved, episode by episode, in
 ``--rounds`` rounds of ``seconds / rounds`` each, so a change in the machine's load hits
-every row alike and the ratios stay comparable. Every loop picks its random legal move the
+every row alike and the ratios stay comparable. Each line gives the ratio over all rounds
+and, as a steadier figure where the load comes in bursts (a shared virtual machine's
+ratios moved by a third between whole runs), the median and the range of the ratios taken
+within each round against the engine's turn of that round. Every loop picks its random legal move the
 same way as the engine loop (``random.Random.randrange`` over the legal codes, from
 ``mask.view(bool).nonzero()[0]`` in the adapters: NumPy's ``nonzero`` over an ``int8``
 array takes a slow generic path, ~70 us for Knight Rider's 15,753 codes on the reference
 machine, against ~3 us through a boolean view of the same bytes, and a policy reads its
 mask as booleans anyway). Target: every adapter within 2x the engine's time.
 
-    python benchmarks/env_speed.py [--seconds 3] [--rounds 6] [--game mille|knightrider|all] [--floor]
+    python benchmarks/env_speed.py [--seconds 3] [--rounds 12] [--game mille|knightrider|all] [--floor]
     python benchmarks/env_speed.py --phases 1000 [--game mille|knightrider|all]
 """
 
@@ -52,6 +55,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import statistics
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -339,29 +343,43 @@ def _print_phases(game: str, episodes: int) -> None:
         print(f"{k:16s}" + "".join(f"{per[k]:20.1f}" if k in per else f"{'':20s}" for per in table.values()))
 
 
-Row = tuple[str, int, float, str]
+#: (name, decisions, seconds, note, per-round seconds per decision)
+Row = tuple[str, int, float, str, list[float]]
 
 
 def run_interleaved(loops: list[tuple[str, Loop, str]], seconds: float, rounds: int) -> list[Row]:
     """Run every loop for ``seconds`` of CPU time in all, ``rounds`` turns each, round robin.
-    A row's note may hold ``{ms}`` / ``{us}``: the excluded time per excluded unit."""
+    A row's note may hold ``{ms}`` / ``{us}``: the excluded time per excluded unit. Each row
+    also keeps its time per decision round by round, so a ratio can be taken within each
+    round (the engine's turn of the same round as the adapter's): a burst of load on the
+    machine then moves one round's ratio, not the whole figure."""
     acc = {name: [0, 0.0, 0.0, 0] for name, _, _ in loops}
+    per_round: dict[str, list[float]] = {name: [] for name, _, _ in loops}
     for _ in range(rounds):
         for name, loop, _ in loops:
             a = acc[name]
+            n0, ex0 = a[0], a[2]
             t0 = time.process_time()
             while time.process_time() - t0 < seconds / rounds:
                 n, excluded, units = next(loop)
                 a[0] += n
                 a[2] += excluded
                 a[3] += units
-            a[1] += time.process_time() - t0
+            spent = time.process_time() - t0
+            a[1] += spent
+            if a[0] > n0:
+                per_round[name].append((spent - (a[2] - ex0)) / (a[0] - n0))
     rows: list[Row] = []
     for name, _, note in loops:
         n, t, excluded, units = acc[name]
         per = excluded / units if units else 0.0
-        rows.append((name, int(n), t - excluded, note.format(ms=1000 * per, us=1e6 * per)))
+        rows.append((name, int(n), t - excluded, note.format(ms=1000 * per, us=1e6 * per), per_round[name]))
     return rows
+
+
+def round_ratios(row: Row, base: Row) -> list[float]:
+    """``row``'s time per decision over ``base``'s, round by round (rounds both played)."""
+    return [a / b for a, b in zip(row[4], base[4], strict=False) if b > 0]
 
 
 def mille_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
@@ -410,17 +428,25 @@ def knightrider_rows(seconds: float, rounds: int, floor: bool = False) -> list[R
 
 
 def _print(rows: list[Row]) -> None:
-    base = rows[0][2] / rows[0][1]
-    print(f"{'loop':44s} {'decisions/s':>12s} {'us/decision':>12s} {'x engine':>9s}")
-    for name, n, t, note in rows:
+    """One line a loop: decisions per second and time per decision over all rounds, the
+    ratio to the engine row over all rounds, then the median and the range of the ratios
+    taken within each round."""
+    base = rows[0]
+    base_per = base[2] / base[1]
+    head = f"{'loop':44s} {'decisions/s':>12s} {'us/decision':>12s} {'x engine':>9s}"
+    print(f"{head} {'by round: median [min, max]':>28s}")
+    for row in rows:
+        name, n, t, note, _ = row
         per = t / n
-        print(f"{name:44s} {n / t:12.0f} {per * 1e6:12.1f} {per / base:9.2f}  {note}")
+        r = sorted(round_ratios(row, base))
+        spread = f"{statistics.median(r):.2f} [{r[0]:.2f}, {r[-1]:.2f}]" if r else "-"
+        print(f"{name:44s} {n / t:12.0f} {per * 1e6:12.1f} {per / base_per:9.2f} {spread:>28s}  {note}")
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="environment adapter speed vs the engine")
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per loop")
-    ap.add_argument("--rounds", type=int, default=6, help="interleaved turns per loop")
+    ap.add_argument("--rounds", type=int, default=12, help="interleaved turns per loop")
     ap.add_argument("--game", choices=("mille", "knightrider", "all"), default="all")
     ap.add_argument("--floor", action="store_true", help="add the PettingZoo rows without the observation")
     ap.add_argument(

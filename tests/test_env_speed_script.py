@@ -40,12 +40,16 @@ def test_floor_loops_play_the_same_decisions_without_encoding(env_speed: ModuleT
 
 
 def test_floor_rows_are_printed(env_speed: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
-    env_speed.main(["--game", "mille", "--seconds", "0.3", "--rounds", "1", "--floor"])
+    env_speed.main(["--game", "mille", "--seconds", "0.3", "--rounds", "2", "--floor"])
     out = capsys.readouterr().out
     assert "pettingzoo raw_env, no observation (floor)" in out
     assert "pettingzoo env(), no observation (floor)" in out
-    ratios = [float(line.split()[-1]) for line in out.splitlines() if "(floor)" in line]
-    assert len(ratios) == 2 and np.isfinite(ratios).all()
+    lines = [line.split("(floor)")[1].split() for line in out.splitlines() if "(floor)" in line]
+    # decisions/s, us/decision, x engine, then by round: median [min, max]
+    assert len(lines) == 2 and all(len(cols) == 6 for cols in lines)
+    ratios = [float(cols[2]) for cols in lines]
+    medians = [float(cols[3]) for cols in lines]
+    assert np.isfinite(ratios).all() and np.isfinite(medians).all()
 
 
 def test_phases_account_for_every_part_and_restore_the_functions(
@@ -69,3 +73,13 @@ def test_phases_account_for_every_part_and_restore_the_functions(
     assert "pettingzoo raw_env" in out and "encoding" in out
     with pytest.raises(SystemExit):
         env_speed.main(["--phases", "0"])
+
+
+def test_ratios_by_round_pair_each_loop_with_the_engines_turn_of_that_round(env_speed: ModuleType) -> None:
+    base = ("engine", 10, 1.0, "", [1.0, 2.0, 4.0])
+    row = ("adapter", 10, 1.0, "", [2.0, 3.0, 4.0])
+    assert env_speed.round_ratios(row, base) == [2.0, 1.5, 1.0]
+    rows = env_speed.run_interleaved(
+        [("a", env_speed.engine_loop(), ""), ("b", env_speed.pettingzoo_loop(wrapped=False), "")], 0.2, 2
+    )
+    assert [len(r[4]) for r in rows] == [2, 2] and all(t > 0 for r in rows for t in r[4])
