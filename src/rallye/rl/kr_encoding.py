@@ -466,35 +466,48 @@ class _MapLayer:
 
 
 _map = _MapLayer()
-_FLEE: dict[tuple[Any, ...], tuple[Any, Any, Any, list[tuple[int, float]]]] = {}
+_FLEE: dict[tuple[int, int], tuple[Any, Any, list[tuple[int, int, float]]]] = {}
+_FLEE_TO: dict[tuple[int, int, int, int], tuple[Any, Any, list[tuple[int, float]]]] = {}
 
 
 def _flee(view: View, escape: tuple[Any, ...]) -> list[tuple[int, float]]:
     """(square index, probability) of each tile the villain may flee to next (see the
-    ``flee`` plane), cached by the villain's field, the turned cards and the map."""
-    villain, turned_views, tiles = view.villain, view.escape_turned, view.tiles
+    ``flee`` plane). The cards not turned since the last shuffle, as (dx, dy, share), are
+    cached by the turned cards and the piece set; the squares they point to (a card
+    pointing off the map counts for the villain's own tile) are cached by those cards, the
+    map and the villain's tile, which stay the same for the decisions of one turn."""
+    villain, turned_views = view.villain, view.escape_turned
     assert villain is not None  # the caller checks
-    key = (villain, id(turned_views), id(tiles), id(escape))
+    key = (id(turned_views), id(escape))
     hit = _FLEE.get(key)
-    if hit is not None and hit[0] is turned_views and hit[1] is tiles and hit[2] is escape:
-        return hit[3]
-    turned = {e.id for e in turned_views}
-    left = [c for c in escape if c.id not in turned]
+    if hit is not None and hit[0] is turned_views and hit[1] is escape:
+        moves = hit[2]
+    else:
+        turned = {e.id for e in turned_views}
+        left = [c for c in escape if c.id not in turned]
+        moves = [(c.dx, c.dy, 1.0 / len(left)) for c in left]
+        if len(_FLEE) >= 256:
+            _FLEE.clear()
+        _FLEE[key] = (turned_views, escape, moves)
+    if not moves:
+        return []
+    laid = _map.tiles(view.tiles)[2]  # (its keys: the squares with a tile)
+    vx, vy = villain[0] // 3, villain[1] // 3
+    where = (id(moves), id(laid), vx, vy)  # (the same for the decisions of one turn)
+    done = _FLEE_TO.get(where)
+    if done is not None and done[0] is moves and done[1] is laid:
+        return done[2]
     flee: dict[tuple[int, int], float] = {}
-    if left:
-        laid = _map.tiles(tiles)[2]  # (its keys: the squares with a tile)
-        vx, vy = villain[0] // 3, villain[1] // 3
-        share = 1.0 / len(left)
-        for card in left:
-            tx, ty = vx + card.dx, vy + card.dy
-            if (tx, ty) not in laid:
-                tx, ty = vx, vy
-            flee[(tx, ty)] = flee.get((tx, ty), 0.0) + share
-    value = [(g.sq_index(x, y), v) for (x, y), v in flee.items()]
-    if len(_FLEE) >= 256:
-        _FLEE.clear()
-    _FLEE[key] = (turned_views, tiles, escape, value)
-    return value
+    for dx, dy, share in moves:
+        tx, ty = vx + dx, vy + dy
+        if (tx, ty) not in laid:
+            tx, ty = vx, vy
+        flee[(tx, ty)] = flee.get((tx, ty), 0.0) + share
+    out = [(g.sq_index(x, y), v) for (x, y), v in flee.items()]
+    if len(_FLEE_TO) >= 256:
+        _FLEE_TO.clear()
+    _FLEE_TO[where] = (moves, laid, out)
+    return out
 
 
 _AT = {}
@@ -632,12 +645,12 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
         mv[at] = a / 25.0
         mv[at + 1] = b / 25.0
     if view.played:
-        played = [0.0] * (len(KITT_KINDS) * MAX_SEATS)  # summed in double precision, as documented
+        played: dict[int, float] = {}  # summed in double precision, as documented
         for seat, kind in view.played:
-            played[len(KITT_KINDS) * ((seat - me) % n) + _KITT_INDEX[kind]] += 0.2
-        for i, share in enumerate(played):
-            if share:
-                mv[_PLAYED_AT + i] = share
+            i = len(KITT_KINDS) * ((seat - me) % n) + _KITT_INDEX[kind]
+            played[i] = played.get(i, 0.0) + 0.2
+        for i, share in played.items():
+            mv[_PLAYED_AT + i] = share
     mv[_ASIDE_AT] = view.set_aside[0] / 25.0
     mv[_ASIDE_AT + 1] = view.set_aside[1] / 25.0
     for c in view.cars:
@@ -656,10 +669,8 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
         if c.reached:
             mv[b + 5] = len(c.reached) / 5.0
     if view.escape_turned:
-        turned_ids = {e.id for e in view.escape_turned}
-        for i, card in enumerate(pieces.escape):
-            if card.id in turned_ids:
-                mv[_ESCAPE_AT + i] = 1.0
+        for i in _turned_slots(view.escape_turned, pieces.escape):
+            mv[_ESCAPE_AT + i] = 1.0
     mv[_ESCAPE_AT + 11] = view.escape_left / 11.0
     mv[_BUILD_AT] = view.face_down / 36.0
     if view.centre_face_down:
@@ -679,6 +690,22 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
 
 
 _BASIC = Options()
+_TURNED_SLOTS: dict[tuple[int, int], tuple[Any, Any, list[int]]] = {}
+
+
+def _turned_slots(turned_views: tuple[Any, ...], escape: tuple[Any, ...]) -> list[int]:
+    """The piece-file positions of the escape cards turned, cached by the identity of the
+    view's tuple (``view_for`` shares it until the next card is turned)."""
+    key = (id(turned_views), id(escape))
+    hit = _TURNED_SLOTS.get(key)
+    if hit is not None and hit[0] is turned_views and hit[1] is escape:
+        return hit[2]
+    turned_ids = {e.id for e in turned_views}
+    slots = [i for i, card in enumerate(escape) if card.id in turned_ids]
+    if len(_TURNED_SLOTS) >= 256:
+        _TURNED_SLOTS.clear()
+    _TURNED_SLOTS[key] = (turned_views, escape, slots)
+    return slots
 
 
 # ----------------------------------------------------------------------------- actions
