@@ -286,3 +286,20 @@ def test_evolve_chance_keeps_the_memo_and_changes_only_chance() -> None:
             assert apply(fast, a) == apply(slow, a)
     with pytest.raises(TypeError, match="changes only"):
         evolve_chance(s, pips=3)
+
+
+def test_the_memo_holds_only_what_evolve_chance_may_share() -> None:
+    """``evolve_chance`` shares a state's memo with a copy whose Rng and escape deck differ,
+    which is right only while nothing memoized depends on them. The keys the engine fills
+    over whole games are the ones checked for that (legal actions, moves, the move table,
+    roadblocks); a new key must be checked too before it joins this list."""
+    from rallye.knightrider.state import CHANCE_FIELDS
+
+    assert frozenset({"rng", "escape_deck"}) == CHANCE_FIELDS
+    keys: set[str] = set()
+    for s in states_along(6, 3, every=1) + states_along(7, 2, every=1):
+        if not is_over(s):
+            legal_actions(s)
+            apply(s, legal_actions(s)[0])
+        keys |= set(s._memo or {})
+    assert keys and keys <= {"legal", "moves", "move_table", "blocked"}

@@ -224,6 +224,26 @@ def test_the_state_table_is_the_legal_table_of_the_acting_players_view(games):
     assert runs > 50
 
 
+def test_the_state_table_takes_its_detour_codes_from_the_map_not_one_by_one(games, monkeypatch):
+    """The fast path is the one taken (a fallback to ``legal_table`` over every legal action
+    would give the same mapping, only slowly): with a run of detour plays, ``legal_table``
+    sees the other actions only."""
+    seen: list[int] = []
+    slow = ke.legal_table
+    monkeypatch.setattr(ke, "legal_table", lambda ctx, legal: seen.append(len(legal)) or slow(ctx, legal))
+    checked = 0
+    for _, states in games:
+        for s in states:
+            plays = kr.detour_plays(s)
+            if kr.is_over(s) or len(plays) < 2:
+                continue
+            seen.clear()
+            ke.state_table(s)
+            assert seen == [len(kr.legal_actions(s)) - len(plays)]
+            checked += 1
+    assert checked > 50
+
+
 def test_a_full_tile_leaves_the_detour_run_and_the_state_table(games):
     """No fourth detour card on a tile (MAX_DETOURS_PER_TILE): the run without that tile's
     plays is its own shared tuple, and the state table follows it."""
