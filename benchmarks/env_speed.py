@@ -22,7 +22,10 @@ and ``env()``, ``KnightRiderEnv`` vs the ``random`` bot, and ``python_rallye_kni
 As the engine row times ``new_game`` apart, the PettingZoo and Gymnasium rows time
 ``reset`` apart (for Gymnasium with the bots' moves before the learner's first turn);
 its observation row uses ``make_observation(game).set_from`` (a NumPy buffer), because
-``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms).
+``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms). The
+last four Knight Rider rows are PettingZoo, Gymnasium and OpenSpiel's ``set_from`` again
+with the compact observation (``obs_version=2``, :mod:`rallye.rl.kr_compact`: the same
+values on the 16 × 16 squares, 24,765 floats).
 
 ``--phases EPISODES`` prints instead where a decision's time goes in the engine loop and in
 the PettingZoo ``raw_env`` loop: the engine's calls, the adapter's (mask, view, encoding,
@@ -222,26 +225,26 @@ def _kr_engine_games(kr: Any, opts: Any) -> Loop:
         yield n, setup, 1
 
 
-def kr_pettingzoo_loop(wrapped: bool = False, floor: bool = False) -> Loop:
+def kr_pettingzoo_loop(wrapped: bool = False, floor: bool = False, obs_version: int = 1) -> Loop:
     from rallye.rl import knightrider_v0
 
-    env = (knightrider_v0.env if wrapped else knightrider_v0.raw_env)(turn_limit=KR_LIMIT)
+    env = (knightrider_v0.env if wrapped else knightrider_v0.raw_env)(turn_limit=KR_LIMIT, obs_version=obs_version)
     return _aec_loop(_without_observation(env) if floor else env, setup=True)
 
 
-def kr_gymnasium_loop() -> Loop:
+def kr_gymnasium_loop(obs_version: int = 1) -> Loop:
     from rallye.rl.gym_env import KnightRiderEnv
 
-    return _gym_loop(KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT), setup=True)
+    return _gym_loop(KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT, obs_version=obs_version), setup=True)
 
 
-def kr_openspiel_loop(observe: bool) -> Loop:
+def kr_openspiel_loop(observe: bool, obs_version: int = 1) -> Loop:
     import pyspiel
     from open_spiel.python.observation import make_observation
 
     import rallye.rl.kr_spiel as ks
 
-    game = pyspiel.load_game(f"{ks.SHORT_NAME}(turn_limit={KR_LIMIT})")
+    game = pyspiel.load_game(f"{ks.SHORT_NAME}(turn_limit={KR_LIMIT},obs_version={obs_version})")
     observer = make_observation(game)  # a NumPy buffer; state.observation_tensor() builds a 67k-float list
     return _kr_openspiel_games(game, observer, observe)
 
@@ -308,6 +311,7 @@ def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
     timed call paying for its two clock reads: a map of where the time goes, not a figure
     to compare with the rows above."""
     from rallye import knightrider as kr
+    from rallye.rl import kr_compact as kcomp
     from rallye.rl import kr_encoding as kenc
     from rallye.rl import mille_encoding as menc
 
@@ -323,7 +327,7 @@ def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
         parts = [
             (kr, "legal_actions", "legal_actions"), (kenc, "legal_actions", "legal_actions"), (kr, "apply", "apply"),
             (kenc, "state_table", "action codes"), (kenc, "mask_from_table", "mask"), (kr, "view_for", "view"),
-            (kenc, "encode_view", "encoding"),
+            (kenc, "encode_view", "encoding"), (kcomp, "encode_view", "encoding"),
         ]  # fmt: skip
     out: dict[str, dict[str, float]] = {}
     for row, loop in (("engine", engine()), ("pettingzoo raw_env", make())):
@@ -418,6 +422,7 @@ def mille_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
 
 
 def knightrider_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
+    reset = "(+ reset: {ms:.1f} ms/game)"
     extra: list[tuple[str, Loop, str]] = []
     if floor:
         extra = [
@@ -432,6 +437,10 @@ def knightrider_rows(seconds: float, rounds: int, floor: bool = False) -> list[R
             ("KR gymnasium KnightRiderEnv vs random", kr_gymnasium_loop(), "(+ reset: {ms:.1f} ms/game)"),
             ("KR openspiel (legal_actions + apply_action)", kr_openspiel_loop(False), "(+ chance: {us:.0f} us/node)"),
             ("KR openspiel + observer.set_from", kr_openspiel_loop(True), ""),
+            ("KR pettingzoo raw_env, obs_version=2", kr_pettingzoo_loop(obs_version=2), reset),
+            ("KR pettingzoo env(), obs_version=2", kr_pettingzoo_loop(True, obs_version=2), reset),
+            ("KR gymnasium, obs_version=2", kr_gymnasium_loop(obs_version=2), reset),
+            ("KR openspiel + set_from, obs_version=2", kr_openspiel_loop(True, obs_version=2), ""),
             *extra,
         ],
         seconds,

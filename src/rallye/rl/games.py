@@ -23,6 +23,7 @@ from rallye import mille
 from rallye.core.errors import ConfigError
 from rallye.mille.actions import ALL_ACTIONS as _MILLE_ACTIONS
 from rallye.mille.state import OVER_PHASE, MilleState
+from rallye.rl import kr_compact as kcomp
 from rallye.rl import kr_encoding as kenc
 from rallye.rl import mille_encoding as menc
 
@@ -226,16 +227,21 @@ class KnightRiderAdapter:
     +1 for the winner and -1/(players-1) for each other player (sums to zero); 0 for
     everyone when the turn limit ends it; 0 on every other step.
 
-    Observations: :mod:`rallye.rl.kr_encoding` (``OBS_VERSION``); actions: its compact codes
-    (``NUM_ACTIONS``), which need the state to decode (a normal move's pips and a ram's field
-    come from the position).
+    Observations: ``obs_version=1`` (default) :mod:`rallye.rl.kr_encoding` (29 planes of
+    48 × 48 cells, 67,005 floats); ``obs_version=2`` :mod:`rallye.rl.kr_compact` (the same
+    values on the 16 × 16 squares, 24,765 floats). Actions: :mod:`rallye.rl.kr_encoding`'s
+    compact codes (``NUM_ACTIONS``), which need the state to decode (a normal move's pips
+    and a ram's field come from the position).
     """
 
     game = "knightrider"
     REWARDS = ("win",)
+    OBS_VERSIONS = (1, 2)
 
-    def __init__(self, players: int = 2, reward: str = "win", **options: Any) -> None:
+    def __init__(self, players: int = 2, reward: str = "win", obs_version: int = 1, **options: Any) -> None:
         _check_choice("reward", reward, self.REWARDS)
+        if obs_version not in self.OBS_VERSIONS or isinstance(obs_version, bool):
+            raise ValueError(f"obs_version must be 1 or 2, not {obs_version!r}")
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be an integer, not {players!r}")
         if not 2 <= players <= 5:
@@ -246,13 +252,18 @@ class KnightRiderAdapter:
         self.n_players = players
         self.reward = reward
         self.num_actions = kenc.NUM_ACTIONS
-        self.obs_size = kenc.OBS_SIZE
-        self.obs_low, self.obs_high = kenc.OBS_LOW, kenc.OBS_HIGH
+        self.obs_version = obs_version
+        encoding = kenc if obs_version == 1 else kcomp
+        self.obs_size = encoding.OBS_SIZE
+        self.obs_low, self.obs_high = encoding.OBS_LOW, encoding.OBS_HIGH
         self._table_for: tuple[kr.State | None, dict[int, kr.Action]] = (None, {})
         self._view_for: tuple[kr.State | None, int, kr.View | None] = (None, -1, None)
 
     def __repr__(self) -> str:
-        return f"KnightRiderAdapter({self.n_players}, reward={self.reward!r}, options={self.options})"
+        return (
+            f"KnightRiderAdapter({self.n_players}, reward={self.reward!r}, obs_version={self.obs_version}, "
+            f"options={self.options})"
+        )
 
     def new_state(self, seed: int) -> kr.State:
         return kr.new_game(self.n_players, seed, self.options)
@@ -278,6 +289,8 @@ class KnightRiderAdapter:
         return kenc.mask_from_table(self.table(state))
 
     def observe(self, state: kr.State, seat: int) -> np.ndarray:
+        if self.obs_version == 2:
+            return kcomp.encode_view(self.view(state, seat), self.options)
         return kenc.encode_view(self.view(state, seat), self.options)
 
     def view(self, state: kr.State, seat: int) -> kr.View:

@@ -9,8 +9,9 @@ imported::
     env = gym.make("rallye/KnightRider-v0", players=3, turn_limit=100, opponents="heuristic")
 
 Keyword arguments: the game's (Mille: ``edition``, ``players``, ``episode``, ``reward``, see
-:class:`rallye.rl.games.MilleAdapter`; Knight Rider: ``players``, ``reward`` and any
-``Options`` field, see :class:`rallye.rl.games.KnightRiderAdapter`), ``seat`` (the learner's seat, default 0),
+:class:`rallye.rl.games.MilleAdapter`; Knight Rider: ``players``, ``reward``, ``obs_version``
+(1 or 2) and any ``Options`` field, see :class:`rallye.rl.games.KnightRiderAdapter`),
+``seat`` (the learner's seat, default 0),
 ``opponents`` (a bot name for every other seat, or a comma-separated list in seat order;
 default ``"random"``; the search levels play their whole count budgets here, as in
 tournaments, so a seed gives the same episode on any machine), ``illegal`` (the
@@ -180,8 +181,9 @@ class MilleEnv(RallyeGymEnv):
 class KnightRiderEnv(RallyeGymEnv):
     """Knight Rider, one learner against rallye bots (``rallye/KnightRider-v0``).
 
-    ``players`` (2..5), ``reward``, ``seat``, ``opponents``, ``render_mode`` as above; every
-    other keyword is a :class:`rallye.knightrider.Options` field (defaults
+    ``players`` (2..5), ``reward``, ``seat``, ``opponents``, ``render_mode`` as above;
+    ``obs_version`` 1 (default, :mod:`rallye.rl.kr_encoding`) or 2 (:mod:`rallye.rl.kr_compact`);
+    every other keyword is a :class:`rallye.knightrider.Options` field (defaults
     ``quick_build=True``, ``turn_limit=200``; see :class:`rallye.rl.games.KnightRiderAdapter`).
     """
 

@@ -198,12 +198,17 @@ _TILE_AT = {n: i for i, n in enumerate(TILE_NUMBERS)}
 
 def field_slice(name: str) -> slice:
     """The slice of block ``name`` (see :data:`OBS_FIELDS`) in an observation vector."""
+    return block_slice(OBS_FIELDS, name)
+
+
+def block_slice(fields: tuple[tuple[str, int], ...], name: str) -> slice:
+    """The slice of block ``name`` in a vector laid out as ``fields`` ((name, size), ...)."""
     start = 0
-    for n, size in OBS_FIELDS:
+    for n, size in fields:
         if n == name:
             return slice(start, start + size)
         start += size
-    raise KeyError(f"no observation block {name!r}; blocks are {', '.join(n for n, _ in OBS_FIELDS)}")
+    raise KeyError(f"no observation block {name!r}; blocks are {', '.join(n for n, _ in fields)}")
 
 
 def planes(vector: np.ndarray) -> np.ndarray:
@@ -510,8 +515,8 @@ def _flee(view: View, escape: tuple[Any, ...]) -> list[tuple[int, float]]:
     return out
 
 
-_AT = {}
-_offset = PLANES_SIZE
+_AT = {}  # (offsets within the scalar part, which follows the planes)
+_offset = 0
 for _name, _size in SCALAR_FIELDS:
     _AT[_name] = _offset
     _offset += _size
@@ -556,59 +561,83 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
     flat indices and values; copying a dense 268 KB plane stack cost more than all the
     rest), then the pieces' and the square planes' cells through a memoryview (a NumPy
     item write costs several times more; the flee squares change with every move of the
-    villain, so caching their cells as arrays missed often and cost more than it saved)."""
+    villain, so caching their cells as arrays missed often and cost more than it saved),
+    then the scalars. The writers take the plane offsets of this encoding; the compact
+    one (:mod:`rallye.rl.kr_compact`) passes its own."""
     opts = options if options is not None else _BASIC
-    pieces = opts.pieces()
-    n = view.players
-    me = view.me
     index, values = _map.tiles(view.tiles)[0]
     out[index] = values
     edits = _map.detours(view)
     if edits is not None:
         out[edits[0]] = edits[1]
     mv: Any = out.data  # a memoryview (float items: typeshed types memoryview items as int)
+    _write_pieces(view, mv, None)
+    for base, sq, v in _squares(view, opts.pieces()):  # (a square listed twice in a plane has one value)
+        for at in _SQ_CELL_LISTS[sq]:
+            mv[base + at] = v
+    _write_scalars(view, out[PLANES_SIZE:].data, opts)
+    return out
 
-    # ---- planes: the pieces on the map, cell by cell
+
+def _write_pieces(view: View, mv: Any, to: list[int] | None) -> None:
+    """The villain and the cars into the planes (zero there but for the map's roadblocks):
+    at these planes' flat offsets, or, with ``to``, at ``to[offset]``."""
+    me = view.me
     villain = view.villain
     if villain is not None:
-        mv[_VILLAIN_AT + _cell_at(villain)] = 1.0
+        at = _VILLAIN_AT + _cell_at(villain)
+        mv[at if to is None else to[at]] = 1.0
     others: dict[int, int] = {}
-    mine = None
     for c in view.cars:
-        if c.player == me:
-            mine = c
         if c.field is None:
             continue
         at = _cell_at(c.field)
         if c.player == me:
-            mv[_ME_AT[c.heading] + at] = 1.0
+            i = _ME_AT[c.heading] + at
+            mv[i if to is None else to[i]] = 1.0
             continue
-        mv[_OTHER_AT[c.heading] + at] += 1.0
+        i = _OTHER_AT[c.heading] + at
+        mv[i if to is None else to[i]] += 1.0
         if c.roof:
-            mv[_ROOF_AT + at] += 1.0
+            i = _ROOF_AT + at
+            mv[i if to is None else to[i]] += 1.0
         if c.mantle:
-            mv[_MANTLE_AT + at] += 1.0
+            i = _MANTLE_AT + at
+            mv[i if to is None else to[i]] += 1.0
         others[at] = others.get(at, 0) + 1
     for at, k in others.items():
         if k >= 2:
-            mv[_OBSTACLE_AT + at] = 1.0
-    # square-level planes (start_tile, start_choice, target, flee): each square's value on
-    # its 3 × 3 cells (they are zero in the map planes)
-    squares: list[tuple[int, int, float]] = []  # (plane offset, square index, value)
+            i = _OBSTACLE_AT + at
+            mv[i if to is None else to[i]] = 1.0
+
+
+def _squares(view: View, pieces: Any) -> list[tuple[int, int, float]]:
+    """The square-level planes (start_tile, start_choice, target, flee) as (plane offset,
+    square index, value)."""
+    squares: list[tuple[int, int, float]] = []
     if view.start_tile is not None:
         squares.append((_SQ_PLANE_AT[0], g.sq_index(*view.start_tile), 1.0))
     for x, y in view.start_choices:
         squares.append((_SQ_PLANE_AT[1], g.sq_index(x, y), 1.0))
     if view.targets:
+        me = view.me
+        mine = None
+        for c in view.cars:
+            if c.player == me:
+                mine = c
         reached = set(mine.reached) if mine is not None else set()
         squares += [(_SQ_PLANE_AT[2], g.sq_index(x, y), 1.0) for x, y in view.targets if (x, y) not in reached]
-    if villain is not None and not view.over:
+    if view.villain is not None and not view.over:
         squares += [(_SQ_PLANE_AT[3], sq, v) for sq, v in _flee(view, pieces.escape)]
-    for base, sq, v in squares:  # (a square listed twice in a plane has one value: 1 or its flee share)
-        for at in _SQ_CELL_LISTS[sq]:
-            mv[base + at] = v
+    return squares
 
-    # ---- scalars (the block was zeroed above: only the values that can be non-zero)
+
+def _write_scalars(view: View, mv: Any, opts: Options) -> None:
+    """The scalar blocks into ``mv``, a memoryview of the zeroed scalar part: only the
+    values that can be non-zero."""
+    pieces = opts.pieces()
+    n = view.players
+    me = view.me
     if 0 <= n - 2 < 4:
         mv[_PLAYERS_AT + n - 2] = 1.0
     mv[_PHASE_AT + _PHASE_INDEX[view.phase]] = 1.0
@@ -686,7 +715,6 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
     mv[_BUILD_AT + 6 + len(TILE_NUMBERS)] = len(view.tiles) / 36.0
     mv[_BUILD_AT + 7 + len(TILE_NUMBERS)] = len(view.unused) / 36.0
     mv[_TOUR_AT] = len(view.targets) / 5.0
-    return out
 
 
 _BASIC = Options()

@@ -44,7 +44,8 @@ legal engine action. **Returns** (terminal only, zero-sum): +1 for the winner, -
 for the others; 0 for all when the turn limit ends the game.
 
 **Observations.** The observation tensor is ``kr_encoding.encode_view`` of the player's
-view. The information-state tensor is that vector followed by a summary of the history:
+view (the game parameter ``obs_version=2``: ``kr_compact.encode_view``, the same values on
+the 16 × 16 squares, 24,765 floats). The information-state tensor is that vector followed by a summary of the history:
 per seat relative to the player, how many decisions of each kind it took (place, start,
 enter, move, ram, kitt, detour, end, recover) / 50, and how often each die face came up / 50.
 The information-state *string* is perfect recall: the player's observation after the root
@@ -77,6 +78,7 @@ from rallye import knightrider as kr
 from rallye.core.rng import Rng
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import State, evolve, evolve_chance
+from rallye.rl import kr_compact as kcomp
 from rallye.rl import kr_encoding as kenc
 from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
 
@@ -84,6 +86,7 @@ SHORT_NAME = "python_rallye_knightrider"
 MAX_PLAYERS = 5
 DECISION_KINDS = ("place", "start", "enter", "move", "ram", "kitt", "detour", "end", "recover")
 HISTORY_SIZE = kenc.MAX_SEATS * len(DECISION_KINDS) + 6
+_ENCODINGS: dict[int, Any] = {1: kenc, 2: kcomp}  # observation encoding by version
 #: Decisions in one chase turn at most: 12 move segments (each uses a pip), a K.I.T.T.
 #: card, a detour card and ``end``.
 MAX_DECISIONS_PER_TURN = 15
@@ -97,6 +100,7 @@ _DEFAULTS: dict[str, Any] = {
     "tour": 0,
     "deal_spares": False,
     "shuffle_cards": False,
+    "obs_version": 1,
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -178,7 +182,7 @@ class _Data(NamedTuple):
         return self
 
 
-def _options(params: dict[str, Any]) -> tuple[int, kr.Options, int]:
+def _options(params: dict[str, Any]) -> tuple[int, kr.Options, int, int]:
     unknown = set(params) - set(_DEFAULTS)
     if unknown:
         raise ValueError(f"unknown parameter(s) {sorted(unknown)}; parameters are {sorted(_DEFAULTS)}")
@@ -188,6 +192,8 @@ def _options(params: dict[str, Any]) -> tuple[int, kr.Options, int]:
         raise ValueError(f"Knight Rider is for 2 to 5 players, not {players}")
     if int(p["seeds"]) < 1:
         raise ValueError(f"seeds must be at least 1, not {p['seeds']}")
+    if int(p["obs_version"]) not in (1, 2):
+        raise ValueError(f"obs_version must be 1 or 2, not {p['obs_version']}")
     opts = kr.Options(
         quick_build=bool(p["quick_build"]),
         rolled_start=bool(p["rolled_start"]),
@@ -196,13 +202,13 @@ def _options(params: dict[str, Any]) -> tuple[int, kr.Options, int]:
         shuffle_cards=bool(p["shuffle_cards"]),
         turn_limit=int(p["turn_limit"]),
     )
-    return players, opts, int(p["seeds"])
+    return players, opts, int(p["seeds"]), int(p["obs_version"])
 
 
 class KnightRiderGame(ObserverCache, pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        players, opts, seeds = _options(params)
+        players, opts, seeds, obs_version = _options(params)
         assert opts.turn_limit is not None
         setup = (0 if opts.quick_build else 36) + 1 + players
         info = pyspiel.GameInfo(
@@ -218,6 +224,7 @@ class KnightRiderGame(ObserverCache, pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.options = opts
         self.seeds = seeds
+        self.obs_version = obs_version  # the observation: kr_encoding (version 1) or kr_compact (2)
         self.n_cards = len(opts.pieces().escape)
         self.initial = _Data(
             state=None, pending=None, root_obs=(), public=(),
@@ -228,7 +235,11 @@ class KnightRiderGame(ObserverCache, pyspiel.Game):  # type: ignore[misc]
         return KnightRiderState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KnightRiderObserver:
-        return KnightRiderObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+        return KnightRiderObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+            _ENCODINGS[self.obs_version].OBS_SIZE,
+        )
 
 
 _TABLES: dict[int, tuple[State, dict[int, kr.Action]]] = {}
@@ -281,6 +292,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         self._options = game.options
         self._seeds = game.seeds
         self._n_cards = game.n_cards
+        self._obs_version = game.obs_version
         self._d: _Data = game.initial
 
     # -- OpenSpiel API -----------------------------------------------------------------
@@ -487,10 +499,12 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if d.state is None:
             out.fill(0.0)
             return
-        kenc.encode_view_into(kr.view_for(d.state, player), out[: kenc.OBS_SIZE], self._options)
+        encoding = _ENCODINGS[self._obs_version]
+        size = encoding.OBS_SIZE
+        encoding.encode_view_into(kr.view_for(d.state, player), out[:size], self._options)
         if history:
             n = self._players
-            block = out[kenc.OBS_SIZE :]
+            block = out[size:]
             block.fill(0.0)
             k = len(DECISION_KINDS)
             for r in range(n):
@@ -520,17 +534,17 @@ def _redeal(hands: tuple[tuple[int, ...], ...], keep: int, rng: random.Random) -
 class KnightRiderObserver:
     """Observation and information-state tensors and strings (PyObserver interface)."""
 
-    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, iig_obs_type: Any, params: Any, obs_size: int = kenc.OBS_SIZE) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise ValueError(f"{SHORT_NAME} observes one player's view only (private_info=SINGLE_PLAYER)")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = kenc.OBS_SIZE + (HISTORY_SIZE if self.perfect_recall else 0)
+        size = obs_size + (HISTORY_SIZE if self.perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[: kenc.OBS_SIZE]}
+        self.dict = {"observation": self.tensor[:obs_size]}
         if self.perfect_recall:
-            self.dict["history"] = self.tensor[kenc.OBS_SIZE :]
+            self.dict["history"] = self.tensor[obs_size:]
 
     def set_from(self, state: KnightRiderState, player: int) -> None:
         state.fill_tensor(player, self.tensor, self.perfect_recall)
