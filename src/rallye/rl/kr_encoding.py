@@ -888,28 +888,28 @@ def legal_table(view: View | ActionContext, legal: Sequence[Action]) -> dict[int
     return table
 
 
-_MAP_CODES: dict[int, tuple[Any, tuple[dict[int, Action], ...], dict[int, tuple[int, ...]]]] = {}
+_MAP_CODES: dict[tuple[int, int], tuple[Any, Any, tuple[dict[int, Action], ...], dict[int, tuple[int, ...]]]] = {}
 
 
 def _map_codes(state: State) -> tuple[tuple[dict[int, Action], ...], dict[int, tuple[int, ...]]]:
     """The detour plays a map allows (``detour_placements``) as code → action, one dict per
     kind of card, and each square's codes; cached by the identity of the state's board
-    (one tuple for the whole chase)."""
-    board = state.board
-    hit = _MAP_CODES.get(id(board))
-    if hit is not None and hit[0] is board:
-        return hit[1], hit[2]
+    (one tuple for the whole chase) and piece set."""
+    board, pieces = state.board, state.pieces
+    hit = _MAP_CODES.get((id(board), id(pieces)))
+    if hit is not None and hit[0] is board and hit[1] is pieces:
+        return hit[2], hit[3]
     per_kind: tuple[dict[int, Action], ...] = tuple({} for _ in DETOUR_KINDS)
     by_square: dict[int, list[int]] = {}
     n = len(DETOUR_SLOTS)
-    for sq, k, a in detour_placements(state.pieces, board):
+    for sq, k, a in detour_placements(pieces, board):
         code = DETOUR0 + n * g.sq_index(a.x, a.y) + _DETOUR_SLOT[(a.kind, a.rot)]
         per_kind[k][code] = a
         by_square.setdefault(sq, []).append(code)
     squares = {sq: tuple(codes) for sq, codes in by_square.items()}
     if len(_MAP_CODES) >= 64:
         _MAP_CODES.clear()
-    _MAP_CODES[id(board)] = (board, per_kind, squares)  # (the entry keeps the board: its id stays its own)
+    _MAP_CODES[(id(board), id(pieces))] = (board, pieces, per_kind, squares)  # (the entry keeps both alive)
     return per_kind, squares
 
 
