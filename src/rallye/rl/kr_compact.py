@@ -10,10 +10,11 @@ per square, and drops ``built_up`` (on a laid tile, every cell that is not road)
 fixed selection of version 1's values (:data:`FROM_V1`; ``from_v1`` applies it, and the
 tests check ``encode_view`` against it bit for bit), so it holds the same information,
 depends on the player's view only (tested as version 1 is), and is 24,765 floats (99 KB)
-against 67,005 (268 KB). Building one costs a little less (in one comparison over 3,000
+against 67,005 (268 KB). Building one costs a little less (in one comparison over 2,592
 random-game views, a median 53 against 62 us when each vector is dropped at once) and far
-less where the vectors are kept, as in a replay buffer (58-74 against 183-200 us: every
-version 1 vector lands on fresh memory), and a buffer holds 2.7 times as many.
+less where the vectors are kept, as in a replay buffer (58-74 against 183-200 us, the
+least and the median of 12 rounds; most likely the memory a new 268 KB vector first
+touches), and a buffer holds 2.7 times as many.
 
 The vector is the :data:`CHANNELS` planes (``N_CHANNELS`` × 16 × 16, C order: channel,
 row, column; square ``(x, y)`` is row ``y + 8``, column ``x + 8``; north is row 0),
