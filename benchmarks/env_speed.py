@@ -317,7 +317,8 @@ def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
 
     clock = time.perf_counter_ns
     if game == "mille":
-        engine, make = engine_loop, (lambda: pettingzoo_loop(wrapped=False))
+        engine: Callable[[], Loop] = engine_loop
+        make: Callable[[], Loop] = lambda: pettingzoo_loop(wrapped=False)  # noqa: E731
         parts: list[tuple[Any, str, str]] = [
             (mille, "legal_actions", "legal_actions"), (mille, "apply", "apply"),
             (menc, "mask_from_legal", "mask"), (mille, "view_for", "view"), (menc.ViewEncoder, "encode", "encoding"),
@@ -369,7 +370,7 @@ def run_interleaved(loops: list[tuple[str, Loop, str]], seconds: float, rounds: 
     also keeps its time per decision round by round, so a ratio can be taken within each
     round (the engine's turn of the same round as the adapter's): a burst of load on the
     machine then moves one round's ratio, not the whole figure."""
-    acc = {name: [0, 0.0, 0.0, 0] for name, _, _ in loops}
+    acc: dict[str, list[float]] = {name: [0, 0.0, 0.0, 0] for name, _, _ in loops}
     per_round: dict[str, list[float]] = {name: [] for name, _, _ in loops}
     for _ in range(rounds):
         for name, loop, _ in loops:
@@ -387,9 +388,9 @@ def run_interleaved(loops: list[tuple[str, Loop, str]], seconds: float, rounds: 
                 per_round[name].append((spent - (a[2] - ex0)) / (a[0] - n0))
     rows: list[Row] = []
     for name, _, note in loops:
-        n, t, excluded, units = acc[name]
-        per = excluded / units if units else 0.0
-        rows.append((name, int(n), t - excluded, note.format(ms=1000 * per, us=1e6 * per), per_round[name]))
+        count, t, out_time, out_units = acc[name]
+        per = out_time / out_units if out_units else 0.0
+        rows.append((name, int(count), t - out_time, note.format(ms=1000 * per, us=1e6 * per), per_round[name]))
     return rows
 
 
