@@ -61,7 +61,7 @@ def build(spec: str, seed: int, exact: bool = False) -> Any:
         if k == "style" and v not in STYLES:
             raise ValueError(f"unknown style {v!r}; styles are {', '.join(STYLES)}")
         kw[k] = STYLES[v] if k == "style" else float(v) if "." in v else int(v)
-    return PimcAgent(seed, name=spec, **kw)  # type: ignore[arg-type]
+    return PimcAgent(seed, name=spec, **kw)
 
 
 Job = tuple[str, str, int, bool, str, bool]  # a, b, game seed, hands only, edition, exact
