@@ -41,7 +41,8 @@ def test_size_layout_and_bounds(games):
 def test_it_is_version_1_selected_bit_for_bit(games):
     """Every seat of every state of four configurations: the direct encoder equals the
     selection of version 1's vector (``from_v1``), and ``encode_view_into`` the same."""
-    out = np.full(kc.OBS_SIZE, 7.0, np.float32)
+    out = np.full(kc.OBS_SIZE, 7.0, np.float32)  # a used buffer: written in place
+    strided = np.full(2 * kc.OBS_SIZE, 5.0, np.float32)[::2]  # not contiguous: written by copy
     checked = 0
     for opts, states in games:
         for s in states:
@@ -50,6 +51,9 @@ def test_it_is_version_1_selected_bit_for_bit(games):
                 want = kc.from_v1(ke.encode_view(v, opts))
                 assert kc.encode_view(v, opts).tobytes() == want.tobytes()
                 assert kc.encode_view_into(v, out, opts) is out and out.tobytes() == want.tobytes()
+                if checked % 50 == 0:
+                    assert kc.encode_view_into(v, strided, opts) is strided
+                    assert strided.tobytes() == want.tobytes()
                 checked += 1
     assert checked > 1000
 

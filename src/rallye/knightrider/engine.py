@@ -706,13 +706,21 @@ def _detour_list(
     pieces: Pieces, board: tuple[int, ...], detours: tuple[tuple[int, str, int, int], ...], hand: tuple[int, ...]
 ) -> tuple[PlayDetour, ...]:
     held = sum(1 << k for k, n in enumerate(hand) if n)
+    full = full_tiles(detours)
+    if not full:
+        return _detours_for_hand(pieces, board, held)
+    return _detours_not_on(pieces, board, held, frozenset(map(g.sq_xy, full)))
+
+
+def full_tiles(detours: tuple[tuple[int, str, int, int], ...]) -> tuple[int, ...]:
+    """The square codes of the tiles that carry ``MAX_DETOURS_PER_TILE`` detour cards
+    already (no further detour card may be played there), in order of first play."""
+    if len(detours) < MAX_DETOURS_PER_TILE:
+        return ()
     counts: dict[int, int] = {}
     for sq, *_ in detours:
         counts[sq] = counts.get(sq, 0) + 1
-    full = frozenset(g.sq_xy(sq) for sq, n in counts.items() if n >= MAX_DETOURS_PER_TILE)
-    if not full:
-        return _detours_for_hand(pieces, board, held)
-    return _detours_not_on(pieces, board, held, full)
+    return tuple(sq for sq, n in counts.items() if n >= MAX_DETOURS_PER_TILE)
 
 
 # (The same tuple for the same map, hand and full tiles: adapters key their codes of these
@@ -1015,6 +1023,7 @@ __all__ = [
     "detour_placements",
     "detour_plays",
     "encode_action",
+    "full_tiles",
     "is_over",
     "legal_actions",
     "new_game",

@@ -168,8 +168,17 @@ def encode_view(view: View, options: Options | None = None) -> np.ndarray:
     vector, written directly: the map's cells (version 1's cached cells, selected once
     per map), the pieces and the square-level planes at their version 2 offsets, then the
     scalars with version 1's own writer."""
+    return _encode(view, np.zeros(OBS_SIZE, dtype=np.float32), options)
+
+
+def encode_view_into(view: View, out: np.ndarray, options: Options | None = None) -> np.ndarray:
+    """``encode_view`` written into ``out`` (float32, shape ``(OBS_SIZE,)``); returns ``out``."""
+    return v1.encode_into(_encode, OBS_SIZE, view, out, options)
+
+
+def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
+    """``encode_view`` into ``out``, a zeroed, writable, C-contiguous float32 vector."""
     opts = options if options is not None else v1._BASIC
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
     index, values = _converted(*v1._map.tiles(view.tiles)[0])
     out[index] = values
     edits = v1._map.detours(view)
@@ -182,12 +191,4 @@ def encode_view(view: View, options: Options | None = None) -> np.ndarray:
     for base, sq, v in v1._squares(view, opts.pieces()):
         mv[to[base + _MIDDLE[sq]]] = v
     v1._write_scalars(view, out[PLANES_SIZE:].data, opts)
-    return out
-
-
-def encode_view_into(view: View, out: np.ndarray, options: Options | None = None) -> np.ndarray:
-    """``encode_view`` written into ``out`` (float32, shape ``(OBS_SIZE,)``); returns ``out``."""
-    if out.shape != (OBS_SIZE,):
-        raise ValueError(f"out must have shape ({OBS_SIZE},), not {out.shape}")
-    out[:] = encode_view(view, options)
     return out

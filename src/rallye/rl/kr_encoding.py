@@ -121,7 +121,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any
@@ -146,7 +146,7 @@ from rallye.knightrider.actions import (
     StartAt,
     detour_sides,
 )
-from rallye.knightrider.engine import MAX_DETOURS_PER_TILE, detour_placements, detour_plays, legal_actions
+from rallye.knightrider.engine import detour_placements, detour_plays, full_tiles, legal_actions
 from rallye.knightrider.pieces import TILE_NUMBERS
 from rallye.knightrider.state import Options, State
 from rallye.knightrider.view import TileView, View, view_for
@@ -546,12 +546,22 @@ def encode_view(view: View, options: Options | None = None) -> np.ndarray:
 
 def encode_view_into(view: View, out: np.ndarray, options: Options | None = None) -> np.ndarray:
     """``encode_view`` written into ``out`` (float32, shape ``(OBS_SIZE,)``); returns ``out``."""
-    if out.shape != (OBS_SIZE,):
-        raise ValueError(f"out must have shape ({OBS_SIZE},), not {out.shape}")
+    return encode_into(_encode, OBS_SIZE, view, out, options)
+
+
+Writer = Callable[[View, np.ndarray, "Options | None"], np.ndarray]
+
+
+def encode_into(write: Writer, size: int, view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
+    """``write`` (an encoding's writer into a zeroed float32 vector of ``size``) into
+    ``out``: in place when ``out`` is a writable, C-contiguous float32 vector, else through
+    a new vector copied in; a wrong shape is a ``ValueError``."""
+    if out.shape != (size,):
+        raise ValueError(f"out must have shape ({size},), not {out.shape}")
     if out.dtype == np.float32 and out.flags.c_contiguous and out.flags.writeable:
         out.fill(0.0)
-        return _encode(view, out, options)
-    out[:] = encode_view(view, options)
+        return write(view, out, options)
+    out[:] = write(view, np.zeros(size, dtype=np.float32), options)
     return out
 
 
@@ -935,14 +945,9 @@ def state_table(state: State) -> dict[int, Action]:
     for k, held in enumerate(state.detour_hands[state.current]):
         if held:
             table.update(per_kind[k])
-    if len(state.detours) >= MAX_DETOURS_PER_TILE:
-        on: dict[int, int] = {}
-        for d in state.detours:
-            on[d[0]] = on.get(d[0], 0) + 1
-        for sq, cards in on.items():
-            if cards >= MAX_DETOURS_PER_TILE:
-                for code in squares.get(sq, ()):
-                    table.pop(code, None)
+    for sq in full_tiles(state.detours):  # (the engine's rule: no detour play there)
+        for code in squares.get(sq, ()):
+            table.pop(code, None)
     if len(table) != len(legal):  # pragma: no cover - the engine's rule and this one disagree
         return legal_table(ctx, legal)
     return table
