@@ -31,6 +31,13 @@ values on the 16 × 16 squares, 24,765 floats).
 the PettingZoo ``raw_env`` loop: the engine's calls, the adapter's (mask, view, encoding,
 Knight Rider's action codes) and the rest.
 
+``--keep N`` makes every loop that observes keep its last ``N`` observations, as a replay
+buffer or a list of collected episodes does (PettingZoo's and Gymnasium's observation dicts
+as returned, ``observation_tensor``'s list, a copy of the ``set_from`` buffer): a new vector
+that is kept has to be written into fresh memory, which costs far more than one dropped at
+once when it is large (Knight Rider's 99-268 KB), so these rows show what a training run
+that stores its observations pays. The engine rows keep nothing (they observe nothing).
+
 ``--floor`` adds, for each game, the PettingZoo rows again with the observation (the view
 and its encoding) replaced by one constant array; the mask is still computed. That is what
 the protocol, the mask and the random pick cost if observing cost nothing, so the
@@ -49,7 +56,7 @@ array takes a slow generic path, ~70 us for Knight Rider's 15,753 codes on the r
 machine, against ~3 us through a boolean view of the same bytes, and a policy reads its
 mask as booleans anyway). Target: every adapter within 2x the engine's time.
 
-    python benchmarks/env_speed.py [--seconds 3] [--rounds 12] [--game mille|knightrider|all] [--floor]
+    python benchmarks/env_speed.py [--seconds 3] [--rounds 12] [--game mille|knightrider|all] [--floor] [--keep N]
     python benchmarks/env_speed.py --phases 1000 [--game mille|knightrider|all]
 """
 
@@ -60,6 +67,7 @@ import contextlib
 import random
 import statistics
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -70,6 +78,11 @@ from rallye import mille
 # A loop is a generator: one ``(decisions, excluded seconds, excluded units)`` per episode,
 # where the excluded time (dealing, chance nodes, new games) is reported apart.
 Loop = Iterator[tuple[int, float, int]]
+
+
+def _keeper(keep: int) -> Callable[[Any], None] | None:
+    """``append`` of a buffer holding the last ``keep`` observations (``--keep``), or ``None``."""
+    return deque(maxlen=keep).append if keep > 0 else None
 
 
 def _pick(mask: np.ndarray, rng: random.Random) -> int:  # see the module docstring
@@ -92,8 +105,9 @@ def engine_loop() -> Loop:
         yield n, 0.0, 0
 
 
-def _aec_loop(env: Any, setup: bool) -> Loop:
+def _aec_loop(env: Any, setup: bool, keep: int = 0) -> Loop:
     rng = random.Random(0)
+    store = _keeper(keep)
     seed = 0
     while True:
         s0 = time.process_time()
@@ -103,6 +117,8 @@ def _aec_loop(env: Any, setup: bool) -> Loop:
         n = 0
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
+            if store is not None:
+                store(obs)
             if term or trunc:
                 env.step(None)
                 continue
@@ -111,11 +127,11 @@ def _aec_loop(env: Any, setup: bool) -> Loop:
         yield n, reset_time, 1
 
 
-def pettingzoo_loop(wrapped: bool, floor: bool = False) -> Loop:
+def pettingzoo_loop(wrapped: bool, floor: bool = False, keep: int = 0) -> Loop:
     from rallye.rl import mille_v0
 
     env = mille_v0.env() if wrapped else mille_v0.raw_env()
-    return _aec_loop(_without_observation(env) if floor else env, setup=False)
+    return _aec_loop(_without_observation(env) if floor else env, setup=False, keep=keep)
 
 
 def _without_observation(env: Any) -> Any:
@@ -139,11 +155,12 @@ class _Counting:
         return self._apply(state, action)
 
 
-def _gym_loop(env: Any, setup: bool = False) -> Loop:
+def _gym_loop(env: Any, setup: bool = False, keep: int = 0) -> Loop:
     """``setup``: ``reset`` (the new game and the bots' moves before the learner's first
     turn) is timed and counted apart, as the engine row does with ``new_game``."""
     counter = _Counting(env.adapter)
     rng = random.Random(0)
+    store = _keeper(keep)
     seed = 0
     while True:
         s0 = time.process_time()
@@ -154,31 +171,36 @@ def _gym_loop(env: Any, setup: bool = False) -> Loop:
             reset_time = time.process_time() - s0
             before = counter.n
         seed += 1
+        if store is not None:
+            store(obs)
         done = False
         while not done:
             obs, _, term, trunc, _ = env.step(_pick(obs["action_mask"], rng))
+            if store is not None:
+                store(obs)
             done = term or trunc
         yield counter.n - before, reset_time, 1
 
 
-def gymnasium_loop() -> Loop:
+def gymnasium_loop(keep: int = 0) -> Loop:
     from rallye.rl.gym_env import MilleEnv
 
-    return _gym_loop(MilleEnv(opponents="random"))
+    return _gym_loop(MilleEnv(opponents="random"), keep=keep)
 
 
-def openspiel_loop(observe: str | None) -> Loop:
+def openspiel_loop(observe: str | None, keep: int = 0) -> Loop:
     import pyspiel
     from open_spiel.python.observation import make_observation
 
     import rallye.rl.mille_spiel as ms
 
     game = pyspiel.load_game(ms.SHORT_NAME)
-    return _openspiel_hands(game, make_observation(game), observe)
+    return _openspiel_hands(game, make_observation(game), observe, keep)
 
 
-def _openspiel_hands(game: Any, observer: Any, observe: str | None) -> Loop:
+def _openspiel_hands(game: Any, observer: Any, observe: str | None, keep: int = 0) -> Loop:
     rng = random.Random(0)
+    store = _keeper(keep)
     while True:
         d0 = time.process_time()
         s = game.new_initial_state()
@@ -189,9 +211,13 @@ def _openspiel_hands(game: Any, observer: Any, observe: str | None) -> Loop:
         n = 0
         while not s.is_terminal():
             if observe == "tensor":
-                s.observation_tensor(s.current_player())
+                tensor = s.observation_tensor(s.current_player())
+                if store is not None:
+                    store(tensor)
             elif observe == "observer":
                 observer.set_from(s, s.current_player())
+                if store is not None:
+                    store(observer.tensor.copy())  # the buffer is overwritten by the next call
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
             n += 1
@@ -225,20 +251,21 @@ def _kr_engine_games(kr: Any, opts: Any) -> Loop:
         yield n, setup, 1
 
 
-def kr_pettingzoo_loop(wrapped: bool = False, floor: bool = False, obs_version: int = 1) -> Loop:
+def kr_pettingzoo_loop(wrapped: bool = False, floor: bool = False, obs_version: int = 1, keep: int = 0) -> Loop:
     from rallye.rl import knightrider_v0
 
     env = (knightrider_v0.env if wrapped else knightrider_v0.raw_env)(turn_limit=KR_LIMIT, obs_version=obs_version)
-    return _aec_loop(_without_observation(env) if floor else env, setup=True)
+    return _aec_loop(_without_observation(env) if floor else env, setup=True, keep=keep)
 
 
-def kr_gymnasium_loop(obs_version: int = 1) -> Loop:
+def kr_gymnasium_loop(obs_version: int = 1, keep: int = 0) -> Loop:
     from rallye.rl.gym_env import KnightRiderEnv
 
-    return _gym_loop(KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT, obs_version=obs_version), setup=True)
+    env = KnightRiderEnv(opponents="random", turn_limit=KR_LIMIT, obs_version=obs_version)
+    return _gym_loop(env, setup=True, keep=keep)
 
 
-def kr_openspiel_loop(observe: bool, obs_version: int = 1) -> Loop:
+def kr_openspiel_loop(observe: bool, obs_version: int = 1, keep: int = 0) -> Loop:
     import pyspiel
     from open_spiel.python.observation import make_observation
 
@@ -246,11 +273,12 @@ def kr_openspiel_loop(observe: bool, obs_version: int = 1) -> Loop:
 
     game = pyspiel.load_game(f"{ks.SHORT_NAME}(turn_limit={KR_LIMIT},obs_version={obs_version})")
     observer = make_observation(game)  # a NumPy buffer; state.observation_tensor() builds a 67k-float list
-    return _kr_openspiel_games(game, observer, observe)
+    return _kr_openspiel_games(game, observer, observe, keep)
 
 
-def _kr_openspiel_games(game: Any, observer: Any, observe: bool) -> Loop:
+def _kr_openspiel_games(game: Any, observer: Any, observe: bool, keep: int = 0) -> Loop:
     rng = random.Random(0)
+    store = _keeper(keep)
     while True:
         s = game.new_initial_state()
         n, chance_time, chance_nodes = 0, 0.0, 0
@@ -264,6 +292,8 @@ def _kr_openspiel_games(game: Any, observer: Any, observe: bool) -> Loop:
                 continue
             if observe:
                 observer.set_from(s, s.current_player())
+                if store is not None:
+                    store(observer.tensor.copy())  # the buffer is overwritten by the next call
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
             n += 1
@@ -399,22 +429,23 @@ def round_ratios(row: Row, base: Row) -> list[float]:
     return [a / b for a, b in zip(row[4], base[4], strict=False) if b > 0]
 
 
-def mille_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
+def mille_rows(seconds: float, rounds: int, floor: bool = False, keep: int = 0) -> list[Row]:
     extra: list[tuple[str, Loop, str]] = []
     if floor:
         extra = [
             ("pettingzoo raw_env, no observation (floor)", pettingzoo_loop(wrapped=False, floor=True), ""),
             ("pettingzoo env(), no observation (floor)", pettingzoo_loop(wrapped=True, floor=True), ""),
         ]
+    kept = f", {keep} kept" if keep else ""
     return run_interleaved(
         [
             ("engine (legal_actions + apply)", engine_loop(), ""),
-            ("pettingzoo raw_env (last + step)", pettingzoo_loop(wrapped=False), ""),
-            ("pettingzoo env() with wrappers", pettingzoo_loop(wrapped=True), ""),
-            ("gymnasium MilleEnv vs random", gymnasium_loop(), ""),
+            (f"pettingzoo raw_env (last + step){kept}", pettingzoo_loop(wrapped=False, keep=keep), ""),
+            (f"pettingzoo env() with wrappers{kept}", pettingzoo_loop(wrapped=True, keep=keep), ""),
+            (f"gymnasium MilleEnv vs random{kept}", gymnasium_loop(keep), ""),
             ("openspiel (legal_actions + apply_action)", openspiel_loop(None), "(+ dealing: {ms:.1f} ms/hand)"),
-            ("openspiel + observation_tensor", openspiel_loop("tensor"), ""),
-            ("openspiel + observer.set_from", openspiel_loop("observer"), ""),
+            (f"openspiel + observation_tensor{kept}", openspiel_loop("tensor", keep), ""),
+            (f"openspiel + observer.set_from{kept}", openspiel_loop("observer", keep), ""),
             *extra,
         ],
         seconds,
@@ -422,7 +453,7 @@ def mille_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
     )
 
 
-def knightrider_rows(seconds: float, rounds: int, floor: bool = False) -> list[Row]:
+def knightrider_rows(seconds: float, rounds: int, floor: bool = False, keep: int = 0) -> list[Row]:
     reset = "(+ reset: {ms:.1f} ms/game)"
     extra: list[tuple[str, Loop, str]] = []
     if floor:
@@ -430,18 +461,19 @@ def knightrider_rows(seconds: float, rounds: int, floor: bool = False) -> list[R
             ("KR pettingzoo raw_env, no observation (floor)", kr_pettingzoo_loop(floor=True), ""),
             ("KR pettingzoo env(), no observation (floor)", kr_pettingzoo_loop(wrapped=True, floor=True), ""),
         ]
+    kept = f", {keep} kept" if keep else ""
     return run_interleaved(
         [
             ("KR engine (legal_actions + apply)", kr_engine_loop(), "(+ new_game: {ms:.1f} ms/game)"),
-            ("KR pettingzoo raw_env (last + step)", kr_pettingzoo_loop(), "(+ reset: {ms:.1f} ms/game)"),
-            ("KR pettingzoo env() with wrappers", kr_pettingzoo_loop(wrapped=True), "(+ reset: {ms:.1f} ms/game)"),
-            ("KR gymnasium KnightRiderEnv vs random", kr_gymnasium_loop(), "(+ reset: {ms:.1f} ms/game)"),
+            (f"KR pettingzoo raw_env (last + step){kept}", kr_pettingzoo_loop(keep=keep), reset),
+            (f"KR pettingzoo env() with wrappers{kept}", kr_pettingzoo_loop(wrapped=True, keep=keep), reset),
+            (f"KR gymnasium KnightRiderEnv vs random{kept}", kr_gymnasium_loop(keep=keep), reset),
             ("KR openspiel (legal_actions + apply_action)", kr_openspiel_loop(False), "(+ chance: {us:.0f} us/node)"),
-            ("KR openspiel + observer.set_from", kr_openspiel_loop(True), ""),
-            ("KR pettingzoo raw_env, obs_version=2", kr_pettingzoo_loop(obs_version=2), reset),
-            ("KR pettingzoo env(), obs_version=2", kr_pettingzoo_loop(True, obs_version=2), reset),
-            ("KR gymnasium, obs_version=2", kr_gymnasium_loop(obs_version=2), reset),
-            ("KR openspiel + set_from, obs_version=2", kr_openspiel_loop(True, obs_version=2), ""),
+            (f"KR openspiel + observer.set_from{kept}", kr_openspiel_loop(True, keep=keep), ""),
+            (f"KR pettingzoo raw_env, obs_version=2{kept}", kr_pettingzoo_loop(obs_version=2, keep=keep), reset),
+            (f"KR pettingzoo env(), obs_version=2{kept}", kr_pettingzoo_loop(True, obs_version=2, keep=keep), reset),
+            (f"KR gymnasium, obs_version=2{kept}", kr_gymnasium_loop(obs_version=2, keep=keep), reset),
+            (f"KR openspiel + set_from, obs_version=2{kept}", kr_openspiel_loop(True, obs_version=2, keep=keep), ""),
             *extra,
         ],
         seconds,
@@ -455,14 +487,14 @@ def _print(rows: list[Row]) -> None:
     taken within each round."""
     base = rows[0]
     base_per = base[2] / base[1]
-    head = f"{'loop':44s} {'decisions/s':>12s} {'us/decision':>12s} {'x engine':>9s}"
+    head = f"{'loop':52s} {'decisions/s':>12s} {'us/decision':>12s} {'x engine':>9s}"
     print(f"{head} {'by round: median [min, max]':>28s}")
     for row in rows:
         name, n, t, note, _ = row
         per = t / n
         r = sorted(round_ratios(row, base))
         spread = f"{statistics.median(r):.2f} [{r[0]:.2f}, {r[-1]:.2f}]" if r else "-"
-        print(f"{name:44s} {n / t:12.0f} {per * 1e6:12.1f} {per / base_per:9.2f} {spread:>28s}  {note}")
+        print(f"{name:52s} {n / t:12.0f} {per * 1e6:12.1f} {per / base_per:9.2f} {spread:>28s}  {note}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -472,11 +504,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--game", choices=("mille", "knightrider", "all"), default="all")
     ap.add_argument("--floor", action="store_true", help="add the PettingZoo rows without the observation")
     ap.add_argument(
+        "--keep", type=int, default=0, metavar="N", help="every observing loop keeps its last N observations"
+    )
+    ap.add_argument(
         "--phases", type=int, metavar="EPISODES", help="instead: where a decision's time goes, engine loop vs raw_env"
     )
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
         ap.error("--seconds must be positive and --rounds at least 1")
+    if args.keep < 0:
+        ap.error("--keep must be 0 (keep nothing) or more")
     if args.phases is not None:
         if args.phases < 1:
             ap.error("--phases needs at least 1 episode")
@@ -486,11 +523,11 @@ def main(argv: list[str] | None = None) -> None:
             _print_phases(game, args.phases)
         return
     if args.game in ("mille", "all"):
-        _print(mille_rows(args.seconds, args.rounds, args.floor))
+        _print(mille_rows(args.seconds, args.rounds, args.floor, args.keep))
     if args.game in ("knightrider", "all"):
         if args.game == "all":
             print()
-        _print(knightrider_rows(args.seconds, args.rounds, args.floor))
+        _print(knightrider_rows(args.seconds, args.rounds, args.floor, args.keep))
 
 
 if __name__ == "__main__":

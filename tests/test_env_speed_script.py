@@ -1,9 +1,11 @@
-"""``benchmarks/env_speed.py --floor``: the rows without the observation play the same games."""
+"""``benchmarks/env_speed.py``: the rows without the observation (``--floor``) and those that keep their
+observations (``--keep``) play the same games; the phases and the round-by-round ratios."""
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from collections import deque
 from pathlib import Path
 from types import ModuleType
 
@@ -83,3 +85,47 @@ def test_ratios_by_round_pair_each_loop_with_the_engines_turn_of_that_round(env_
         [("a", env_speed.engine_loop(), ""), ("b", env_speed.pettingzoo_loop(wrapped=False), "")], 0.2, 2
     )
     assert [len(r[4]) for r in rows] == [2, 2] and all(t > 0 for r in rows for t in r[4])
+
+
+def test_kept_loops_store_their_observations_and_play_the_same_games(
+    env_speed: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --keep N: each observing loop keeps its last N observations (as a replay buffer would),
+    # new objects each (a reused buffer is copied), and plays the same games as without it.
+    assert env_speed._keeper(0) is None
+    append = env_speed._keeper(2)
+    for k in range(3):
+        append(k)
+    assert list(append.__self__) == [1, 2]
+    buffers: list[deque[object]] = []
+
+    def recording(keep: int) -> object:
+        buffers.append(deque(maxlen=keep))
+        return buffers[-1].append
+
+    monkeypatch.setattr(env_speed, "_keeper", recording)
+    pairs = [
+        (env_speed.pettingzoo_loop(wrapped=False), env_speed.pettingzoo_loop(wrapped=False, keep=4)),
+        (env_speed.gymnasium_loop(), env_speed.gymnasium_loop(keep=4)),
+        (env_speed.openspiel_loop("observer"), env_speed.openspiel_loop("observer", keep=4)),
+        (env_speed.openspiel_loop("tensor"), env_speed.openspiel_loop("tensor", keep=4)),
+        (env_speed.kr_pettingzoo_loop(obs_version=2), env_speed.kr_pettingzoo_loop(obs_version=2, keep=4)),
+    ]
+    for plain, kept in pairs:
+        assert next(plain)[0] == next(kept)[0] > 0
+    kept_buffers = [b for b in buffers if b.maxlen == 4]
+    assert len(kept_buffers) == len(pairs)
+    for buf in kept_buffers:
+        assert len(buf) == 4
+        assert len({id(x) for x in buf}) == 4  # four distinct objects, not one buffer four times
+    set_from = kept_buffers[2]
+    assert not all(np.array_equal(set_from[0], x) for x in list(set_from)[1:])  # copies, not the live buffer
+
+
+def test_keep_is_checked_and_named_in_the_rows(env_speed: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        env_speed.main(["--keep", "-1"])
+    env_speed.main(["--game", "mille", "--seconds", "0.3", "--rounds", "1", "--keep", "5"])
+    out = capsys.readouterr().out
+    assert "pettingzoo raw_env (last + step), 5 kept" in out
+    assert "engine (legal_actions + apply) " in out and "engine (legal_actions + apply), 5 kept" not in out
