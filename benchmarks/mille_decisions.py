@@ -38,6 +38,12 @@ spec) given the *true* hidden hands of each position (only the draw pile's order
 reshuffled, deal by deal). It cheats; its gain over ``SPEC`` is the most that better
 reading of the hidden cards (the sampler's inferences) could add to that search, a bound no
 inference reaches in full: it sees the same true hands the oracle values the moves on.
+``truehands-but-GROUP:SPEC`` (GROUP one of ``safeties``, ``remedies``, ``hazards``,
+``distance``) is the same cheat with the cards of that group hidden again: deal by deal,
+each hidden copy of the group (in the others' hands or the draw pile) trades places with a
+card at a random hidden place, so where those cards lie is a guess while the rest stays
+true. What ``truehands`` gains over ``truehands-but-GROUP`` is what knowing where that
+group's cards are is worth: it says which inference would pay.
 """
 
 from __future__ import annotations
@@ -61,6 +67,7 @@ from rallye.agents.mille_heuristic import rank_actions
 from rallye.agents.mille_sampler import Exclusion, TurnReplay
 from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy
 from rallye.mille.actions import Action
+from rallye.mille.cards import DISTANCE_KM, HAZARDS, REMEDIES, SAFETIES
 from rallye.mille.engine import apply, legal_actions
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
@@ -155,22 +162,83 @@ class TrueHands(PimcAgent):
         return s._replace(deck=s.deck[: s.draw_pos] + tuple(pile), seed=0)
 
 
+#: The card groups ``truehands-but-GROUP`` can hide again.
+GROUPS: dict[str, frozenset[str]] = {
+    "safeties": frozenset(SAFETIES),
+    "remedies": frozenset(REMEDIES),
+    "hazards": frozenset(HAZARDS),
+    "distance": frozenset(DISTANCE_KM),
+}
+
+
+class TrueButGroup(TrueHands):
+    """``truehands-but-GROUP:SPEC``: the true hidden cards, less where ``hidden``'s lie."""
+
+    hidden: frozenset[str]
+
+    def _sample(
+        self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str], replay: TurnReplay | None
+    ) -> MilleState:
+        s = self.state
+        me = view.seat
+        # every hidden place: the others' hands, then the draw pile
+        places = [(p, i) for p in range(s.n_players) if p != me for i in range(len(s.hands[p]))]
+        places += [(-1, i) for i in range(len(s.deck) - s.draw_pos)]
+        hands = [list(h) for h in s.hands]
+        pile = list(s.deck[s.draw_pos :])
+
+        def get(place: tuple[int, int]) -> str:
+            p, i = place
+            return pile[i] if p < 0 else hands[p][i]
+
+        def put(place: tuple[int, int], card: str) -> None:
+            p, i = place
+            if p < 0:
+                pile[i] = card
+            else:
+                hands[p][i] = card
+
+        rng = self.rng
+        for place in [q for q in places if get(q) in self.hidden]:
+            other = places[rng.randrange(len(places))]
+            a, b = get(place), get(other)
+            put(place, b)
+            put(other, a)
+        rng.shuffle(pile)
+        return s._replace(hands=tuple(tuple(h) for h in hands), deck=s.deck[: s.draw_pos] + tuple(pile), seed=0)
+
+
+def _cheat(spec: str) -> tuple[str, frozenset[str] | None, str]:
+    """(``truehands``, ``truehands-but-GROUP`` or ``""``; the group's cards; the inner spec)."""
+    head, sep, inner = spec.partition(":")
+    if not sep or not head.startswith("truehands"):
+        return "", None, spec
+    if head == "truehands":
+        return head, None, inner
+    group = head.removeprefix("truehands-but-")
+    if group not in GROUPS:
+        raise ValueError(f"no card group {group!r} in {spec!r}; groups are {', '.join(GROUPS)}")
+    return head, GROUPS[group], inner
+
+
 def gains_of(spec: str, data: Sequence[Scored]) -> tuple[list[float | None], list[float], int]:
     """Per position the bot's gain over the heuristic's move (``None`` for a move outside the
     oracle's candidates), the seconds per decision, and how many decisions differ from the
     heuristic's."""
-    cheat = spec.startswith("truehands:")
+    cheat, hidden, inner = _cheat(spec)
     gains: list[float | None] = []
     times: list[float] = []
     changed = 0
     for i, (state, view, legal, values) in enumerate(data):
         heuristic = rank_actions(view, legal)[0][1]
-        bot: Any = build(spec.removeprefix("truehands:"), i, exact=True)
+        bot: Any = build(inner, i, exact=True)
         if cheat:
             if not isinstance(bot, PimcAgent):
-                raise ValueError(f"truehands: needs a search bot (pimc), not {spec!r}")
-            bot = TrueHands.of(bot)
+                raise ValueError(f"{cheat}: needs a search bot (pimc), not {spec!r}")
+            bot = TrueHands.of(bot) if hidden is None else TrueButGroup.of(bot)
             bot.state = state
+            if hidden is not None:
+                bot.hidden = hidden
         t = time.perf_counter()
         a = bot.choose(view, legal)
         times.append(time.perf_counter() - t)

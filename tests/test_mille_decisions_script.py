@@ -1,0 +1,76 @@
+"""``benchmarks/mille_decisions.py``: the ``truehands-but-GROUP`` diagnostic hides exactly that
+group's cards again and keeps every other hidden card where it truly is."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rallye import mille
+from rallye.agents.base import make_agent
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def decisions() -> ModuleType:
+    sys.path.insert(0, str(BENCH))  # it imports ladder.py beside it
+    try:
+        spec = importlib.util.spec_from_file_location("mille_decisions", BENCH / "mille_decisions.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
+def _midhand(seed: int) -> mille.MilleState:
+    s = mille.new_match("wm2006", 2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(30):
+        legal = mille.legal_actions(s)
+        s = mille.apply(s, legal[rng.randrange(len(legal))])
+    return s
+
+
+@pytest.mark.parametrize("group", ["safeties", "remedies", "hazards", "distance"])
+def test_only_the_groups_cards_move(decisions: ModuleType, group: str) -> None:
+    hidden = decisions.GROUPS[group]
+    moved = 0
+    for seed in range(6):
+        s = _midhand(seed)
+        me = s.current
+        view = mille.view_for(s, me)
+        bot = decisions.TrueButGroup.of(make_agent("mille", "hard", seed, exact=True))
+        bot.state, bot.hidden = s, hidden
+        t = bot._sample(view, (), (), None)
+        assert t.hands[me] == s.hands[me]  # my own hand is mine
+        assert mille.view_for(t, me) == view  # nothing I can see changes
+        assert [len(h) for h in t.hands] == [len(h) for h in s.hands]
+        opp = 1 - me
+        before = Counter(s.hands[opp]) + Counter(s.deck[s.draw_pos :])
+        after = Counter(t.hands[opp]) + Counter(t.deck[t.draw_pos :])
+        assert after == before  # the same hidden cards
+        # one trade a hidden copy of the group: each moves at most one card out of the hand,
+        # so the true hand's other cards leave it at most that often
+        lost = Counter(s.hands[opp]) - Counter(t.hands[opp])
+        copies = sum(n for c, n in before.items() if c in hidden)
+        assert sum(n for c, n in lost.items() if c not in hidden) <= copies
+        moved += sum(lost.values())
+    assert moved > 0  # the diagnostic does hide something
+
+
+def test_specs_name_the_cheat_and_refuse_an_unknown_group(decisions: ModuleType) -> None:
+    assert decisions._cheat("expert") == ("", None, "expert")
+    assert decisions._cheat("truehands:expert") == ("truehands", None, "expert")
+    head, hidden, inner = decisions._cheat("truehands-but-safeties:pimc/deals=8")
+    assert (head, inner) == ("truehands-but-safeties", "pimc/deals=8") and "RIGHT_OF_WAY" in hidden
+    with pytest.raises(ValueError, match="no card group 'wheels'"):
+        decisions._cheat("truehands-but-wheels:expert")
