@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
@@ -14,9 +14,11 @@ from rallye import mille
 from rallye.agents.mille_heuristic import HeuristicAgent
 from rallye.agents.mille_sampler import (
     Deal,
+    Exclusion,
     discard_inferences,
     exclusions,
     last_turn_replay,
+    play_inferences,
     sample_deal,
     sample_state,
     state_from_view,
@@ -150,12 +152,16 @@ def test_a_discard_while_stopped_says_no_cure_was_held_by_the_heuristic() -> Non
     assert {"ROLL", "RIGHT_OF_WAY", "GASOLINE", "REPAIRS"} <= kinds
 
 
-def test_discard_inferences_weigh_placements_down_without_forbidding_them() -> None:
+@pytest.mark.parametrize("infer", [discard_inferences, play_inferences])
+def test_soft_inferences_weigh_placements_down_without_forbidding_them(
+    infer: Callable[[MilleView], tuple[Exclusion, ...]],
+) -> None:
     """A soft inference makes the card rarer in that hand, never impossible: every card
     consistent with the view can still be dealt anywhere."""
     found = None
     for _, v in _heuristic_views("wm2006", 2, range(40)):
-        soft = [x for x in discard_inferences(v) if x.drawn == 0 and x.card in unseen_cards(v)]
+        hard = {y.card for y in exclusions(v)}
+        soft = [x for x in infer(v) if x.drawn == 0 and x.card in unseen_cards(v) and x.card not in hard]
         if soft and not any(x.hard for x in exclusions(v)):
             found = v, soft[0]
             break
@@ -164,7 +170,7 @@ def test_discard_inferences_weigh_placements_down_without_forbidding_them() -> N
     rng = random.Random(5)
     trials = 3000
     plain = sum(x.card in sample_deal(v, rng, exclusions(v)).hands[x.seat] for _ in range(trials))
-    inferred = exclusions(v) + discard_inferences(v)
+    inferred = exclusions(v) + infer(v)
     weighted = sum(x.card in sample_deal(v, rng, inferred).hands[x.seat] for _ in range(trials))
     assert plain > 100
     assert 0 < weighted < plain / 2
@@ -181,6 +187,56 @@ def test_no_inference_once_the_battle_pile_changed_or_from_the_own_discards() ->
             last = turns[-1]
             assert v.events[last].kind == "discard"
             assert not any(e.kind == "attack" and e.side == side for e in v.events[last + 1 :])
+
+
+def test_play_inferences_are_true_of_heuristic_players_in_every_edition() -> None:
+    """Module doc, "What the others' turns reveal": the classic heuristic cures before
+    anything else and attacks before it drives or discards, so every inference about a
+    heuristic player with no draw since is true of the real hand, over every turn read back
+    (not only the last one) and in team games."""
+    checked = 0
+    kinds: set[str] = set()
+    turns_back = 0
+    for edition, players in (("wm2006", 2), ("hu", 3), ("wm2006", 4), ("fxschmid", 6), ("meilen", 5)):
+        for s, v in _heuristic_views(edition, players, range(12)):
+            for x in play_inferences(v):
+                assert x.seat not in v.sides[v.side] and x.weight == 0.1
+                if x.drawn == 0:
+                    assert x.card not in s.hands[x.seat], (edition, players, x)
+                    checked += 1
+                    kinds.add(x.card)
+                else:
+                    turns_back += 1
+    assert checked > 1000 and turns_back > 300
+    # cures (a stopped side) and hazards (an attack not made) are both read
+    assert {"ROLL", "GASOLINE", "STOP", "SPEED_LIMIT", "ACCIDENT"} <= kinds
+
+
+def test_play_inferences_cover_the_last_discard_and_more() -> None:
+    """Every hint the last discard gives is among them (with the same draws since), and
+    earlier turns add more."""
+    more = 0
+    for _, v in _heuristic_views("wm2006", 2, range(20)):
+        read = {(x.seat, x.card): x.drawn for x in play_inferences(v)}
+        for x in discard_inferences(v):
+            assert read.get((x.seat, x.card), -1) == x.drawn
+        more += len(read) > len(discard_inferences(v))
+    assert more > 100
+
+
+def test_play_inferences_stop_at_what_they_cannot_take_back() -> None:
+    """The walk back stops at a safety, a coup fourré or an extension: a view whose last
+    event is one of them reads nothing; and the own turns say nothing of the own hand."""
+    walls = 0
+    for _, v in _heuristic_views("wm2006", 2, range(30)):
+        last = v.events[-1] if v.events else None
+        if last is not None and (last.kind in ("coup_fourre", "extend", "decline") or last.card in SAFETIES):
+            assert play_inferences(v) == ()
+            walls += 1
+    assert walls > 5
+    s = mille.new_match("wm2006", 2, seed=3)
+    v = mille.view_for(s, 0)
+    assert play_inferences(replace(v, events=(mille.Event(0, "discard", "D25"),))) == ()
 
 
 def _heuristic_history(

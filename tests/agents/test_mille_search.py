@@ -24,6 +24,7 @@ from rallye.agents.mille_heuristic import (
     best_action,
     card_value,
 )
+from rallye.agents.mille_sampler import Exclusion, exclusions, play_inferences
 from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import DECLINE, EXTEND
 from rallye.mille.cards import CARDS
@@ -308,6 +309,32 @@ def test_pimc_reading_the_last_turn_returns_legal_actions(edition: str) -> None:
     for bad in (0.0, 1.5):
         with pytest.raises(ValueError, match="read_turns"):
             PimcAgent(read_turns=bad)
+
+
+def test_pimc_reading_every_turn_samples_with_those_inferences(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``read_plays`` (the sampler's "What the others' turns reveal"): the deals are drawn
+    with the coup-fourré exclusions and the play inferences at that weight (in place of the
+    last discard's); legal choices; the weight must be in [0, 1)."""
+    passed: list[tuple[Exclusion, ...]] = []
+    real = mille_search.sample_state
+
+    def spy(view, rng, excl=None, pool=None, replay=None):  # type: ignore[no-untyped-def]
+        passed.append(tuple(excl or ()))
+        return real(view, rng, excl, pool, replay)
+
+    monkeypatch.setattr(mille_search, "sample_state", spy)
+    views = [v for v in _heuristic_game_views(3) if play_inferences(v, 0.2)]
+    assert views
+    for v in views[:8]:
+        passed.clear()
+        legal = mille.legal_from_view(v)
+        a = PimcAgent(seed=1, deals=3, plies=200, top_k=3, read_plays=0.2).choose(v, legal)
+        assert a in legal
+        if passed:
+            assert passed[0] == exclusions(v) + play_inferences(v, 0.2)
+    for bad in (-0.1, 1.0):
+        with pytest.raises(ValueError, match="read_plays"):
+            PimcAgent(read_plays=bad)
 
 
 def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch: pytest.MonkeyPatch) -> None:

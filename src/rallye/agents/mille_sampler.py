@@ -28,6 +28,18 @@ such a player the cure they did not play is accepted with probability
 :data:`HABIT_WEIGHT` (plus the chance that they drew it since). Only the player's last
 turn is read, and only when nothing has touched their side's battle pile since.
 
+**What the others' turns reveal** (:func:`play_inferences`; ``PimcAgent(read_plays=...)``).
+The same habit read over every turn of the others in the view's event window, not only the
+last discard, and one more habit: an attack goes before driving on. The tableaus as each
+such player saw them are rebuilt by taking the later moves back (the walk stops at a safety,
+a coup fourré or an extension, which it does not take back). A player whose side could not
+move and who did anything but cure it held no cure then; a player who drove (without
+finishing) or discarded while an opposing side could legally be attacked with a hazard held
+none of it, as long as the attack would clearly have scored above that move for the
+heuristic (its coup-fourré risk counted at the most the table allows). Both are habits of the
+heuristic, so they weigh a deal down (``weight``, plus the chance of a draw since) rather than
+forbid it.
+
 **What the last turn reveals** (:func:`last_turn_replay`; ``PimcAgent(read_turns=...)``). The
 move just made by the player before the viewer is replayed: from the view, the public
 table as that player saw it is rebuilt (their move taken back: the card leaves the pile
@@ -54,7 +66,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rallye.agents.mille_heuristic import Reading, best_scored
+from rallye.agents.mille_heuristic import (
+    ATTACK,
+    CLASSIC,
+    CURE_SAFETY,
+    DISCARD_CEILING,
+    DISTANCE,
+    Reading,
+    best_scored,
+)
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
@@ -69,8 +89,9 @@ from rallye.mille.cards import (
     SAFETIES,
     SAFETY_FOR,
     SPEED_LIMIT,
+    STOP,
 )
-from rallye.mille.engine import legal_from_view
+from rallye.mille.engine import legal_from_view, why_illegal_attack
 from rallye.mille.state import PLAY_PHASE, Event, MilleState, Tableau
 from rallye.mille.view import MilleView
 
@@ -192,6 +213,120 @@ def discard_inferences(view: MilleView) -> tuple[Exclusion, ...]:
         drawn = _drawn_since(view, p, later)
         out.extend(Exclusion(p, c, drawn, HABIT_WEIGHT) for c in cures if c not in tab.safeties)
     return tuple(out)
+
+
+def _cures(tab: Tableau) -> list[tuple[str, float]]:
+    """The cards that would start a side that cannot move (none it holds as a safety), each
+    with what the classic heuristic scores playing it."""
+    top = tab.battle_top
+    if top in BATTLE_HAZARDS:  # the remedy; the safety clears the hazard (STOP: ROLL, Right of Way)
+        cures = [(_REMEDY_OF[top], CLASSIC.roll if top == STOP else CLASSIC.remedy), (SAFETY_FOR[top], CURE_SAFETY)]
+    else:  # stopped with no hazard on top: ROLL starts it, and Right of Way on an empty pile
+        cures = [(ROLL, CLASSIC.roll)] + ([(RIGHT_OF_WAY, CLASSIC.safety_tempo)] if top is None else [])
+    return [(c, v) for c, v in cures if c not in tab.safeties]
+
+
+#: Event kinds the backward walk of :func:`play_inferences` does not take back.
+_WALL = frozenset({"coup_fourre", "extend", "decline", "passed"})
+#: The lowest score an attack can get for the side's progress and the scarce remedy
+#: bonuses (``mille_heuristic._attack_score`` without them), less this margin.
+_ATTACK_MARGIN = 25.0
+
+
+def play_inferences(view: MilleView, weight: float = HABIT_WEIGHT) -> tuple[Exclusion, ...]:
+    """What the others' turns in the event window suggest they did not hold (see the module
+    doc, "What the others' turns reveal"): soft exclusions with ``weight``."""
+    events = view.events
+    side_of = {q: i for i, seats in enumerate(view.sides) for q in seats}
+    tabs = list(view.tableaus)
+    target = view.target
+    found: dict[tuple[int, str], int] = {}
+    for i in range(len(events) - 1, -1, -1):
+        turns_after = len(events) - 1 - i  # turns begun since (one card drawn each): all turns
+        e = events[i]
+        if e.kind in _WALL or (e.kind == "play" and e.card in SAFETIES):
+            break
+        if e.kind not in ("play", "attack", "discard"):
+            break
+        card = e.card
+        if card is None:
+            break
+        # the tableaus before this move
+        if e.kind == "play":
+            back = _take_back(tabs[side_of[e.seat]], card)
+            if back is None:
+                break
+            tabs[side_of[e.seat]] = back
+        elif e.kind == "attack":
+            if e.side is None or not 0 <= e.side < len(tabs):
+                break
+            back = _take_back(tabs[e.side], card)
+            if back is None:
+                break
+            tabs[e.side] = back
+        p = e.seat
+        if p != view.seat and side_of[p] != view.side:
+            attacked = e.side if e.kind == "attack" and e.side is not None else side_of[p]
+            excluded = _habits(view, tabs, p, side_of[p], e.kind, card, attacked, target, turns_after)
+            if excluded:
+                drawn = _drawn_since(view, p, events[i + 1 :])
+                for c in excluded:
+                    key = (p, c)
+                    found[key] = min(drawn, found.get(key, drawn))
+    return tuple(Exclusion(p, c, d, weight) for (p, c), d in sorted(found.items()))
+
+
+def _habits(
+    view: MilleView,
+    tabs: Sequence[Tableau],
+    seat: int,
+    side: int,
+    kind: str,
+    card: str,
+    side_of_attack: int,
+    target: int,
+    turns_after: int,
+) -> list[str]:
+    """The cards a heuristic player (``seat`` of ``side``) did not hold when it made this
+    move (``side_of_attack``: the side it attacked), with the tableaus ``tabs`` as they were."""
+    mine = tabs[side]
+    if not mine.rolling:
+        if kind == "discard":
+            return [c for c, _ in _cures(mine)]  # any cure scores above every discard
+        if kind != "attack":
+            return []
+        # an attack can outscore a cure when the target nears the finish and its remedy is
+        # scarce: only the cures that score above the attack's best are ruled out
+        best = ATTACK + 300.0 * tabs[side_of_attack].km / target + 60.0 + 120.0 + _ATTACK_MARGIN
+        return [c for c, score in _cures(mine) if score > best]
+    if kind == "discard":
+        ceiling = DISCARD_CEILING
+    elif kind == "play" and card in DISTANCE_KM and mine.km + DISTANCE_KM[card] < target:
+        ceiling = DISTANCE + DISTANCE_KM[card]
+    else:
+        return []
+    if view.draw_count == 0:
+        return []  # turns may have gone by without a draw: the pile and hands then are not known
+    pile = view.draw_count + turns_after  # the draw pile then (one card drawn a turn)
+    others = sum(n for q, n in enumerate(view.hand_sizes) if q != seat)  # unseen to it but the pile
+    out: list[str] = []
+    for s, tab in enumerate(tabs):
+        if s == side:
+            continue
+        held = sum(view.hand_sizes[q] for q in view.sides[s])
+        cf = min(1.0, held / max(1, pile + others))  # the most the attacker could fear
+        low = ATTACK + 300.0 * tab.km / target - CLASSIC.cf_weight * cf - _ATTACK_MARGIN
+        for hazard in (*BATTLE_HAZARDS, SPEED_LIMIT):
+            if hazard in out or why_illegal_attack(tab, hazard) is not None:
+                continue
+            score = low
+            if hazard == SPEED_LIMIT:
+                if target - tab.km <= 50:
+                    continue
+                score += -CLASSIC.limit_penalty + (80.0 if tab.rolling else 0.0)
+            if score > ceiling:
+                out.append(hazard)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
