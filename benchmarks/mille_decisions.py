@@ -44,6 +44,11 @@ each hidden copy of the group (in the others' hands or the draw pile) trades pla
 card at a random hidden place, so where those cards lie is a guess while the rest stays
 true. What ``truehands`` gains over ``truehands-but-GROUP`` is what knowing where that
 group's cards are is worth: it says which inference would pay.
+
+A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille_tracker`) is
+first shown the views its seat had at its earlier decisions of that hand, as in a game:
+the positions' games are played once more for them (the same games, as every bot in them
+is deterministic; checked against the cached positions).
 """
 
 from __future__ import annotations
@@ -76,19 +81,28 @@ Position = tuple[MilleState, MilleView, tuple[Action, ...]]
 
 
 def positions(hands: int, every: int, first_seed: int) -> list[Position]:
-    out: list[Position] = []
+    return [p for p, _ in positions_with_history(hands, every, first_seed)]
+
+
+def positions_with_history(hands: int, every: int, first_seed: int) -> list[tuple[Position, tuple[MilleView, ...]]]:
+    """The positions, each with the views the expert seat had at its earlier decisions of
+    that hand (what a bot that remembers the hand, ``pimc/.../track=N``, is shown first)."""
+    out: list[tuple[Position, tuple[MilleView, ...]]] = []
     k = 0
     for seed in range(first_seed, first_seed + hands):
         seat = seed % 2
         s = mille.new_match("wm2006", 2, seed=seed)
         bots = {seat: make_agent("mille", "expert", seed, exact=True), 1 - seat: make_agent("mille", "medium", seed)}
+        earlier: list[MilleView] = []
         while not mille.is_over(s) and not s.sheets:
             v = mille.view_for(s, s.current)
             legal = mille.legal_from_view(v)
-            if s.current == seat and len(legal) > 1:
-                if k % every == 0:
-                    out.append((s, v, legal))
-                k += 1
+            if s.current == seat:
+                if len(legal) > 1:
+                    if k % every == 0:
+                        out.append(((s, v, legal), tuple(earlier)))
+                    k += 1
+                earlier.append(v)
             s = mille.apply(s, bots[s.current].choose(v, legal))
     return out
 
@@ -221,10 +235,13 @@ def _cheat(spec: str) -> tuple[str, frozenset[str] | None, str]:
     return head, GROUPS[group], inner
 
 
-def gains_of(spec: str, data: Sequence[Scored]) -> tuple[list[float | None], list[float], int]:
+def gains_of(
+    spec: str, data: Sequence[Scored], history: Sequence[tuple[MilleView, ...]] | None = None
+) -> tuple[list[float | None], list[float], int]:
     """Per position the bot's gain over the heuristic's move (``None`` for a move outside the
     oracle's candidates), the seconds per decision, and how many decisions differ from the
-    heuristic's."""
+    heuristic's. A bot that follows the hand (``track``) is first shown ``history``'s
+    views of that position (its seat's earlier decisions in the hand, not timed)."""
     cheat, hidden, inner = _cheat(spec)
     gains: list[float | None] = []
     times: list[float] = []
@@ -239,6 +256,12 @@ def gains_of(spec: str, data: Sequence[Scored]) -> tuple[list[float | None], lis
             bot.state = state
             if hidden is not None:
                 bot.hidden = hidden
+        tracker = getattr(bot, "tracker", None)
+        if tracker is not None:
+            if history is None:
+                raise ValueError(f"{spec!r} follows the hand: the positions' histories are needed")
+            for earlier in history[i]:
+                tracker.observe(earlier, bot._exclusions(earlier))
         t = time.perf_counter()
         a = bot.choose(view, legal)
         times.append(time.perf_counter() - t)
@@ -256,10 +279,15 @@ def _interval(xs: Sequence[float]) -> str:
     return f"{m:+6.2f} [{m - h:+.2f}, {m + h:+.2f}]"
 
 
-def score(spec: str, data: Sequence[Scored], first: list[float | None] | None = None) -> tuple[str, list[float | None]]:
+def score(
+    spec: str,
+    data: Sequence[Scored],
+    first: list[float | None] | None = None,
+    history: Sequence[tuple[MilleView, ...]] | None = None,
+) -> tuple[str, list[float | None]]:
     """The line printed for one bot (with the paired difference to ``first``'s gains when
     given), and its gains."""
-    gains, times, changed = gains_of(spec, data)
+    gains, times, changed = gains_of(spec, data, history)
     scored = [g for g in gains if g is not None]
     outside = len(gains) - len(scored)
     times.sort()
@@ -289,9 +317,16 @@ def main() -> None:
     data = load_or_build(args)
     best = statistics.fmean(max(o.values()) - o[rank_actions(v, legal)[0][1]] for _, v, legal, o in data)
     print(f"{len(data)} positions; oracle best {best:+.2f} a decision (upper bound, biased up)")
+    specs = args.bots.split(",")
+    history = None
+    if any("track=" in spec for spec in specs):  # the same games again, for the views before each position
+        played = positions_with_history(args.hands, args.every, args.first_seed)
+        if [p[0] for p, _ in played] != [d[0] for d in data]:
+            raise SystemExit("the positions' games did not replay the same (another expert than the cache's?)")
+        history = [h for _, h in played]
     first: list[float | None] | None = None
-    for spec in args.bots.split(","):
-        line, gains = score(spec, data, first)
+    for spec in specs:
+        line, gains = score(spec, data, first, history)
         first = gains if first is None else first
         print(line, flush=True)
 

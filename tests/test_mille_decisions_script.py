@@ -4,6 +4,7 @@ group's cards again and keeps every other hidden card where it truly is."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import random
 import sys
 from collections import Counter
@@ -74,3 +75,18 @@ def test_specs_name_the_cheat_and_refuse_an_unknown_group(decisions: ModuleType)
     assert (head, inner) == ("truehands-but-safeties", "pimc/deals=8") and "RIGHT_OF_WAY" in hidden
     with pytest.raises(ValueError, match="no card group 'wheels'"):
         decisions._cheat("truehands-but-wheels:expert")
+
+
+def test_positions_carry_their_seats_earlier_views_for_a_bot_that_follows_the_hand(decisions: ModuleType) -> None:
+    played = decisions.positions_with_history(1, 3, 5)
+    assert played and [p for p, _ in played] == decisions.positions(1, 3, 5)  # the same games
+    for (state, view, _legal), earlier in played:
+        assert all(v.seat == view.seat and v.hand_no == view.hand_no for v in earlier)
+        seq = (*earlier, view)  # in the order of the hand
+        assert all(a.draw_count >= b.draw_count for a, b in itertools.pairwise(seq))  # (0 once it is empty)
+        assert mille.view_for(state, view.seat) == view
+    data = [(s, v, legal, {a: 0.0 for a in legal}) for (s, v, legal), _ in played[:2]]
+    with pytest.raises(ValueError, match="histories"):
+        decisions.gains_of("pimc/deals=2/plies=40/track=5", data)
+    gains, _, _ = decisions.gains_of("pimc/deals=2/plies=40/track=5", data, [h for _, h in played[:2]])
+    assert gains == [0.0, 0.0]
