@@ -17,8 +17,8 @@ and updates them at each of the viewer's decisions with what happened since the 
 3. **The opponent's move.** The table the opponent saw is rebuilt
    (:func:`~rallye.agents.mille_sampler.last_turn_replay`) and the classic heuristic is asked
    what it would have played with the particle's hand and the drawn card. A particle whose
-   heuristic move differs is dropped (a few fresh draws are tried first), the others keep
-   their hand less the card played.
+   heuristic move differs is dropped, the others keep their hand less the card played
+   (when no particle explains the move, each gets a few more draws, a little biased).
 4. **Resampling** the survivors back to the set's size, and dropping any particle the view
    now contradicts (a card the viewer has just seen leaves no room for it).
 
@@ -76,6 +76,7 @@ class HandTracker:
         self.resets = 0  # times the particles started afresh (first decisions of hands included)
         self.updates = 0  # opponent moves followed
         self._view: MilleView | None = None
+        self._unseen: Counter[str] = Counter()  # the last view's unseen cards
 
     @property
     def active(self) -> bool:
@@ -85,12 +86,15 @@ class HandTracker:
     def observe(self, view: MilleView, excl: Sequence[Exclusion] = ()) -> None:
         """Bring the particles up to ``view`` (the viewer's next decision); ``excl`` are the
         sampler's exclusions for this view, used when the particles start afresh."""
-        prev, self._view = self._view, view
+        prev, prev_unseen = self._view, self._unseen
+        self._view = view
         if view.n_players != 2 or view.phase != PLAY_PHASE or view.draw_count == 0:
             self.particles = []  # nothing to follow: the searches use the plain sampler
             return
-        if prev is None or not self._follow(prev, view):
-            self._start(view, excl)
+        pool = unseen_cards(view)
+        self._unseen = Counter(pool)
+        if prev is None or not self._follow(prev, prev_unseen, view):
+            self._start(view, excl, pool)
 
     def sample(self, view: MilleView) -> MilleState:
         """A full state: the opponent holds one of the particles, the rest of the unseen
@@ -99,7 +103,7 @@ class HandTracker:
             raise ValueError("sample() follows observe() of the same view")
         rng = self.rng
         hand = self.particles[rng.randrange(len(self.particles))]
-        pile = list((Counter(unseen_cards(view)) - Counter(hand)).elements())
+        pile = list((self._unseen - Counter(hand)).elements())
         rng.shuffle(pile)
         opp = 1 - view.seat
         hands: list[tuple[str, ...]] = [(), ()]
@@ -107,15 +111,14 @@ class HandTracker:
         return state_from_view(view, Deal(tuple(hands), tuple(pile)))
 
     # -- updates ---------------------------------------------------------------------------
-    def _start(self, view: MilleView, excl: Sequence[Exclusion]) -> None:
+    def _start(self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str]) -> None:
         self.resets += 1
         opp = 1 - view.seat
-        pool = unseen_cards(view)
         self.particles = [sample_deal(view, self.rng, excl, pool).hands[opp] for _ in range(self.size)]
 
-    def _follow(self, prev: MilleView, view: MilleView) -> bool:
-        """Update the particles from ``prev`` to ``view``; False when that history cannot be
-        followed (the caller starts afresh)."""
+    def _follow(self, prev: MilleView, unseen_prev: Counter[str], view: MilleView) -> bool:
+        """Update the particles from ``prev`` (whose unseen cards are ``unseen_prev``) to
+        ``view``; False when that history cannot be followed (the caller starts afresh)."""
         if (
             not self.particles
             or view.seat != prev.seat
@@ -147,11 +150,10 @@ class HandTracker:
         if mine.kind == "attack":  # no coup fourré followed: the safety was not in that hand
             safety = SAFETY_FOR[played]
             particles = [p for p in particles if safety not in p]
-        unseen_prev = Counter(unseen_cards(prev))
         survivors = self._advance(particles, unseen_prev, my_draw, replay, 1)
         if not survivors:  # a move few hands explain: a few more draws each, a little biased
             survivors = self._advance(particles, unseen_prev, my_draw, replay, 1 + RETRIES)
-        unseen_now = Counter(unseen_cards(view))
+        unseen_now = self._unseen
         survivors = [h for h in survivors if not Counter(h) - unseen_now]
         if not survivors:
             return False
