@@ -117,7 +117,8 @@ def test_kept_loops_store_their_observations_and_play_the_same_games(
     assert len(kept_buffers) == len(pairs)
     for buf in kept_buffers:
         assert len(buf) == 4
-        assert len({id(x) for x in buf}) == 4  # four distinct objects, not one buffer four times
+        vectors = [x["observation"] if isinstance(x, dict) else x for x in buf]
+        assert len({id(x) for x in vectors}) == 4  # four distinct vectors, not one buffer four times
     set_from = kept_buffers[2]
     assert not all(np.array_equal(set_from[0], x) for x in list(set_from)[1:])  # copies, not the live buffer
 
