@@ -456,7 +456,8 @@ class PimcAgent:
     that did not cure held no cure; a player who drove on or discarded while an attack was
     open held no such hazard). On the 784 positions of ``benchmarks/mille_decisions.py
     --hands 48 --first-seed 20000``, paired against ``expert``: weight 0.1 +0.73 [-0.46,
-    +1.92] points a decision, 0.3 +0.40, 0.02 +0.36, 0 -0.83 -- no gain shown.
+    +1.92] points a decision, 0.3 +0.40, 0.02 +0.36, 0 -0.83; on 641 fresh positions
+    (``--first-seed 30000``) 0.1 +0.67 [-1.18, +2.52] -- no gain shown.
 
     And ``track`` (a number of particles, 0: off; 2 players): the deals give the opponent a
     hand from :class:`~rallye.agents.mille_tracker.HandTracker`, a particle filter that
@@ -465,7 +466,8 @@ class PimcAgent:
     forced ones too. On the same 784 positions (each bot first shown its seat's earlier
     views of the hand), paired against ``expert``: 300 particles +0.03 [-1.56, +1.62],
     1,000 +2.32 [+0.64, +3.99], 1,001 +0.21 [-1.58, +2.00], 2,000 +0.10 [-1.60, +1.80] -- no
-    gain shown (the 1,000 a lucky draw: the same filter with other random draws gains none).
+    gain shown (the 1,000 a lucky draw: the same filter with other random draws gains none,
+    and 1,000 on 641 fresh positions -0.37 [-1.92, +1.19]).
 
     A fourth, off by default and in no level: ``leaf=True`` values a rollout stopped before
     the end of the hand by the learned :func:`~rallye.agents.mille_leaf.learned_estimate`
