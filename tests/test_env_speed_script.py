@@ -3,26 +3,18 @@ observations (``--keep``) play the same games; the phases and the round-by-round
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import deque
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "env_speed.py"
+from benchmark_modules import load
 
 
 @pytest.fixture(scope="module")
 def env_speed() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("env_speed", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["env_speed"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load("env_speed")
 
 
 def test_floor_loops_play_the_same_decisions_without_encoding(env_speed: ModuleType) -> None:

@@ -3,33 +3,21 @@ group's cards again and keeps every other hidden card where it truly is."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from benchmark_modules import load
 from rallye import mille
 from rallye.agents.base import make_agent
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 @pytest.fixture(scope="module")
 def decisions() -> ModuleType:
-    sys.path.insert(0, str(BENCH))  # it imports ladder.py beside it
-    try:
-        spec = importlib.util.spec_from_file_location("mille_decisions", BENCH / "mille_decisions.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH))
-    return module
+    return load("mille_decisions")
 
 
 def _midhand(seed: int) -> mille.MilleState:
