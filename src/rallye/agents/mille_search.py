@@ -563,12 +563,14 @@ class PimcAgent:
         self.last_deals = 0
         self.last_plies = 0
         self.last_gains: dict[Action, tuple[float, float]] = {}
+        self.last_candidates: tuple[Action, ...] = ()  # the moves the last decision compared, its default first
 
     def choose(self, view: MilleView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         self.last_deals = self.last_plies = 0
         self.last_gains = {}
+        self.last_candidates = ()
         self.last_capped = False
         started = cpu_clock()
         excl = self._exclusions(view)
@@ -582,6 +584,7 @@ class PimcAgent:
             cands += [a for a in ranked[self.top_k :] if a.verb == "discard"][: self.extra_discards]
         if len(cands) == 1:
             return cands[0]
+        self.last_candidates = tuple(cands)
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
         max_deals, max_plies = self.deals * (2 if view.phase == "extend" else 1), self.plies
         pool = unseen_cards(view)
