@@ -573,8 +573,9 @@ class PimcAgent:
         self.last_candidates = ()
         self.last_capped = False
         started = cpu_clock()
-        excl = self._exclusions(view)
+        excl = None
         if self.tracker is not None:  # every decision, forced ones too: it follows the hand
+            excl = self._exclusions(view)
             self.tracker.observe(view, excl)
         if len(legal) == 1:
             return legal[0]
@@ -587,6 +588,8 @@ class PimcAgent:
         self.last_candidates = tuple(cands)
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
         max_deals, max_plies = self.deals * (2 if view.phase == "extend" else 1), self.plies
+        if excl is None:
+            excl = self._exclusions(view)
         pool = unseen_cards(view)
         replay = last_turn_replay(view, self.read_turns) if self.read_turns is not None else None
         root_sheets = len(view.sheets)
