@@ -205,13 +205,8 @@ def discard_inferences(view: MilleView) -> tuple[Exclusion, ...]:
         tab = view.tableaus[side]
         if tab.rolling:
             continue
-        top = tab.battle_top
-        if top in BATTLE_HAZARDS:
-            cures = [_REMEDY_OF[top], SAFETY_FOR[top]]  # STOP: ROLL and Right of Way
-        else:  # stopped with no hazard on top: ROLL starts it, and Right of Way on an empty pile
-            cures = [ROLL] + ([RIGHT_OF_WAY] if top is None else [])
         drawn = _drawn_since(view, p, later)
-        out.extend(Exclusion(p, c, drawn, HABIT_WEIGHT) for c in cures if c not in tab.safeties)
+        out.extend(Exclusion(p, c, drawn, HABIT_WEIGHT) for c, _ in _cures(tab))
     return tuple(out)
 
 
