@@ -177,6 +177,14 @@ class HandTracker:
         assert card is not None  # a plain move names its card
         rng = self.rng
         out: list[tuple[str, ...]] = []
+        explains: dict[tuple[str, ...], bool] = {}  # per hand after the move: resampled particles repeat
+
+        def explained(hand_now: tuple[str, ...]) -> bool:
+            hit = explains.get(hand_now)
+            if hit is None:
+                hit = explains[hand_now] = replay.heuristic_move(hand_now) == action
+            return hit
+
         for hand in particles:
             pile = unseen_prev - Counter(hand)
             if pile[my_draw] <= 0:
@@ -184,7 +192,7 @@ class HandTracker:
             pile[my_draw] -= 1
             held = card in hand
             if not held:  # it drew the card it played
-                if pile[card] > 0 and replay.heuristic_move(hand) == action:
+                if pile[card] > 0 and explained(hand):
                     out.append(hand)
                 continue
             choices = list(pile.elements())
@@ -195,7 +203,7 @@ class HandTracker:
                 now.append(choices[rng.randrange(len(choices))])
                 now.remove(card)
                 hand_now = _sorted(now)
-                if replay.heuristic_move(hand_now) == action:
+                if explained(hand_now):
                     out.append(hand_now)
                     break
         return out
