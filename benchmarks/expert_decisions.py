@@ -81,6 +81,12 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.matches < 1 or args.workers < 1:
         ap.error("--matches and --workers must be at least 1")
+    try:
+        searches = isinstance(make_agent("mille", args.bot, 0), PimcAgent)
+    except ValueError as e:
+        ap.error(f"--bot: {e}")
+    if not searches:
+        ap.error(f"--bot: {args.bot!r} is not a search bot: it has no estimates to record")
     jobs = [(seed, args.bot) for seed in range(args.first_seed, args.first_seed + args.matches)]
     records = 0
     with contextlib.ExitStack() as stack:

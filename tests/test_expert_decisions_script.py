@@ -42,5 +42,8 @@ def test_records_read_back_and_name_what_the_search_compared(
 def test_a_bad_output_path_or_bot_is_refused_before_any_play(script: ModuleType, tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         script.main(["--matches", "1", "--out", str(tmp_path / "missing" / "x.jsonl")])
+    for bot in ("medium", "nosuch"):  # refused by the command line before any match, and by play()
+        with pytest.raises(SystemExit):
+            script.main(["--matches", "1", "--bot", bot, "--out", str(tmp_path / "x.jsonl")])
     with pytest.raises(ValueError, match="not a search bot"):
         script.play((0, "medium"))
