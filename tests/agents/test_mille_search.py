@@ -30,6 +30,13 @@ from rallye.mille.actions import DECLINE, EXTEND
 from rallye.mille.cards import CARDS
 from rallye.mille.view import MilleView
 
+#: Styles far from the named ones (steep copy discounts, the climb's new terms, values below
+#: zero), for the discard ceiling each style derives from its weights.
+EXTREME_STYLES = (
+    Style(km_base=-30.0, remedy_copy=60.0, roll_copy=50.0, hazard_copy=20.0, km_surplus=40.0, d200_keep=-80.0),
+    Style(remedy_keep=0.0, remedy_unseen=-5.0, hazard_keep=-10.0, limit_keep=-20.0, end_of_limit=-15.0),
+)
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fast_rollout_policy_is_the_heuristic(players: int) -> None:
@@ -46,12 +53,15 @@ def test_fast_rollout_policy_is_the_heuristic(players: int) -> None:
     assert checked > 100
 
 
-@pytest.mark.parametrize("style", list(STYLES.values()), ids=list(STYLES))
+@pytest.mark.parametrize(
+    "style", [*STYLES.values(), *EXTREME_STYLES], ids=[*STYLES, *(f"extreme{i}" for i in range(len(EXTREME_STYLES)))]
+)
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
 def test_fast_rollout_policy_is_the_heuristic_in_random_play(edition: str, style: Style) -> None:
     """The same off the heuristic's own path: random games (odd hands, many copies of a
     card, stopped sides) in every edition and player count, with and without the pile
-    counts a rollout passes in, in every style."""
+    counts a rollout passes in, in every style (and in styles far from them: the discard
+    ceiling that lets the fast policy skip the discards is each style's own)."""
     checked = 0
     for players in PLAYER_COUNTS[edition]:
         for s in random_states(edition, players, seed=40 + players, steps=400):
@@ -70,16 +80,18 @@ def test_no_discard_scores_above_the_ceiling(card: str) -> None:
     """The rollout policy skips the discards once a play beats ``DISCARD_CEILING``: that is
     only exact if no discard can score more, even with a hand of seven copies of one card
     (a card's value falls with its copies) and nothing of its kind left unseen, in every
-    style."""
+    style (each has its own ceiling, derived from its weights; the classic one is
+    ``DISCARD_CEILING``)."""
+    assert DISCARD_CEILING == CLASSIC.discard_ceiling == DISCARD + 125.0
     for v in views_of("wm2006", 2, seed=7, steps=300):
         if v.phase != "play":
             continue
         hand = (card,) * 7
         view = replace(v, hand=hand, hand_sizes=tuple(7 if p == v.seat else n for p, n in enumerate(v.hand_sizes)))
-        for style in STYLES.values():
+        for style in (*STYLES.values(), *EXTREME_STYLES):
             r = Reading.of(view, style)
             for unseen in (r.unseen, dict.fromkeys(r.unseen, 0)):
-                assert DISCARD - card_value(replace(r, unseen=unseen), card, hand) <= DISCARD_CEILING
+                assert DISCARD - card_value(replace(r, unseen=unseen), card, hand) <= style.discard_ceiling
 
 
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))

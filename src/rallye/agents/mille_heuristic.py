@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rallye.agents.base import register
 from rallye.mille.actions import Action
@@ -82,9 +82,6 @@ SAFETY_RISKY = 460.0
 DISTANCE = 300.0
 SAFETY_IDLE = 40.0
 DISCARD = 100.0
-#: No discard scores above this (``DISCARD - card_value``; a card's value falls below 0
-#: only for many copies of one card, at worst a remedy held 7 times: 55 - 30 * 6).
-DISCARD_CEILING = DISCARD + 125.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +102,46 @@ class Style:
     spare_200: float = 120.0  # sparing the 200s for the safe trip, while more than 300 km remain
     roll_copy: float = 25.0  # each further copy of Roll in hand is worth this much less
     limit_keep: float = 35.0  # keeping a Speed Limit someone can still be hit by
+    hazard_keep: float = 60.0  # keeping a battle hazard someone can still be hit by
+    roll_keep: float = 90.0  # keeping the first Roll (without Right of Way)
+    remedy_keep: float = 55.0  # keeping a remedy still needed: this plus remedy_unseen per unseen hazard
+    remedy_unseen: float = 8.0
+    remedy_copy: float = 30.0  # each further copy of such a remedy is worth this much less
+    attack_progress: float = 300.0  # an attack gains this times the target side's share of the trip
+    scarce_remedy: float = 20.0  # ... and this per missing copy of the remedy (of 6), keeping them stopped
+    limit_rolling: float = 80.0  # a Speed Limit on a rolling side scores this much more
+    safety_idle: float = SAFETY_IDLE  # the score of playing a safety with no reason to (below a discard)
+    safety_risky: float = SAFETY_RISKY  # ... once holding it for a coup fourré is risky
+    km_surplus: float = 0.0  # a distance card is worth this much less while the others in hand cover the rest
+    d200_keep: float = 0.0  # keeping a 200 is worth this much more (or less) than its km say
+    hazard_copy: float = 0.0  # each further copy of a battle hazard in hand is worth this much less
+    #: No discard scores above this in this style (derived from the weights: ``DISCARD``
+    #: minus the lowest card value a hand of 7 cards can give); :func:`best_scored` skips
+    #: the discards once a play or attack beats it.
+    discard_ceiling: float = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        copies = 6  # further copies of one card in a hand of 7
+        surplus = max(0.0, self.km_surplus)
+        floor = min(
+            0.0,
+            self.km_base + DISTANCE_KM["D25"] / 2 - 10.0 * copies - surplus,
+            self.km_base + DISTANCE_KM["D200"] / 2 + self.d200_keep - surplus,
+            self.remedy_keep + min(0.0, self.remedy_unseen) * 20 - self.remedy_copy * copies,
+            self.roll_keep - self.roll_copy * copies,
+            min(self.end_of_limit, 2.0) - 10.0 * copies,
+            self.hazard_keep - max(0.0, self.hazard_copy) * copies,
+            self.limit_keep,
+        )
+        object.__setattr__(self, "discard_ceiling", DISCARD - floor)
 
 
 #: The heuristic as first written (``heuristic``, ``medium``, the opponents in rollouts).
 CLASSIC = Style()
+#: No discard of the classic heuristic scores above this (``DISCARD - card_value``; a card's
+#: value falls below 0 only for many copies of one card, at worst a remedy held 7 times:
+#: 55 - 30 * 6); every style has its own, :attr:`Style.discard_ceiling`.
+DISCARD_CEILING = CLASSIC.discard_ceiling
 #: The weights tuned towards ``expert``'s choices (module docstring).
 TUNED = Style(km_base=0.0, end_of_limit=40.0, roll=650.0, risky_when_close=False)
 #: The weights fitted to ``expert``'s own value estimates (module docstring).
@@ -245,19 +278,25 @@ def card_value(r: Reading, card: str, hand: Sequence[str]) -> float:
             return 0.0
         if me.limited and km > 50 and r.remaining > 50:
             return 20.0 + km / 4  # blocked for now
-        return r.style.km_base + km / 2 - 10.0 * (copies - 1) * (1 if km <= 50 else 0)
+        st = r.style
+        value = st.km_base + km / 2 - 10.0 * (copies - 1) * (1 if km <= 50 else 0)
+        if card == D200:
+            value += st.d200_keep
+        if st.km_surplus and sum(DISTANCE_KM.get(c, 0) for c in hand) - km >= r.remaining:
+            value -= st.km_surplus
+        return value
     if card in HAZARDS:
         targets = [s for s in r.opp_sides if SAFETY_FOR[card] not in r.view.tableaus[s].safeties]
         if not targets:
             return 0.0
         if card == SPEED_LIMIT:
             return r.style.limit_keep
-        return 60.0
+        return r.style.hazard_keep - r.style.hazard_copy * (copies - 1)
     # remedies
     if card == ROLL:
         if _has_safety(r, RIGHT_OF_WAY):
             return 0.0
-        return 90.0 - r.style.roll_copy * (copies - 1)
+        return r.style.roll_keep - r.style.roll_copy * (copies - 1)
     hazard = REMEDY_FOR[card]
     safety = SAFETY_FOR[hazard]
     if safety in me.safeties:
@@ -269,7 +308,8 @@ def card_value(r: Reading, card: str, hand: Sequence[str]) -> float:
         return 0.0  # every such hazard is seen and none can come
     if card == END_OF_LIMIT:
         return (r.style.end_of_limit if r.remaining > 50 else 2.0) - 10.0 * (copies - 1)
-    return 55.0 + 8.0 * unseen[hazard] - 30.0 * (copies - 1)
+    st = r.style
+    return st.remedy_keep + st.remedy_unseen * unseen[hazard] - st.remedy_copy * (copies - 1)
 
 
 # -- the scores ------------------------------------------------------------------------
@@ -277,7 +317,7 @@ def _attack_score(r: Reading, card: str, side: int) -> float:
     tab = r.view.tableaus[side]
     progress = tab.km / r.view.target
     cf = _cf_risk(r, side, card)
-    score = ATTACK + 300.0 * progress - r.style.cf_weight * cf
+    score = ATTACK + r.style.attack_progress * progress - r.style.cf_weight * cf
     if side == max(r.opp_sides, key=lambda s: (r.view.tableaus[s].km, -s)):
         score += r.style.leader_bonus
     if len(r.opp_sides) > 1:
@@ -287,9 +327,9 @@ def _attack_score(r: Reading, card: str, side: int) -> float:
     if card == SPEED_LIMIT:
         if r.view.target - tab.km <= 50:
             return DISCARD - 50.0  # nothing left to slow down
-        return score - r.style.limit_penalty + (80.0 if tab.rolling else 0.0)
+        return score - r.style.limit_penalty + (r.style.limit_rolling if tab.rolling else 0.0)
     remedy = REMEDY_OF[card]
-    score += 20.0 * (6 - min(6, r.unseen[remedy]))  # a scarce remedy keeps them stopped
+    score += r.style.scarce_remedy * (6 - min(6, r.unseen[remedy]))  # a scarce remedy keeps them stopped
     return score
 
 
@@ -303,10 +343,10 @@ def _safety_score(r: Reading, card: str) -> float:
     if r.view.edition.extra_turn_after_safety:
         return r.style.safety_tempo - 10.0  # a free extra turn beats waiting for the coup fourré
     if r.risky:
-        return SAFETY_RISKY
+        return r.style.safety_risky
     if all(r.unseen[h] == 0 for h in against):
-        return SAFETY_RISKY - 50.0  # nothing left to answer: bank it
-    return SAFETY_IDLE
+        return r.style.safety_risky - 50.0  # nothing left to answer: bank it
+    return r.style.safety_idle
 
 
 def _play_score(r: Reading, card: str) -> float:
@@ -394,12 +434,13 @@ class HeuristicAgent:
 def best_scored(r: Reading, legal: Sequence[Action]) -> Action:
     """The first legal action with the highest :func:`score_action` (``best_action``'s
     choice), skipping the discards once a play or attack scores above
-    :data:`DISCARD_CEILING` (the discards come last in the engine's order and none can
-    beat it; their card values are most of the cost)."""
+    the style's ``discard_ceiling`` (the discards come last in the engine's order and none
+    can beat it; their card values are most of the cost)."""
     best = legal[0]
     best_score = -math.inf
+    ceiling = r.style.discard_ceiling
     for a in legal:
-        if a.verb == "discard" and best_score > DISCARD_CEILING:
+        if a.verb == "discard" and best_score > ceiling:
             break
         sc = score_action(r, a)
         if sc > best_score:
