@@ -12,6 +12,7 @@ from rallye import mille
 from rallye.agents.base import agent_names, make_agent
 from rallye.agents.mille_heuristic import (
     CLASSIC,
+    CLIMBED,
     FITTED,
     STYLES,
     TUNED,
@@ -30,7 +31,8 @@ from rallye.mille.state import MilleState, Tableau
 
 def test_mille_bots_and_levels_are_registered() -> None:
     names = agent_names("mille")
-    for n in ("random", "heuristic", "tuned", "fitted", "ismcts", "pimc", "easy", "medium", "hard", "expert"):
+    bots = ("random", "heuristic", "tuned", "fitted", "climbed", "ismcts", "pimc", "easy", "medium", "hard", "expert")
+    for n in bots:
         assert n in names
 
 
@@ -135,7 +137,7 @@ def _key(card: str) -> int:
     return CARD_INDEX[card]
 
 
-@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "fitted", "ismcts", "pimc", "hard"])
+@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "fitted", "climbed", "ismcts", "pimc", "hard"])
 def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
     """Swapping others' hands and the draw pile changes nothing the bot may see, so the
     same seed makes the same choice."""
@@ -286,7 +288,8 @@ def _choose_in(v: mille.MilleView, style: Style) -> str:
 def test_styles_classic_is_the_heuristic_and_the_others_are_registered() -> None:
     """The yardsticks keep the classic heuristic (``heuristic``, ``medium`` and the easy
     level); ``expert`` searches with the fitted one for its own side."""
-    assert Style() == CLASSIC and STYLES == {"classic": CLASSIC, "tuned": TUNED, "fitted": FITTED}
+    assert Style() == CLASSIC
+    assert STYLES == {"classic": CLASSIC, "tuned": TUNED, "fitted": FITTED, "climbed": CLIMBED}
     for name in ("heuristic", "easy", "medium", "hard"):
         assert make_agent("mille", name).style == CLASSIC  # type: ignore[attr-defined]
     assert make_agent("mille", "expert").style == FITTED  # type: ignore[attr-defined]
@@ -294,6 +297,37 @@ def test_styles_classic_is_the_heuristic_and_the_others_are_registered() -> None
     assert tuned.name == "tuned" and tuned.style == TUNED  # type: ignore[attr-defined]
     fitted = make_agent("mille", "fitted")
     assert fitted.name == "fitted" and fitted.style == FITTED  # type: ignore[attr-defined]
+    climbed = make_agent("mille", "climbed")
+    assert climbed.name == "climbed" and climbed.style == CLIMBED  # type: ignore[attr-defined]
+
+
+def test_climbed_is_fitted_with_four_weights_moved() -> None:
+    """``CLIMBED`` is ``FITTED`` climbed in duplicate hands (``benchmarks/tune_style.py``): the
+    weights the climb took and nothing else; the weights added for the climb keep the
+    classic heuristic's constants in every other style."""
+    moved = {f.name for f in dataclasses.fields(Style) if getattr(CLIMBED, f.name) != getattr(FITTED, f.name)}
+    assert moved == {"end_of_limit", "risky_remaining", "limit_keep", "remedy_unseen"}
+    added = ("hazard_keep", "roll_keep", "remedy_keep", "remedy_copy", "attack_progress", "scarce_remedy")
+    for style in (CLASSIC, TUNED, FITTED):
+        assert (style.hazard_keep, style.roll_keep, style.remedy_keep, style.remedy_unseen) == (60.0, 90.0, 55.0, 8.0)
+        assert [getattr(style, n) for n in added] == [getattr(Style(), n) for n in added]
+        assert (style.km_surplus, style.d200_keep, style.hazard_copy) == (0.0, 0.0, 0.0)
+
+
+def test_climbed_keeps_a_speed_limit_over_end_of_limit() -> None:
+    """Stopped by a flat tire with no cure and no distance in hand, the opponent stopped and
+    limited (nothing to attack): only discards. Fitted values End of Limit at 60 and a Speed
+    Limit at 43.75 and gives up the Speed Limit; climbed has them the other way round (45 and
+    58.75) and gives up End of Limit."""
+    me = Tableau(battle=("ROLL", "FLAT_TIRE"))
+    opp = Tableau(battle=("ROLL", "STOP"), speed=("SPEED_LIMIT",))
+    hand = ("END_OF_LIMIT", "SPEED_LIMIT", "ROLL", "GASOLINE", "STOP", "ACCIDENT", "REPAIRS")
+    v = _view(hand, me, opp)
+    assert all(a.verb == "discard" for a in mille.legal_from_view(v))
+    assert _choose_in(v, FITTED) == "discard SPEED_LIMIT"
+    assert _choose_in(v, CLIMBED) == "discard END_OF_LIMIT"
+    r = Reading.of(v, CLIMBED)
+    assert card_value(r, "SPEED_LIMIT", hand) == 58.75 and card_value(r, "END_OF_LIMIT", hand) == 45.0
 
 
 def test_tuned_keeps_end_of_limit_and_gives_up_a_short_distance_card() -> None:
