@@ -173,6 +173,8 @@ def main() -> None:
     ap.add_argument("--only", help="comma-separated weights to climb (default: every weight in STEPS)")
     ap.add_argument("--check", help="JSON of fields: play that style against the start style, no climb")
     args = ap.parse_args()
+    if args.deals < 2:
+        ap.error("--deals: at least 2 (the paired standard error needs two deals)")
     only = args.only.split(",") if args.only else None
     if only and not set(only) <= set(STEPS):
         ap.error(f"--only: unknown weights {sorted(set(only) - set(STEPS))}; weights are {', '.join(STEPS)}")

@@ -41,10 +41,8 @@ class FakePool:
 
     def __init__(self, score: Callable[[Any, int], float]) -> None:
         self.score = score
-        self.calls = 0
 
     def map(self, fn: object, jobs: Iterable[tuple[Any, Any, int]], chunksize: int = 1) -> list[float]:
-        self.calls += 1
         return [self.score(style, deal) for style, _, deal in jobs]
 
 
@@ -72,4 +70,6 @@ def test_check_plays_real_hands_and_a_bad_field_is_refused() -> None:
     assert "{'hazard_keep': 45} against fitted, 3 deals: paired margin against classic" in done.stdout
     bad = subprocess.run([*cmd[:-1], '{"no_such_weight": 1}'], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--check:" in bad.stderr and "no_such_weight" in bad.stderr
+    one = subprocess.run([*cmd[:2], "--deals", "1"], capture_output=True, text=True, timeout=120)
+    assert one.returncode == 2 and "--deals: at least 2" in one.stderr and not one.stdout
     assert set(STYLES) >= {"classic", "fitted"}

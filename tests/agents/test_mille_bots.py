@@ -307,11 +307,23 @@ def test_climbed_is_fitted_with_four_weights_moved() -> None:
     classic heuristic's constants in every other style."""
     moved = {f.name for f in dataclasses.fields(Style) if getattr(CLIMBED, f.name) != getattr(FITTED, f.name)}
     assert moved == {"end_of_limit", "risky_remaining", "limit_keep", "remedy_unseen"}
-    added = ("hazard_keep", "roll_keep", "remedy_keep", "remedy_copy", "attack_progress", "scarce_remedy")
+    added = {
+        "hazard_keep": 60.0,
+        "roll_keep": 90.0,
+        "remedy_keep": 55.0,
+        "remedy_unseen": 8.0,
+        "remedy_copy": 30.0,
+        "attack_progress": 300.0,
+        "scarce_remedy": 20.0,
+        "limit_rolling": 80.0,
+        "safety_idle": 40.0,
+        "safety_risky": 460.0,
+        "km_surplus": 0.0,
+        "d200_keep": 0.0,
+        "hazard_copy": 0.0,
+    }
     for style in (CLASSIC, TUNED, FITTED):
-        assert (style.hazard_keep, style.roll_keep, style.remedy_keep, style.remedy_unseen) == (60.0, 90.0, 55.0, 8.0)
-        assert [getattr(style, n) for n in added] == [getattr(Style(), n) for n in added]
-        assert (style.km_surplus, style.d200_keep, style.hazard_copy) == (0.0, 0.0, 0.0)
+        assert {n: getattr(style, n) for n in added} == added
 
 
 def test_climbed_keeps_a_speed_limit_over_end_of_limit() -> None:
