@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,7 +25,7 @@ from rallye.agents.mille_sampler import (
     state_from_view,
     unseen_cards,
 )
-from rallye.mille.cards import SAFETIES, SAFETY_FOR
+from rallye.mille.cards import HAZARDS, SAFETIES, SAFETY_FOR
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
 
@@ -325,3 +326,58 @@ def test_a_replayed_turn_weighs_deals_without_forbidding_any() -> None:
     expect = share / (share + 0.05 * (1 - share))
     assert agree > (share + expect) / 2
     assert agree < 1.0  # inconsistent deals still occur
+
+
+def _hazards_in_other_hands(v: MilleView, d: Deal) -> int:
+    return sum(c in HAZARDS for p, h in enumerate(d.hands) if p != v.seat for c in h)
+
+
+def test_hazard_odds_weigh_each_hazard_in_the_others_hands_exactly() -> None:
+    """Sampler, "Hazards in hand": with ``hazard_odds`` r a deal is accepted with weight
+    r ** (hazards in the others' hands). In a 2-player view the opponent's hand is a
+    hypergeometric draw from the unseen cards, so the weighted mean number of hazards in it
+    is known exactly; the samples match it, and keep the view."""
+    s = next(x for i, x in enumerate(random_states("wm2006", 2, seed=11, steps=60)) if i == 20)
+    v = mille.view_for(s, s.current)
+    pool = unseen_cards(v)
+    n, h = len(pool), v.hand_sizes[1 - v.seat]
+    k_max = sum(c in HAZARDS for c in pool)
+    assert k_max >= 3 and h >= 5
+    prob = [math.comb(k_max, k) * math.comb(n - k_max, h - k) / math.comb(n, h) for k in range(h + 1)]
+
+    def expected(r: float) -> float:
+        w = [p * r**k for k, p in enumerate(prob)]
+        return sum(k * x for k, x in enumerate(w)) / sum(w)
+
+    rng = random.Random(4)
+    trials = 4000
+    for r in (1.0, 0.5, 0.25):
+        deals = [sample_deal(v, rng, (), hazard_odds=r) for _ in range(trials)]
+        mean = sum(_hazards_in_other_hands(v, d) for d in deals) / trials
+        assert abs(mean - expected(r)) < 0.06, (r, mean, expected(r))
+        for d in deals[:20]:
+            assert mille.view_for(state_from_view(v, d), v.seat) == v
+    assert expected(0.25) < 0.6 * expected(1.0)  # the test can tell the weights apart
+
+
+def test_hazard_odds_keep_every_hazard_possible_in_every_hand() -> None:
+    """Weighted down, never forbidden: each unseen hazard still lands in each other hand."""
+    s = next(x for i, x in enumerate(random_states("wm2006", 3, seed=6, steps=40)) if i == 25)
+    v = mille.view_for(s, s.current)
+    rng = random.Random(8)
+    seen: dict[int, set[str]] = {p: set() for p in range(3) if p != v.seat and v.hand_sizes[p]}
+    for _ in range(2500):
+        d = sample_deal(v, rng, (), hazard_odds=0.3)
+        for p in seen:
+            seen[p].update(c for c in d.hands[p] if c in HAZARDS)
+    unseen = {c for c in unseen_cards(v) if c in HAZARDS}
+    assert unseen
+    for cards in seen.values():
+        assert cards == unseen
+
+
+@pytest.mark.parametrize("odds", [0.0, -0.5, 1.5])
+def test_hazard_odds_outside_0_1_are_refused(odds: float) -> None:
+    v = mille.view_for(mille.new_match("wm2006", 2, seed=1), 0)
+    with pytest.raises(ValueError, match="hazard_odds"):
+        sample_deal(v, random.Random(0), hazard_odds=odds)

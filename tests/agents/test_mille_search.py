@@ -330,9 +330,9 @@ def test_pimc_reading_every_turn_samples_with_those_inferences(monkeypatch: pyte
     passed: list[tuple[Exclusion, ...]] = []
     real = mille_search.sample_state
 
-    def spy(view, rng, excl=None, pool=None, replay=None):  # type: ignore[no-untyped-def]
+    def spy(view, rng, excl=None, pool=None, replay=None, hazard_odds=1.0):  # type: ignore[no-untyped-def]
         passed.append(tuple(excl or ()))
-        return real(view, rng, excl, pool, replay)
+        return real(view, rng, excl, pool, replay, hazard_odds)
 
     monkeypatch.setattr(mille_search, "sample_state", spy)
     views = [v for v in _heuristic_game_views(3) if play_inferences(v, 0.2)]
@@ -347,6 +347,30 @@ def test_pimc_reading_every_turn_samples_with_those_inferences(monkeypatch: pyte
     for bad in (-0.1, 1.0):
         with pytest.raises(ValueError, match="read_plays"):
             PimcAgent(read_plays=bad)
+
+
+def test_pimc_hazard_odds_weigh_its_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hazard_odds`` (the sampler's "Hazards in hand"): every deal of the search is drawn
+    with that weight; legal choices, the same for a seed; the weight must be in (0, 1]."""
+    odds: list[float] = []
+    real = mille_search.sample_state
+
+    def spy(view, rng, excl=None, pool=None, replay=None, hazard_odds=1.0):  # type: ignore[no-untyped-def]
+        odds.append(hazard_odds)
+        return real(view, rng, excl, pool, replay, hazard_odds)
+
+    monkeypatch.setattr(mille_search, "sample_state", spy)
+    views = [v for v in _heuristic_game_views(2) if v.phase == "play"][::7]
+    runs = []
+    for _ in range(2):
+        bot = PimcAgent(seed=3, deals=4, plies=300, top_k=3, hazard_odds=0.5)
+        runs.append([bot.choose(v, mille.legal_from_view(v)) for v in views])
+    assert runs[0] == runs[1]
+    assert all(a in mille.legal_from_view(v) for a, v in zip(runs[0], views, strict=True))
+    assert odds and set(odds) == {0.5}
+    for bad in (0.0, 1.5):
+        with pytest.raises(ValueError, match="hazard_odds"):
+            PimcAgent(hazard_odds=bad)
 
 
 def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch: pytest.MonkeyPatch) -> None:
