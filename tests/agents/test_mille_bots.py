@@ -304,7 +304,8 @@ def test_styles_classic_is_the_heuristic_and_the_others_are_registered() -> None
 def test_climbed_is_fitted_with_four_weights_moved() -> None:
     """``CLIMBED`` is ``FITTED`` climbed in duplicate hands (``benchmarks/tune_style.py``): the
     weights the climb took and nothing else; the weights added for the climb keep the
-    classic heuristic's constants in every other style."""
+    classic heuristic's constants in every other style (as does ``km_slope``, added later to
+    test a preference for small distance cards in play)."""
     moved = {f.name for f in dataclasses.fields(Style) if getattr(CLIMBED, f.name) != getattr(FITTED, f.name)}
     assert moved == {"end_of_limit", "risky_remaining", "limit_keep", "remedy_unseen"}
     added = {
@@ -321,6 +322,7 @@ def test_climbed_is_fitted_with_four_weights_moved() -> None:
         "km_surplus": 0.0,
         "d200_keep": 0.0,
         "hazard_copy": 0.0,
+        "km_slope": 0.5,
     }
     for style in (CLASSIC, TUNED, FITTED):
         assert {n: getattr(style, n) for n in added} == added

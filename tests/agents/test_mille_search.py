@@ -35,6 +35,8 @@ from rallye.mille.view import MilleView
 EXTREME_STYLES = (
     Style(km_base=-30.0, remedy_copy=60.0, roll_copy=50.0, hazard_copy=20.0, km_surplus=40.0, d200_keep=-80.0),
     Style(remedy_keep=0.0, remedy_unseen=-5.0, hazard_keep=-10.0, limit_keep=-20.0, end_of_limit=-15.0),
+    Style(km_base=-100.0, km_slope=-0.5),  # the longer, the less worth: a 200 the lowest card
+    Style(km_base=-200.0, km_slope=1.5),  # a 25 the lowest card
 )
 
 

@@ -100,7 +100,8 @@ DISCARD = 100.0
 class Style:
     """The heuristic's tunable weights (defaults: the classic heuristic)."""
 
-    km_base: float = 30.0  # keeping a distance card is worth km_base + km / 2
+    km_base: float = 30.0  # keeping a distance card is worth km_base + km_slope * km
+    km_slope: float = 0.5
     end_of_limit: float = 25.0  # keeping End of Limit, while more than 50 km remain
     roll: float = ROLL_PLAY  # the score of playing Roll (an attack scores from ATTACK up)
     risky_when_close: bool = True  # an opponent who may finish soon makes holding safeties risky
@@ -135,10 +136,14 @@ class Style:
     def __post_init__(self) -> None:
         copies = 6  # further copies of one card in a hand of 7
         surplus = max(0.0, self.km_surplus)
+        # a distance card's worth: the 25s and 50s lose 10 a copy, a 200 has its own term
+        distance = [
+            self.km_base + self.km_slope * km - 10.0 * copies * (km <= 50) + self.d200_keep * (card == D200)
+            for card, km in DISTANCE_KM.items()
+        ]
         floor = min(
             0.0,
-            self.km_base + DISTANCE_KM["D25"] / 2 - 10.0 * copies - surplus,
-            self.km_base + DISTANCE_KM["D200"] / 2 + self.d200_keep - surplus,
+            min(distance) - surplus,
             # a weight below zero per unseen hazard: no edition has more than 5 of one hazard
             self.remedy_keep + min(0.0, self.remedy_unseen) * 20 - self.remedy_copy * copies,
             self.roll_keep - self.roll_copy * copies,
@@ -295,7 +300,7 @@ def card_value(r: Reading, card: str, hand: Sequence[str]) -> float:
         if me.limited and km > 50 and r.remaining > 50:
             return 20.0 + km / 4  # blocked for now
         st = r.style
-        value = st.km_base + km / 2 - 10.0 * (copies - 1) * (1 if km <= 50 else 0)
+        value = st.km_base + st.km_slope * km - 10.0 * (copies - 1) * (1 if km <= 50 else 0)
         if card == D200:
             value += st.d200_keep
         if st.km_surplus and sum(DISTANCE_KM.get(c, 0) for c in hand) - km >= r.remaining:
