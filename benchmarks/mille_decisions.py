@@ -45,6 +45,12 @@ card at a random hidden place, so where those cards lie is a guess while the res
 true. What ``truehands`` gains over ``truehands-but-GROUP`` is what knowing where that
 group's cards are is worth: it says which inference would pay.
 
+``--pairs STYLE`` also prints, by kind of move, how much the oracle prefers each other
+candidate to ``STYLE``'s heuristic move (mean, standard error, z): where the oracle and the
+heuristic disagree systematically. Read it with care for discards: the oracle values a
+move by the *classic* heuristic's play afterwards, and which card is worth keeping
+depends on how the rest of the hand is played (README, "Mille Bornes bots").
+
 A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille_tracker`) is
 first shown the views its seat had at its earlier decisions of that hand, as in a game:
 the positions' games are played once more for them (the same games, as every bot in them
@@ -68,7 +74,7 @@ from ladder import build
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import rank_actions
+from rallye.agents.mille_heuristic import STYLES, Style, rank_actions
 from rallye.agents.mille_sampler import Exclusion, TurnReplay
 from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy
 from rallye.mille.actions import Action
@@ -303,6 +309,41 @@ def score(
     return line, gains
 
 
+def move_kind(a: Action) -> str:
+    """A move by verb and card (``discard D50``), its target side dropped."""
+    return f"{a.verb} {a.card}" if a.card is not None else a.verb
+
+
+def pair_differences(data: Sequence[Scored], style: Style) -> dict[tuple[str, str], list[float]]:
+    """For each position, the oracle value of every other candidate minus that of
+    ``style``'s heuristic move, grouped by (that move's kind, the candidate's kind)."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for _, view, legal, values in data:
+        default = rank_actions(view, legal, style)[0][1]
+        if default not in values:
+            continue
+        for a, v in values.items():
+            if a != default:
+                out.setdefault((move_kind(default), move_kind(a)), []).append(v - values[default])
+    return out
+
+
+def print_pairs(data: Sequence[Scored], style_name: str, min_n: int = 15, rows: int = 12) -> None:
+    """``--pairs``: where the oracle most clearly prefers another move to the style's, by
+    kind of move (groups of at least ``min_n`` positions, by z, both ends)."""
+    table = []
+    for key, xs in pair_differences(data, STYLES[style_name]).items():
+        if len(xs) >= min_n:
+            m = statistics.fmean(xs)
+            se = statistics.stdev(xs) / math.sqrt(len(xs))
+            table.append((m / se if se else 0.0, key, len(xs), m, se))
+    table.sort(reverse=True)
+    print(f"oracle value of another candidate minus {style_name}'s move, by kind (n >= {min_n}):")
+    shown = table if len(table) <= 2 * rows else table[:rows] + table[-rows:]
+    for z, (mine, other), n, m, se in shown:
+        print(f"  {mine:>22} -> {other:<22} n {n:4d}  {m:+7.1f} +- {se:5.1f}  z {z:+5.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=12, help="hands played to collect positions")
@@ -313,8 +354,15 @@ def main() -> None:
     ap.add_argument("--bots", default="medium,hard,expert")
     ap.add_argument("--cache", help="file keeping positions and oracle values between runs")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--pairs",
+        choices=sorted(STYLES),
+        help="also print, by kind of move, the oracle's mean preference for each other candidate over STYLE's move",
+    )
     args = ap.parse_args()
     data = load_or_build(args)
+    if args.pairs:
+        print_pairs(data, args.pairs)
     best = statistics.fmean(max(o.values()) - o[rank_actions(v, legal)[0][1]] for _, v, legal, o in data)
     print(f"{len(data)} positions; oracle best {best:+.2f} a decision (upper bound, biased up)")
     specs = args.bots.split(",")

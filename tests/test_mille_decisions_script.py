@@ -78,3 +78,28 @@ def test_positions_carry_their_seats_earlier_views_for_a_bot_that_follows_the_ha
         decisions.gains_of("pimc/deals=2/plies=40/track=5", data)
     gains, _, _ = decisions.gains_of("pimc/deals=2/plies=40/track=5", data, [h for _, h in played[:2]])
     assert gains == [0.0, 0.0]
+
+
+def test_pairs_group_the_oracles_preference_over_the_styles_move(decisions: ModuleType) -> None:
+    """``--pairs``: every other candidate's oracle value minus the style's own move's, under
+    (that move's kind, the candidate's kind); positions whose move the oracle did not value
+    are left out."""
+    from rallye.agents.mille_heuristic import FITTED, rank_actions
+
+    data = []
+    want: dict[tuple[str, str], list[float]] = {}
+    for seed in range(8):
+        s = _midhand(seed)
+        v = mille.view_for(s, s.current)
+        legal = tuple(mille.legal_from_view(v))
+        ranked = [a for _, a in rank_actions(v, legal, FITTED)]
+        if len(ranked) < 3:
+            continue
+        values = {a: 10.0 * i + seed for i, a in enumerate(ranked[:3])}
+        data.append((s, v, legal, values))
+        for i, a in enumerate(ranked[1:3], start=1):
+            want.setdefault((decisions.move_kind(ranked[0]), decisions.move_kind(a)), []).append(10.0 * i)
+        data.append((s, v, legal, {a: 1.0 for a in ranked[1:3]}))  # the style's move not valued
+    assert len(data) >= 8
+    assert decisions.pair_differences(data, FITTED) == want
+    assert decisions.move_kind(ranked[0]).split()[0] == ranked[0].verb
