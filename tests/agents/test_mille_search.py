@@ -373,6 +373,8 @@ def test_pimc_hazard_odds_weigh_its_deals(monkeypatch: pytest.MonkeyPatch) -> No
     for bad in (0.0, 1.5):
         with pytest.raises(ValueError, match="hazard_odds"):
             PimcAgent(hazard_odds=bad)
+    with pytest.raises(ValueError, match="hazard_odds does not apply with track"):
+        PimcAgent(hazard_odds=0.5, track=100)
 
 
 def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch: pytest.MonkeyPatch) -> None:

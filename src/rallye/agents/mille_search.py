@@ -481,8 +481,9 @@ class PimcAgent:
     And ``hazard_odds`` (a weight in (0, 1], 1: off; in no level): the deals are weighed by
     the sampler's "Hazards in hand" (a heuristic player attacks at once, so it holds about
     half the hazards uniform odds give it), each hazard in the others' hands multiplying a
-    deal's weight by it. On three sets of positions of ``benchmarks/mille_decisions.py``,
-    paired against ``expert``, 0.5 gained +1.63 [+0.27, +2.98] (1,358 positions, ``--hands
+    deal's weight by it (not with ``track``, whose filter deals the opponent's hand). On
+    three sets of positions of ``benchmarks/mille_decisions.py``, paired against
+    ``expert``, 0.5 gained +1.63 [+0.27, +2.98] (1,358 positions, ``--hands
     96 --first-seed 50000``), -0.28 [-2.13, +1.56] (970, ``--hands 64 --first-seed 60000``)
     and -1.51 [-3.40, +0.38] (866, ``--hands 64 --first-seed 70000``): no gain shown.
 
@@ -551,6 +552,8 @@ class PimcAgent:
             raise ValueError("track is a number of particles (0: off)")
         if not 0.0 < hazard_odds <= 1.0:
             raise ValueError("hazard_odds is a weight in (0, 1] (1: uniform)")
+        if track and hazard_odds < 1.0:
+            raise ValueError("hazard_odds does not apply with track: the tracker's particles deal the opponent's hand")
         self.name = name
         self.deals = deals
         self.plies = plies
