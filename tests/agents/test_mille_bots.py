@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
+from collections.abc import Callable
 
 import pytest
 from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
-from rallye.agents.base import agent_names, make_agent
+from rallye.agents.base import Agent, agent_names, make_agent
+from rallye.agents.mille_distilled import DistilledAgent
 from rallye.agents.mille_heuristic import (
     CLASSIC,
     CLIMBED,
@@ -31,19 +34,40 @@ from rallye.mille.state import MilleState, Tableau
 
 def test_mille_bots_and_levels_are_registered() -> None:
     names = agent_names("mille")
-    bots = ("random", "heuristic", "tuned", "fitted", "climbed", "ismcts", "pimc", "easy", "medium", "hard", "expert")
+    bots = (
+        "random",
+        "heuristic",
+        "tuned",
+        "fitted",
+        "climbed",
+        "distilled",
+        "ismcts",
+        "pimc",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+    )
     for n in bots:
         assert n in names
 
 
-@pytest.mark.parametrize("style", list(STYLES.values()), ids=list(STYLES))
+#: The bots without a search: the heuristic in every style (with 10 % random moves, to
+#: reach more kinds of table) and the distilled correction of the fitted one.
+CHEAP_BOTS: dict[str, Callable[[int], Agent]] = {
+    **{name: functools.partial(HeuristicAgent, epsilon=0.1, style=style) for name, style in STYLES.items()},
+    "distilled": DistilledAgent,
+}
+
+
+@pytest.mark.parametrize("bot_name", list(CHEAP_BOTS))
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
-def test_heuristic_only_returns_legal_actions(edition: str, style: Style) -> None:
+def test_heuristic_only_returns_legal_actions(edition: str, bot_name: str) -> None:
     """Thousands of decisions across editions, player counts and phases (extension incl.),
-    in every style."""
+    in every style, and of the distilled bot."""
     phases = set()
     for players in PLAYER_COUNTS[edition]:
-        bot = HeuristicAgent(seed=players, epsilon=0.1, style=style)
+        bot = CHEAP_BOTS[bot_name](players)
         for v in views_of(edition, players, seed=players, steps=400):
             legal = mille.legal_from_view(v)
             phases.add(v.phase)
@@ -137,7 +161,7 @@ def _key(card: str) -> int:
     return CARD_INDEX[card]
 
 
-@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "fitted", "climbed", "ismcts", "pimc", "hard"])
+@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "fitted", "climbed", "distilled", "ismcts", "pimc", "hard"])
 def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
     """Swapping others' hands and the draw pile changes nothing the bot may see, so the
     same seed makes the same choice."""

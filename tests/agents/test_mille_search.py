@@ -13,10 +13,12 @@ from agents_helpers import PLAYER_COUNTS, random_states, views_of
 from rallye import mille
 from rallye.agents import mille_search
 from rallye.agents.base import make_agent
+from rallye.agents.mille_distilled import DistilledAgent
 from rallye.agents.mille_heuristic import (
     CLASSIC,
     DISCARD,
     DISCARD_CEILING,
+    FITTED,
     STYLES,
     TUNED,
     Reading,
@@ -25,7 +27,7 @@ from rallye.agents.mille_heuristic import (
     card_value,
 )
 from rallye.agents.mille_sampler import Exclusion, exclusions, play_inferences
-from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
+from rallye.agents.mille_search import PimcAgent, distilled_policy, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import DECLINE, EXTEND
 from rallye.mille.cards import CARDS
 from rallye.mille.view import MilleView
@@ -398,3 +400,49 @@ def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch
         side = v.side
         bot.choose(v, mille.legal_from_view(v))
     assert seen == {(True, TUNED), (False, CLASSIC)}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_fast_distilled_policy_is_the_distilled_bot(players: int) -> None:
+    """``distilled_policy`` on a state = the ``distilled`` bot on the acting seat's view."""
+    bot = DistilledAgent()
+    checked = differs = 0
+    for seed in range(4):
+        s = mille.new_match("wm2006", players, seed=seed)
+        while not s.sheets:
+            v = mille.view_for(s, s.current)
+            legal = mille.legal_from_view(v)
+            want = bot.choose(v, legal)
+            assert distilled_policy(s, mille.legal_actions(s), bot.weights) == want
+            piles = pile_counts(s.deck, s.draw_pos)
+            assert distilled_policy(s, mille.legal_actions(s), bot.weights, piles, s.draw_pos) == want
+            checked += 1
+            differs += want != best_action(v, legal, FITTED)
+            s = mille.apply(s, best_action(v, legal))
+    assert checked > 100 and differs > 0
+
+
+def test_pimc_rollout_distilled_plays_its_own_side_with_the_distilled_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rollout_distilled``: the searching side's rollout turns are the distilled bot's;
+    the others' stay the classic heuristic's."""
+    views = [v for v in _heuristic_game_views(2, players=3) if v.phase == "play"]
+    own: list[bool] = []
+    others: list[tuple[bool, Style]] = []
+    real_d, real_h = mille_search.distilled_policy, mille_search.heuristic_policy
+
+    def spy_d(state, legal, weights, piles=None, start=0):  # type: ignore[no-untyped-def]
+        own.append(state.side_of[state.current] == side)
+        return real_d(state, legal, weights, piles, start)
+
+    def spy_h(state, legal, piles=None, start=0, style=CLASSIC):  # type: ignore[no-untyped-def]
+        others.append((state.side_of[state.current] == side, style))
+        return real_h(state, legal, piles, start, style)
+
+    monkeypatch.setattr(mille_search, "distilled_policy", spy_d)
+    monkeypatch.setattr(mille_search, "heuristic_policy", spy_h)
+    bot = PimcAgent(seed=0, deals=3, plies=10_000, top_k=3, horizon=6, style=FITTED, rollout_distilled=True)
+    for v in views[:12]:
+        side = v.side
+        bot.choose(v, mille.legal_from_view(v))
+    assert own and all(own)
+    assert others and set(others) == {(False, CLASSIC)}

@@ -59,7 +59,12 @@ def _load_builtin(game: str) -> None:
 
 
 _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
-    "mille": ("rallye.agents.mille_heuristic", "rallye.agents.mille_search", "rallye.agents.levels"),
+    "mille": (
+        "rallye.agents.mille_heuristic",
+        "rallye.agents.mille_distilled",
+        "rallye.agents.mille_search",
+        "rallye.agents.levels",
+    ),
     "knightrider": ("rallye.agents.kr_heuristic", "rallye.agents.kr_search", "rallye.agents.kr_levels"),
 }
 

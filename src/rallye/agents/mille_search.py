@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
-from rallye.agents.mille_heuristic import CLASSIC, Reading, Style, best_action, best_scored, rank_actions
+from rallye.agents.mille_distilled import Weights, pick, pick_read, shipped_weights
+from rallye.agents.mille_heuristic import CLASSIC, FITTED, Reading, Style, best_action, best_scored, rank_actions
 from rallye.agents.mille_leaf import WEIGHTS as LEAF_WEIGHTS
 from rallye.agents.mille_leaf import banked, learned_estimate
 from rallye.agents.mille_sampler import (
@@ -381,6 +382,24 @@ def heuristic_policy(
     return best_scored(_fast_reading(state, view, piles, start, style), legal)
 
 
+def distilled_policy(
+    state: MilleState,
+    legal: Sequence[Action],
+    weights: Weights,
+    piles: Sequence[dict[str, int]] | None = None,
+    start: int = 0,
+) -> Action:
+    """Exactly the ``distilled`` bot's choice (:class:`~rallye.agents.mille_distilled.
+    DistilledAgent` with ``weights``) on the acting seat's view of ``state``, computed
+    faster, as :func:`heuristic_policy` computes the heuristic's."""
+    if len(legal) == 1:
+        return legal[0]
+    view = view_for(state, state.current)
+    if state.phase == "extend":
+        return best_action(view, legal, FITTED)
+    return pick_read(_fast_reading(state, view, piles, start, FITTED), legal, weights)
+
+
 def hand_outcome(
     state: MilleState,
     side: int,
@@ -487,6 +506,13 @@ class PimcAgent:
     96 --first-seed 50000``), -0.28 [-2.13, +1.56] (970, ``--hands 64 --first-seed 60000``)
     and -1.51 [-3.40, +0.38] (866, ``--hands 64 --first-seed 70000``): no gain shown.
 
+    And ``distilled`` (off by default): the move the search keeps unless an alternative
+    beats it is the ``distilled`` bot's pick among the same candidates
+    (:func:`~rallye.agents.mille_distilled.pick`: a linear model fitted to this search's
+    own estimates over thousands of decisions) instead of the heuristic's; the rollouts
+    are unchanged. Where the search cannot tell the moves apart on its deals, what it has
+    learned across decisions decides.
+
     ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
     for the searching side: it ranks the candidates and plays that side's turns in the
     rollouts; the other sides are always played by the classic heuristic (the opponent
@@ -533,6 +559,8 @@ class PimcAgent:
         style: Style = CLASSIC,
         leaf: bool = False,
         hazard_odds: float = 1.0,
+        distilled: bool = False,
+        rollout_distilled: bool = False,
         cpu_limit: float | None = None,
         name: str = "pimc",
     ) -> None:
@@ -572,6 +600,8 @@ class PimcAgent:
         self.style = style
         self.leaf = leaf
         self.hazard_odds = hazard_odds
+        self.distilled = shipped_weights() if distilled else None
+        self.rollout_weights = shipped_weights() if rollout_distilled else None
         self.cpu_limit = cpu_limit
         self.rng = random.Random(seed)
         self.last_capped = False  # the last decision stopped at cpu_limit
@@ -600,6 +630,10 @@ class PimcAgent:
             cands += [a for a in ranked[self.top_k :] if a.verb == "discard"][: self.extra_discards]
         if len(cands) == 1:
             return cands[0]
+        if self.distilled is not None:  # the distilled policy's pick is the move to beat
+            first, _ = pick(view, cands, self.distilled)
+            cands.remove(first)
+            cands.insert(0, first)
         self.last_candidates = tuple(cands)
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
         max_deals, max_plies = self.deals * (2 if view.phase == "extend" else 1), self.plies
@@ -626,6 +660,7 @@ class PimcAgent:
         plies = 0
         d = 0
         cpu_limit = self.cpu_limit
+        rollout_weights = self.rollout_weights
         while d < max_deals and plies < max_plies and alive:
             if cpu_limit is not None and d >= 2 and cpu_clock() - started >= cpu_limit:
                 self.last_capped = True
@@ -638,8 +673,12 @@ class PimcAgent:
                 s = apply(root, a)
                 steps = 0
                 while s.phase != "over" and len(s.sheets) == root_sheets and steps < limit:
-                    own = style if s.side_of[s.current] == side else CLASSIC
-                    s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, own))
+                    if s.side_of[s.current] != side:
+                        s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, CLASSIC))
+                    elif rollout_weights is None:
+                        s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, style))
+                    else:
+                        s = apply(s, distilled_policy(s, legal_actions(s), rollout_weights, piles, start))
                     steps += 1
                 plies += steps + 1
                 outcomes[a].append(hand_outcome(s, side, root_sheets, self.match_weight, estimate))
