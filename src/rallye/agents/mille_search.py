@@ -511,7 +511,14 @@ class PimcAgent:
     (:func:`~rallye.agents.mille_distilled.pick`: a linear model fitted to this search's
     own estimates over thousands of decisions) instead of the heuristic's; the rollouts
     are unchanged. Where the search cannot tell the moves apart on its deals, what it has
-    learned across decisions decides.
+    learned across decisions decides. On the 1,358 positions of
+    ``benchmarks/mille_decisions.py --hands 96 --first-seed 50000``, paired against
+    ``expert``: +0.14 [-0.41, +0.69] points a decision, no gain shown. ``rollout_distilled``
+    (off by default) also plays the searching side's rollout turns with that policy
+    (:func:`distilled_policy`, about three times a heuristic turn's cost): at 96 deals and
+    5,040 steps, to keep expert's time limit, it won 266 of 382 matches against the
+    heuristic, 3.1 +- 1.6 points of win rate below ``expert`` on the same games. No level
+    uses either (README, "Mille Bornes bots").
 
     ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
     for the searching side: it ranks the candidates and plays that side's turns in the
