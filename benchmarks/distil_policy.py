@@ -141,11 +141,7 @@ def judge(decisions: Sequence[Decision], weights: Weights) -> tuple[float, float
     picks = []
     changed = 0
     for d in decisions:
-        values = [weights.value(f) for f in d.feats]
-        best, best_gain = 0, weights.margin
-        for j in range(1, len(values)):
-            if values[j] - values[0] > best_gain:
-                best, best_gain = j, values[j] - values[0]
+        best = weights.choice([weights.value(f) for f in d.feats])
         changed += best != 0
         g = d.gains[best]
         picks.append(0.0 if math.isnan(g) else g)
@@ -200,10 +196,11 @@ def main(argv: list[str] | None = None) -> None:
     expert = mean_se([0.0 if math.isnan(d.gains[d.chosen]) else d.gains[d.chosen] for d in test])
     print(f"expert's own choices: {expert[0]:+.2f} +- {expert[1]:.2f} points a decision over the heuristic's")
     best: tuple[float, float, float] | None = None
+    fits: dict[float, dict[str, float]] = {}  # on the fitting half, by penalty
     for lam in lams:
-        w = fit(train, lam, args.clip, args.tau)
+        fits[lam] = fit(train, lam, args.clip, args.tau)
         for m in margins:
-            gain, se, changed = judge(test, Weights(w, m, {}))
+            gain, se, changed = judge(test, Weights(fits[lam], m, {}))
             print(f"lam {lam:6g}  margin {m:4g}: {gain:+.2f} +- {se:.2f} a decision, {changed:.1%} changed")
             if best is None or gain > best[0]:
                 best = (gain, lam, m)
@@ -214,7 +211,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.out is None:
         return
     w = fit(decisions, lam, args.clip, args.tau)
-    held = judge(test, Weights(fit(train, lam, args.clip, args.tau), margin, {}))
+    held_fit = fits[lam] if lam in fits else fit(train, lam, args.clip, args.tau)
+    held = judge(test, Weights(held_fit, margin, {}))
     meta: dict[str, Any] = {
         "fitted_on": [p.name for p in args.records],
         "decisions": len(decisions),

@@ -58,8 +58,13 @@ WEIGHTS_FILE = "distilled_wm2006.json"
 def candidates(view: MilleView, legal: Sequence[Action], style: Style = FITTED) -> list[Action]:
     """``expert``'s candidates: the heuristic's best 4 moves in ``style`` and its next 3
     discards, the heuristic's choice first."""
-    ranked = [a for _, a in rank_actions(view, legal, style)]
-    return ranked[:4] + [a for a in ranked[4:] if a.verb == "discard"][:3]
+    return top_moves([a for _, a in rank_actions(view, legal, style)])
+
+
+def top_moves(ranked: Sequence[Action], top_k: int = 4, extra_discards: int = 3) -> list[Action]:
+    """The first ``top_k`` of ``ranked`` (best first) and the next ``extra_discards``
+    discards after them: the candidates a search compares."""
+    return [*ranked[:top_k], *[a for a in ranked[top_k:] if a.verb == "discard"][:extra_discards]]
 
 
 def context(r: Reading) -> tuple[str, ...]:
@@ -198,6 +203,15 @@ class Weights:
         w = self.weights
         return sum(w.get(name, 0.0) * x for name, x in feats.items())
 
+    def choice(self, values: Sequence[float]) -> int:
+        """Which of the candidates valued ``values`` (the heuristic's choice first) to play:
+        the highest valued alternative if it beats the first by more than the margin, else 0."""
+        best, best_gain = 0, self.margin
+        for j in range(1, len(values)):
+            if values[j] - values[0] > best_gain:
+                best, best_gain = j, values[j] - values[0]
+        return best
+
 
 @cache
 def shipped_weights() -> Weights:
@@ -246,8 +260,7 @@ def pick_read(r: Reading, legal: Sequence[Action], weights: Weights) -> Action:
     if not weights.applies(r.view):
         return best_scored(r, legal)
     scored = sorted(((score_action(r, a), i, a) for i, a in enumerate(legal)), key=lambda t: (-t[0], t[1]))
-    ranked = [a for _, _, a in scored]
-    cands = ranked[:4] + [a for a in ranked[4:] if a.verb == "discard"][:3]
+    cands = top_moves([a for _, _, a in scored])
     if len(cands) < 2:
         return cands[0]
     return _best(r, cands, scored[0][0], weights)[0]
@@ -257,11 +270,7 @@ def _best(r: Reading, cands: Sequence[Action], base: float, weights: Weights) ->
     ctx = context(r)
     values = [weights.value(features(r, a, ctx, base)) for a in cands]
     rel = {a: x - values[0] for a, x in zip(cands, values, strict=True)}
-    best, best_gain = cands[0], weights.margin
-    for a in cands[1:]:
-        if rel[a] > best_gain:
-            best, best_gain = a, rel[a]
-    return best, rel
+    return cands[weights.choice(values)], rel
 
 
 register("mille", "distilled", lambda seed: DistilledAgent(seed))

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
-from rallye.agents.mille_distilled import Weights, pick, pick_read, shipped_weights
+from rallye.agents.mille_distilled import Weights, pick, pick_read, shipped_weights, top_moves
 from rallye.agents.mille_heuristic import CLASSIC, FITTED, Reading, Style, best_action, best_scored, rank_actions
 from rallye.agents.mille_leaf import WEIGHTS as LEAF_WEIGHTS
 from rallye.agents.mille_leaf import banked, learned_estimate
@@ -631,10 +631,7 @@ class PimcAgent:
             self.tracker.observe(view, excl)
         if len(legal) == 1:
             return legal[0]
-        ranked = [a for _, a in rank_actions(view, legal, self.style)]
-        cands = ranked[: self.top_k]
-        if self.extra_discards:
-            cands += [a for a in ranked[self.top_k :] if a.verb == "discard"][: self.extra_discards]
+        cands = top_moves([a for _, a in rank_actions(view, legal, self.style)], self.top_k, self.extra_discards)
         if len(cands) == 1:
             return cands[0]
         if self.distilled is not None:  # the distilled policy's pick is the move to beat
