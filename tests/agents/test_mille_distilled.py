@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from agents_helpers import views_of
+from agents_helpers import random_states, views_of
 
 from rallye import mille
 from rallye.agents.mille_distilled import (
@@ -19,7 +19,7 @@ from rallye.agents.mille_distilled import (
     shipped_weights,
 )
 from rallye.agents.mille_heuristic import FITTED, Reading, best_action, score_action
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille_search import PimcAgent, distilled_policy
 
 NO_CORRECTION = Weights({}, 10.0, {})
 
@@ -73,6 +73,8 @@ def test_the_shipped_weights_load_and_bad_files_are_refused() -> None:
         ({**good, "weights": [1]}, "'weights' must map"),
         ({**good, "margin": -1}, "'margin'"),
         ({"feature_version": FEATURE_VERSION, "weights": {}}, "'margin'"),
+        ({**good, "editions": []}, "'editions'"),
+        ({**good, "editions": "wm2006"}, "'editions'"),
     ]:
         with pytest.raises(ValueError, match=says):
             Weights.from_json(bad, "w.json")  # type: ignore[arg-type]
@@ -110,8 +112,11 @@ def test_on_an_edition_the_weights_are_not_for_it_plays_the_heuristic() -> None:
     bot = DistilledAgent()
     everywhere = DistilledAgent(weights=Weights(w.weights, w.margin, {}))
     changed = 0
-    for v in views_of("meilen", 2, seed=9, steps=300):
+    for s in random_states("meilen", 2, seed=9, steps=300):
+        v = mille.view_for(s, s.current)
         legal = mille.legal_from_view(v)
-        assert bot.choose(v, legal) == best_action(v, legal, FITTED)
-        changed += everywhere.choose(v, legal) != best_action(v, legal, FITTED)
+        fitted = best_action(v, legal, FITTED)
+        assert bot.choose(v, legal) == fitted
+        assert distilled_policy(s, mille.legal_actions(s), w) == fitted  # the rollouts' path
+        changed += everywhere.choose(v, legal) != fitted
     assert changed > 0  # without the edition list the same weights would act there
