@@ -311,12 +311,13 @@ def _choose_in(v: mille.MilleView, style: Style) -> str:
 
 def test_styles_classic_is_the_heuristic_and_the_others_are_registered() -> None:
     """The yardsticks keep the classic heuristic (``heuristic``, ``medium`` and the easy
-    level); ``expert`` searches with the fitted one for its own side."""
+    level); ``hard`` and ``expert`` search with the fitted one for their own side."""
     assert Style() == CLASSIC
     assert STYLES == {"classic": CLASSIC, "tuned": TUNED, "fitted": FITTED, "climbed": CLIMBED}
-    for name in ("heuristic", "easy", "medium", "hard"):
+    for name in ("heuristic", "easy", "medium"):
         assert make_agent("mille", name).style == CLASSIC  # type: ignore[attr-defined]
-    assert make_agent("mille", "expert").style == FITTED  # type: ignore[attr-defined]
+    for name in ("hard", "expert"):
+        assert make_agent("mille", name).style == FITTED  # type: ignore[attr-defined]
     tuned = make_agent("mille", "tuned")
     assert tuned.name == "tuned" and tuned.style == TUNED  # type: ignore[attr-defined]
     fitted = make_agent("mille", "fitted")

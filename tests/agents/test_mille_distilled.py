@@ -8,6 +8,7 @@ import pytest
 from agents_helpers import random_states, views_of
 
 from rallye import mille
+from rallye.agents.base import make_agent
 from rallye.agents.mille_distilled import (
     FEATURE_VERSION,
     DistilledAgent,
@@ -101,6 +102,28 @@ def test_the_search_with_distilled_on_makes_its_pick_the_move_to_beat() -> None:
         if moved == 5:
             break
     assert moved == 5
+
+
+def test_hard_is_the_small_search_over_experts_candidates_from_the_distilled_pick() -> None:
+    """The ``hard`` level (README, levels): expert's candidates (fitted's best 4 and its next
+    3 discards), the distilled bot's pick first as the move to beat, and a small budget; a
+    search that cannot measure any alternative plays that pick."""
+    shipped = DistilledAgent()
+    seen = moved = 0
+    for v in views_of("wm2006", 2, seed=7, steps=400):
+        legal = mille.legal_from_view(v)
+        if v.phase != "play" or len(candidates(v, legal)) < 2:
+            continue
+        hard = make_agent("mille", "hard", seed=3)
+        assert isinstance(hard, PimcAgent) and (hard.deals, hard.plies) == (24, 1200)
+        hard.plies = 1  # one deal: no alternative has the two deals a comparison needs
+        d_choice = shipped.choose(v, legal)
+        assert hard.choose(v, legal) == d_choice
+        assert hard.last_candidates[0] == d_choice
+        assert set(hard.last_candidates) == set(candidates(v, legal))
+        seen += 1
+        moved += d_choice != best_action(v, legal, FITTED)
+    assert seen > 50 and moved > 0
 
 
 def test_on_an_edition_the_weights_are_not_for_it_plays_the_heuristic() -> None:

@@ -6,19 +6,19 @@ README):
 ========  =====================================================================
 easy      the heuristic with 30 % uniformly random moves
 medium    the heuristic
-hard      determinized search (``PimcAgent``) over the heuristic's top 3 moves, 12-step
-          rollouts, a small budget (24 deals, 1 200 rollout steps a decision), keeping
-          the heuristic's move unless an alternative is 2 standard errors better
-expert    the same search over the top 4 moves and the heuristic's next 3 discards,
-          with a larger budget (160 deals, 8 400 steps), rolling out to the end of the
-          hand once the draw pile holds 20 cards or fewer, taking the alternative with
-          the best paired mean once it is 1 standard error ahead; its own side is
-          ranked and played in the rollouts by the ``fitted`` heuristic (``FITTED``)
+hard      determinized search (``PimcAgent``) over the ``fitted`` heuristic's top 4
+          moves and its next 3 discards, 12-step rollouts, a small budget (24 deals,
+          1 200 rollout steps a decision), keeping the ``distilled`` bot's pick among
+          them unless an alternative is 2 standard errors better
+expert    a search over the same candidates with a larger budget (160 deals, 8 400
+          steps), rolling out to the end of the hand once the draw pile holds 20 cards
+          or fewer, keeping the heuristic's move unless the alternative with the best
+          paired mean is 1 standard error ahead
 ========  =====================================================================
 
 Both search levels play each candidate on the same sampled deals and follow it with the
-heuristic for every seat (expert: the fitted heuristic for its own side, the classic one for
-the others) for 12 engine steps (the extension decision, and expert's
+heuristic for every seat (the fitted heuristic for their own side, the classic one for
+the others: the opponent model) for 12 engine steps (the extension decision, and expert's
 endgame: to the end of the hand), then compare the points on the table. The sampled
 deals respect what the coups fourrés prove and weigh down what the others' discards
 suggest (a player who discarded while stopped held no cure); see
@@ -40,6 +40,7 @@ Knight Rider levels are defined in ``rallye.agents.kr_levels``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rallye.agents.base import Agent, register
 from rallye.agents.mille_heuristic import FITTED, HeuristicAgent
@@ -57,24 +58,20 @@ def mille_level(level: str, seed: int = 0) -> Agent:
         return HeuristicAgent(seed, name="easy", epsilon=EASY_EPSILON)
     if level == "medium":
         return HeuristicAgent(seed, name="medium")
-    if level == "hard":
-        return PimcAgent(seed, deals=24, plies=1200, top_k=3, horizon=12, cpu_limit=CPU_LIMITS["hard"], name="hard")
-    if level == "expert":
-        return PimcAgent(
-            seed,
-            deals=160,
-            plies=8400,
-            top_k=4,
-            extra_discards=3,
-            horizon=12,
-            endgame=20,
-            z=1.0,
-            min_gain=0.0,
-            style=FITTED,
-            cpu_limit=CPU_LIMITS["expert"],
-            name="expert",
-        )
+    if level == "hard":  # a small budget, from the distilled bot's pick
+        return _search(seed, level, deals=24, plies=1200, distilled=True)
+    if level == "expert":  # a large one, from fitted's move, the end of the hand in sight late
+        return _search(seed, level, deals=160, plies=8400, endgame=20, z=1.0, min_gain=0.0)
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
+
+
+def _search(seed: int, level: str, **budget: Any) -> PimcAgent:
+    """A search level: fitted's best 4 moves and its next 3 discards compared on sampled
+    deals, 12-step rollouts with fitted for its own side, under the level's CPU ceiling;
+    ``budget``: the rest of :class:`PimcAgent`'s settings."""
+    return PimcAgent(
+        seed, top_k=4, extra_discards=3, horizon=12, style=FITTED, cpu_limit=CPU_LIMITS[level], name=level, **budget
+    )
 
 
 def _level_factory(level: str) -> Callable[[int], Agent]:
