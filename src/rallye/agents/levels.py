@@ -12,8 +12,8 @@ hard      determinized search (``PimcAgent``) over the ``fitted`` heuristic's to
           them unless an alternative is 2 standard errors better
 expert    a search over the same candidates with a larger budget (160 deals, 8 400
           steps), rolling out to the end of the hand once the draw pile holds 20 cards
-          or fewer, keeping the heuristic's move unless the alternative with the best
-          paired mean is 1 standard error ahead
+          or fewer, keeping the ``fitted`` heuristic's move unless the alternative with
+          the best paired mean is 1 standard error ahead
 ========  =====================================================================
 
 Both search levels play each candidate on the same sampled deals and follow it with the
