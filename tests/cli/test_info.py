@@ -60,9 +60,7 @@ def test_unknown_edition_is_a_clear_error(capsys: pytest.CaptureFixture[str]) ->
 def test_house_rule_file_by_path(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     from pathlib import Path
 
-    data = json.loads(
-        (Path(__file__).parents[2] / "src/rallye/mille/editions/wm2006.json").read_text(encoding="utf-8")
-    )
+    data = json.loads((Path(__file__).parents[2] / "src/rallye/mille/editions/wm2006.json").read_text(encoding="utf-8"))
     data["key"] = "house"
     data["scoring"]["trip"] = 500
     path = Path(str(tmp_path)) / "house.json"

@@ -230,9 +230,7 @@ _cars_view = IdentityCache(lambda cars: tuple(map(_car_view, cars)), 64)
 _detours_view = IdentityCache(
     lambda detours: tuple(_new_detour(*g.sq_xy(sq), kind, rot, p) for sq, kind, rot, p in detours), 64
 )
-_events_view = IdentityCache(
-    lambda events: tuple(_new_event(e.kind, e.player, e.value, e.text) for e in events), 64
-)
+_events_view = IdentityCache(lambda events: tuple(_new_event(e.kind, e.player, e.value, e.text) for e in events), 64)
 _TURNED: dict[tuple[int, int], tuple[tuple[int, ...], Any, tuple[EscapeView, ...]]] = {}
 
 

@@ -85,9 +85,7 @@ _CODE_OF: dict[Action, int] = {a: i for i, a in enumerate(ALL_ACTIONS)}
 PLAY: dict[str, Action] = {c: ALL_ACTIONS[_PLAY0 + i] for i, c in enumerate(CARDS)}
 DISCARD: dict[str, Action] = {c: ALL_ACTIONS[_DISCARD0 + i] for i, c in enumerate(CARDS)}
 ATTACK: dict[tuple[str, int], Action] = {
-    (h, s): ALL_ACTIONS[_ATTACK0 + hi * MAX_SIDES + s]
-    for hi, h in enumerate(ATTACK_HAZARDS)
-    for s in range(MAX_SIDES)
+    (h, s): ALL_ACTIONS[_ATTACK0 + hi * MAX_SIDES + s] for hi, h in enumerate(ATTACK_HAZARDS) for s in range(MAX_SIDES)
 }
 EXTEND: Action = ALL_ACTIONS[_EXTEND]
 DECLINE: Action = ALL_ACTIONS[_DECLINE]
@@ -115,9 +113,7 @@ _CARD_ALIASES = {c.lower(): c for c in CARDS} | {
 def _card(word: str, text: str) -> str:
     card = _CARD_ALIASES.get(word.lower())
     if card is None:
-        raise InvalidNotation(
-            f"'{text}': unknown card {word!r}; cards are {', '.join(CARDS)}", rule="notation"
-        )
+        raise InvalidNotation(f"'{text}': unknown card {word!r}; cards are {', '.join(CARDS)}", rule="notation")
     return card
 
 
@@ -148,9 +144,7 @@ def parse_action(text: str) -> Action:
         if card not in ATTACK_HAZARDS:
             raise InvalidNotation(f"'{text}': {card} is not a hazard; only hazards attack", rule="notation")
         return ATTACK[(card, int(side_word) - 1)]
-    raise InvalidNotation(
-        f"'{text}': unknown verb {words[0]!r}; verbs are {', '.join(VERBS)}", rule="notation"
-    )
+    raise InvalidNotation(f"'{text}': unknown verb {words[0]!r}; verbs are {', '.join(VERBS)}", rule="notation")
 
 
 def card_sort_key(card: str) -> int:

@@ -96,9 +96,7 @@ class Edition:
             if n == players:
                 return sides
         allowed = ", ".join(map(str, self.players))
-        raise ConfigError(
-            f"{self.key} is played by {allowed} players, not {players}", rule="players"
-        )
+        raise ConfigError(f"{self.key} is played by {allowed} players, not {players}", rule="players")
 
     def target_for(self, side_size: int) -> int:
         return self.target_alone if side_size == 1 else self.target_team

@@ -272,9 +272,7 @@ def _can_play(tab: Tableau, target: int) -> Callable[[str], bool]:
     return ok
 
 
-def _legal_from(
-    hand: Sequence[str], my_side: int, tableaus: Sequence[Tableau], target: int
-) -> tuple[Action, ...]:
+def _legal_from(hand: Sequence[str], my_side: int, tableaus: Sequence[Tableau], target: int) -> tuple[Action, ...]:
     distinct: list[str] = []
     last = None
     for c in hand:
@@ -358,9 +356,7 @@ def check(state: MilleState, action: Action) -> None:
 def apply_as(state: MilleState, player: int, action: Action) -> MilleState:
     """``apply`` on behalf of ``player``; a player out of turn gets :class:`NotYourTurn`."""
     if state.phase != OVER_PHASE and player != state.current:
-        raise NotYourTurn(
-            f"illegal '{action}' by P{player + 1}: it is P{state.current + 1}'s turn", rule="turn-order"
-        )
+        raise NotYourTurn(f"illegal '{action}' by P{player + 1}: it is P{state.current + 1}'s turn", rule="turn-order")
     return apply(state, action)
 
 

@@ -92,9 +92,7 @@ def make_agents(game: str, job: MatchJob) -> list[Agent]:
     the bots play their count budgets and a job gives the same result on any machine."""
     if len(job.seat_bots) != job.players or len(job.bot_seeds) != job.players:
         raise ValueError(f"match {job.index}: need one bot and one bot seed per seat ({job.players})")
-    return [
-        make_agent(game, name, seed, exact=True) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)
-    ]
+    return [make_agent(game, name, seed, exact=True) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)]
 
 
 def _choose(agent: Agent, view: Any, legal: tuple[Any, ...], seat: int, index: int) -> Any:
