@@ -19,6 +19,12 @@ keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=cl
 ``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
 ``rallye.agents.mille_heuristic.STYLES``).
 
+A diagnostic, not a bot: ``truehands:SPEC`` (``SPEC`` a level or a ``pimc`` spec) is that
+search given the opponent's *true* hand at every decision, only the draw pile's order
+reshuffled (``TrueHands`` of ``benchmarks/mille_decisions.py``). It cheats; what it wins
+over ``SPEC`` on the same deals is the most that reading the hidden cards better could add
+to that search in play: ``--pairs truehands:expert:medium --exact``.
+
 Levels play as a person meets them, with their CPU ceiling (``rallye.agents.levels.CPU_LIMITS``;
 on a machine too slow to spend a level's budget within it, the ceiling cuts some searches
 short, and those moves depend on the machine); ``--exact`` lifts it, as tournaments do, so
@@ -47,9 +53,34 @@ DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
 
+CHEAT = "truehands:"
+
+
+def split_pair(pair: str) -> tuple[str, str]:
+    """``A:B`` into its two bots; a ``truehands:SPEC`` keeps its own colon."""
+    parts = pair.split(":")
+    bots: list[str] = []
+    while parts:
+        head = parts.pop(0)
+        if head + ":" == CHEAT and parts:
+            head += ":" + parts.pop(0)
+        bots.append(head)
+    if len(bots) != 2 or not all(bots):
+        raise ValueError(f"a pairing is A:B (two bots), not {pair!r}")
+    return bots[0], bots[1]
+
+
 def build(spec: str, seed: int, exact: bool = False) -> Any:
-    """A bot from a name, or ``pimc/key=value/...`` (integer or float values); ``exact``:
-    a level's CPU ceiling lifted (``make_agent(..., exact=True)``)."""
+    """A bot from a name, or ``pimc/key=value/...`` (integer or float values), or the
+    diagnostic ``truehands:SPEC``; ``exact``: a level's CPU ceiling lifted
+    (``make_agent(..., exact=True)``)."""
+    if spec.startswith(CHEAT):
+        from mille_decisions import TrueHands  # (it imports this module)
+
+        inner = build(spec.removeprefix(CHEAT), seed, exact)
+        if not isinstance(inner, PimcAgent):
+            raise ValueError(f"truehands: needs a search bot (pimc), not {spec!r}")
+        return TrueHands.of(inner)
     name, *opts = spec.split("/")
     if not opts:
         return make_agent("mille", name, seed, exact=exact)
@@ -74,8 +105,11 @@ def play(job: Job) -> tuple[float, int, int, int]:
     match_seed = seed // 2
     s = mille.new_match(edition, 2, seed=match_seed)
     bots = {seat_a: build(a, 1000 + seed, exact), 1 - seat_a: build(b, 2000 + seed, exact)}
+    cheats = {seat for seat, spec in ((seat_a, a), (1 - seat_a, b)) if spec.startswith(CHEAT)}
     while not mille.is_over(s) and not (hands_only and s.sheets):
         v = mille.view_for(s, s.current)
+        if s.current in cheats:  # the diagnostic is handed the true cards
+            bots[s.current].state = s
         s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))
     if hands_only:
         pa, pb = s.sheets[0].hand_totals[seat_a], s.sheets[0].hand_totals[1 - seat_a]
@@ -121,6 +155,10 @@ def main() -> None:
     ap.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
     ap.add_argument("--exact", action="store_true", help="lift the levels' CPU ceiling: whole count budgets")
     args = ap.parse_args()
+    try:
+        pairings = [split_pair(pair) for pair in args.pairs.split(",")]
+    except ValueError as e:
+        ap.error(f"--pairs: {e}")
     unit = "hands" if args.hands else "matches"
     per = "hand" if args.hands else "match"
     ceiling = "whole count budgets (--exact)" if args.exact else "levels with their CPU ceiling"
@@ -138,8 +176,7 @@ def main() -> None:
             out.writeheader()
             csv_file.flush()
         pool = stack.enter_context(multiprocessing.Pool(args.workers))
-        for pair in args.pairs.split(","):
-            a, b = pair.split(":")
+        for a, b in pairings:
             jobs: list[Job] = [
                 (a, b, args.first_seed * 2 + k, args.hands, args.edition, args.exact) for k in range(2 * args.matches)
             ]

@@ -70,3 +70,54 @@ def test_ladder_exact_plays_whole_budgets(monkeypatch: pytest.MonkeyPatch) -> No
         built.clear()
         ladder.play(("hard", "medium", 0, True, "wm2006", exact))
         assert [getattr(b, "cpu_limit", "-") for b in built] == [want, "-"]
+
+
+def test_ladder_pairs_keep_the_truehands_colon(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(LADDER.parent))
+    import ladder
+
+    assert ladder.split_pair("expert:medium") == ("expert", "medium")
+    assert ladder.split_pair("truehands:expert:medium") == ("truehands:expert", "medium")
+    assert ladder.split_pair("medium:truehands:pimc/deals=3") == ("medium", "truehands:pimc/deals=3")
+    for bad in ("expert", "expert:medium:easy", "truehands:expert", "expert:"):
+        with pytest.raises(ValueError, match="a pairing is A:B"):
+            ladder.split_pair(bad)
+    with pytest.raises(ValueError, match="needs a search bot"):
+        ladder.build("truehands:medium", 0)
+
+
+def test_ladder_refuses_a_malformed_pairing_before_playing() -> None:
+    cmd = [sys.executable, str(LADDER), "--pairs", "expert:medium:easy", "--matches", "50"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--pairs: a pairing is A:B (two bots), not 'expert:medium:easy'" in done.stderr
+
+
+def test_ladder_truehands_sees_the_true_state_of_every_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The diagnostic is handed the game's true state before each of its decisions, and
+    its deals keep the opponent's true hand (only the draw pile is reshuffled)."""
+    monkeypatch.syspath_prepend(str(LADDER.parent))
+    import ladder
+    from mille_decisions import TrueHands
+
+    from rallye import mille
+
+    seen: list[bool] = []
+    real_choose = TrueHands.choose
+    real_sample = TrueHands._sample
+
+    def choose(self: Any, view: Any, legal: Any) -> Any:
+        seen.append(mille.view_for(self.state, self.state.current) == view)
+        return real_choose(self, view, legal)
+
+    def sample(self: Any, view: Any, *args: Any) -> Any:
+        dealt = real_sample(self, view, *args)
+        assert dealt.hands == self.state.hands
+        assert sorted(dealt.deck[dealt.draw_pos :]) == sorted(self.state.deck[self.state.draw_pos :])
+        return dealt
+
+    monkeypatch.setattr(TrueHands, "choose", choose)
+    monkeypatch.setattr(TrueHands, "_sample", sample)
+    res, pa, pb, hands = ladder.play(("truehands:pimc/deals=3/plies=60", "medium", 5, True, "wm2006", True))
+    assert hands == 1 and res == (1.0 if pa > pb else 0.5 if pa == pb else 0.0)
+    assert seen and all(seen)
