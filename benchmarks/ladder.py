@@ -21,9 +21,10 @@ keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=cl
 
 A diagnostic, not a bot: ``truehands:SPEC`` (``SPEC`` a level or a ``pimc`` spec) is that
 search given the opponent's *true* hand at every decision, only the draw pile's order
-reshuffled (``TrueHands`` of ``benchmarks/mille_decisions.py``). It cheats; what it wins
-over ``SPEC`` on the same deals is the most that reading the hidden cards better could add
-to that search in play: ``--pairs truehands:expert:medium --exact``.
+reshuffled (``TrueHands`` of ``benchmarks/mille_decisions.py``; ``truehands-but-GROUP:SPEC``
+hides one group of cards again, as there). It cheats; what it wins over ``SPEC`` on the
+same deals is the most that reading the hidden cards better could add to that search in
+play: ``--pairs truehands:expert:medium --exact``.
 
 Levels play as a person meets them, with their CPU ceiling (``rallye.agents.levels.CPU_LIMITS``;
 on a machine too slow to spend a level's budget within it, the ceiling cuts some searches
@@ -53,7 +54,8 @@ DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
 
-CHEAT = "truehands:"
+#: How the diagnostics' names begin (``truehands:SPEC``, ``truehands-but-GROUP:SPEC``).
+CHEAT = "truehands"
 
 
 def split_pair(pair: str) -> tuple[str, str]:
@@ -62,7 +64,7 @@ def split_pair(pair: str) -> tuple[str, str]:
     bots: list[str] = []
     while parts:
         head = parts.pop(0)
-        if head + ":" == CHEAT and parts:
+        if head.startswith(CHEAT) and parts:
             head += ":" + parts.pop(0)
         bots.append(head)
     if len(bots) != 2 or not all(bots):
@@ -75,12 +77,9 @@ def build(spec: str, seed: int, exact: bool = False) -> Any:
     diagnostic ``truehands:SPEC``; ``exact``: a level's CPU ceiling lifted
     (``make_agent(..., exact=True)``)."""
     if spec.startswith(CHEAT):
-        from mille_decisions import TrueHands  # (it imports this module)
+        from mille_decisions import cheat_of  # (it imports this module)
 
-        inner = build(spec.removeprefix(CHEAT), seed, exact)
-        if not isinstance(inner, PimcAgent):
-            raise ValueError(f"truehands: needs a search bot (pimc), not {spec!r}")
-        return TrueHands.of(inner)
+        return cheat_of(spec, seed, exact)
     name, *opts = spec.split("/")
     if not opts:
         return make_agent("mille", name, seed, exact=exact)

@@ -241,6 +241,23 @@ def _cheat(spec: str) -> tuple[str, frozenset[str] | None, str]:
     return head, GROUPS[group], inner
 
 
+def cheat_of(spec: str, seed: int, exact: bool = True) -> TrueHands:
+    """The diagnostic ``truehands:SPEC`` or ``truehands-but-GROUP:SPEC`` around the search
+    ``SPEC`` built with ``seed``; its ``state`` is to be set to the true one before each
+    decision."""
+    cheat, hidden, inner = _cheat(spec)
+    if not cheat:
+        raise ValueError(f"{spec!r} is not a truehands diagnostic")
+    bot = build(inner, seed, exact)
+    if not isinstance(bot, PimcAgent):
+        raise ValueError(f"{cheat}: needs a search bot (pimc), not {spec!r}")
+    if hidden is None:
+        return TrueHands.of(bot)
+    hiding = TrueButGroup.of(bot)
+    hiding.hidden = hidden
+    return hiding
+
+
 def gains_of(
     spec: str, data: Sequence[Scored], history: Sequence[tuple[MilleView, ...]] | None = None
 ) -> tuple[list[float | None], list[float], int]:
@@ -248,20 +265,15 @@ def gains_of(
     oracle's candidates), the seconds per decision, and how many decisions differ from the
     heuristic's. A bot that follows the hand (``track``) is first shown ``history``'s
     views of that position (its seat's earlier decisions in the hand, not timed)."""
-    cheat, hidden, inner = _cheat(spec)
+    cheat = _cheat(spec)[0]
     gains: list[float | None] = []
     times: list[float] = []
     changed = 0
     for i, (state, view, legal, values) in enumerate(data):
         heuristic = rank_actions(view, legal)[0][1]
-        bot: Any = build(inner, i, exact=True)
+        bot: Any = build(spec, i, exact=True)
         if cheat:
-            if not isinstance(bot, PimcAgent):
-                raise ValueError(f"{cheat}: needs a search bot (pimc), not {spec!r}")
-            bot = TrueHands.of(bot) if hidden is None else TrueButGroup.of(bot)
             bot.state = state
-            if hidden is not None:
-                bot.hidden = hidden
         tracker = getattr(bot, "tracker", None)
         if tracker is not None:
             if history is None:

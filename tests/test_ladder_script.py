@@ -79,11 +79,15 @@ def test_ladder_pairs_keep_the_truehands_colon(monkeypatch: pytest.MonkeyPatch) 
     assert ladder.split_pair("expert:medium") == ("expert", "medium")
     assert ladder.split_pair("truehands:expert:medium") == ("truehands:expert", "medium")
     assert ladder.split_pair("medium:truehands:pimc/deals=3") == ("medium", "truehands:pimc/deals=3")
+    assert ladder.split_pair("truehands-but-hazards:hard:easy") == ("truehands-but-hazards:hard", "easy")
     for bad in ("expert", "expert:medium:easy", "truehands:expert", "expert:"):
         with pytest.raises(ValueError, match="a pairing is A:B"):
             ladder.split_pair(bad)
     with pytest.raises(ValueError, match="needs a search bot"):
         ladder.build("truehands:medium", 0)
+    with pytest.raises(ValueError, match="no card group 'wheels'"):
+        ladder.build("truehands-but-wheels:expert", 0)
+    assert ladder.build("truehands-but-hazards:hard", 0).hidden >= {"ACCIDENT", "FLAT_TIRE"}
 
 
 def test_ladder_refuses_a_malformed_pairing_before_playing() -> None:
