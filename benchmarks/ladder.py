@@ -54,7 +54,8 @@ DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
 
-#: How the diagnostics' names begin (``truehands:SPEC``, ``truehands-but-GROUP:SPEC``).
+#: How the diagnostics' names begin (``truehands:SPEC``, ``truehands-but-GROUP:SPEC``); read
+#: by ``mille_decisions`` too.
 CHEAT = "truehands"
 
 

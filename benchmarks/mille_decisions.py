@@ -70,7 +70,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ladder import build
+from ladder import CHEAT, build
 
 from rallye import mille
 from rallye.agents.base import make_agent
@@ -231,11 +231,11 @@ class TrueButGroup(TrueHands):
 def _cheat(spec: str) -> tuple[str, frozenset[str] | None, str]:
     """(``truehands``, ``truehands-but-GROUP`` or ``""``; the group's cards; the inner spec)."""
     head, sep, inner = spec.partition(":")
-    if not sep or not head.startswith("truehands"):
+    if not sep or not head.startswith(CHEAT):
         return "", None, spec
-    if head == "truehands":
+    if head == CHEAT:
         return head, None, inner
-    group = head.removeprefix("truehands-but-")
+    group = head.removeprefix(f"{CHEAT}-but-")
     if group not in GROUPS:
         raise ValueError(f"no card group {group!r} in {spec!r}; groups are {', '.join(GROUPS)}")
     return head, GROUPS[group], inner
