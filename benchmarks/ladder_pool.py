@@ -13,27 +13,41 @@ result is counted once (a file given twice, or a run repeated at the same seeds)
 different result it means two versions of a bot, which must not be pooled: that is an
 error naming both files. Pool only runs of one version of each bot (and say which: the
 files do not record it).
+
+**Paired against another run** (``--against FILE ...``): two bots (or two versions of one)
+that met the same opponent on the same deals are compared game by game. A game of the
+first files and one of the ``--against`` files pair when they have the same opponent (B),
+deal seed and seat; only such common games count. Printed per opponent: each side's wins
+on them, and the difference in win rate and in margin a game (first files minus
+``--against``) with 95 % intervals clustered by deal (the two seat orders of a deal are
+not independent; Student's t over the deals):
+
+    python benchmarks/ladder_pool.py /tmp/th_181000.csv --against /tmp/expert_181000.csv
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-from rallye.sim.stats import mean_ci, rate_ci95, wilson
+from rallye.sim.stats import mean_ci, rate_ci95, t95, wilson
 
 FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
+
+#: Every distinct game: (A, B, deal seed, A's seat) -> (A's result, A's points, B's points, file).
+Games = dict[tuple[str, str, int, int], tuple[float, int, int, str]]
 
 
 class PoolError(Exception):
     pass
 
 
-def read_games(paths: list[Path]) -> dict[tuple[str, str, int, int], tuple[float, int, int, str]]:
-    """Every distinct game: key -> (A's result, A's points, B's points, file)."""
+def read_games(paths: list[Path]) -> Games:
+    """Every distinct game of these files."""
     games: dict[tuple[str, str, int, int], tuple[float, int, int, str]] = {}
     for path in paths:
         try:
@@ -60,7 +74,7 @@ def read_games(paths: list[Path]) -> dict[tuple[str, str, int, int], tuple[float
     return games
 
 
-def summary(games: dict[tuple[str, str, int, int], tuple[float, int, int, str]]) -> list[str]:
+def summary(games: Games) -> list[str]:
     by_pair: dict[tuple[str, str], dict[int, list[tuple[float, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for (a, b, deal, _seat), (res, pa, pb, _) in games.items():
         by_pair[(a, b)][deal].append((res, pa, pb))
@@ -82,19 +96,84 @@ def summary(games: dict[tuple[str, str, int, int], tuple[float, int, int, str]])
     return out
 
 
+def clustered_mean_ci(clusters: list[list[float]]) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of values that come in clusters (a deal's games): the mean over
+    every value, its 95 % interval from the ratio estimator's cluster-robust variance with
+    Student's t on (clusters - 1) degrees of freedom; one cluster: no interval (``-inf``,
+    ``inf``)."""
+    cs = [c for c in clusters if c]
+    total = sum(len(c) for c in cs)
+    if total == 0:
+        raise ValueError("no values")
+    m = math.fsum(math.fsum(c) for c in cs) / total
+    d = len(cs)
+    if d < 2:
+        return m, -math.inf, math.inf
+    var = d / (d - 1) * math.fsum((math.fsum(c) - m * len(c)) ** 2 for c in cs) / (total * total)
+    half = t95(d - 1) * math.sqrt(var)
+    return m, m - half, m + half
+
+
+def _by_opponent(games: Games, which: str) -> dict[tuple[str, int, int], tuple[str, float, int]]:
+    """(B, deal, seat) -> (A, A's result, A's margin); one bot A per opponent B."""
+    out: dict[tuple[str, int, int], tuple[str, float, int]] = {}
+    bots: dict[str, str] = {}
+    for (a, b, deal, seat), (res, pa, pb, _) in games.items():
+        if bots.setdefault(b, a) != a:
+            raise PoolError(f"the {which} files hold two bots against {b} ({bots[b]} and {a}); pair one with one")
+        out[(b, deal, seat)] = (a, res, pa - pb)
+    return out
+
+
+def paired(first: Games, against: Games) -> list[str]:
+    """Per opponent, the first files' bot against the ``--against`` files' bot on their common games."""
+    x, y = _by_opponent(first, "first"), _by_opponent(against, "--against")
+    common = sorted(set(x) & set(y))
+    if not common:
+        raise PoolError("no game of the first files is also in the --against files (same opponent, deal seed and seat)")
+    out = []
+    for opp in sorted({k[0] for k in common}):
+        keys = [k for k in common if k[0] == opp]
+        wins: dict[int, list[float]] = {}
+        margins: dict[int, list[float]] = {}
+        for k in keys:
+            _, rx, mx = x[k]
+            _, ry, my = y[k]
+            wins.setdefault(k[1], []).append(rx - ry)
+            margins.setdefault(k[1], []).append(float(mx - my))
+        bx, by = x[keys[0]][0], y[keys[0]][0]
+        n = len(keys)
+        wx, wy = sum(x[k][1] for k in keys), sum(y[k][1] for k in keys)
+        d, dlo, dhi = clustered_mean_ci(list(wins.values()))
+        m, mlo, mhi = clustered_mean_ci(list(margins.values()))
+        out.append(
+            f"against {opp}, {n} common games ({len(wins)} deals): {bx} won {wx:g} ({wx / n:.1%}), "
+            f"{by} (--against) won {wy:g} ({wy / n:.1%}); difference {100 * d:+.1f} points of win rate "
+            f"[{100 * dlo:+.1f}, {100 * dhi:+.1f}], margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a game "
+            "(95 %, clustered by deal)"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", nargs="+", type=Path, help="ladder.py --csv files")
+    ap.add_argument(
+        "--against", nargs="+", type=Path, metavar="CSV", help="also compare game by game with these runs' games"
+    )
     args = ap.parse_args(argv)
     try:
         games = read_games(args.csv)
+        against = read_games(args.against) if args.against else None
+        if not games or against == {}:
+            raise PoolError("no games in " + ("these files" if not games else "the --against files"))
+        lines = summary(games)
+        if against is not None:
+            lines += paired(games, against)
     except PoolError as e:
         print(f"ladder_pool: {e}", file=sys.stderr)
         return 2
-    if not games:
-        print("ladder_pool: no games in these files", file=sys.stderr)
-        return 2
-    print("\n".join(summary(games)))
+    print("\n".join(lines))
     return 0
 
 

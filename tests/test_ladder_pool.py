@@ -58,3 +58,70 @@ def test_a_file_that_is_not_a_ladder_csv_is_named(pool: Any, tmp_path: Path, cap
     assert pool.main([str(broken)]) == 2
     assert f"{broken}, line 2:" in capsys.readouterr().err
     assert pool.main([str(tmp_path / "missing.csv")]) == 2
+
+
+def test_against_pairs_games_by_opponent_deal_and_seat(pool: Any, tmp_path: Path, capsys: Capture) -> None:
+    # x and z met y on deals 1-3; deal 3 seat 1 only x played, deal 4 only z: 5 common games
+    first = _write(
+        tmp_path / "x.csv",
+        [
+            ("x", "y", 1, 0, 1.0, 5000, 4000, 4),
+            ("x", "y", 1, 1, 1.0, 5100, 3000, 4),
+            ("x", "y", 2, 0, 0.0, 4000, 5000, 4),
+            ("x", "y", 2, 1, 1.0, 5000, 4500, 4),
+            ("x", "y", 3, 0, 1.0, 5200, 2000, 3),
+            ("x", "y", 3, 1, 0.0, 1000, 5000, 3),
+        ],
+    )
+    against = _write(
+        tmp_path / "z.csv",
+        [
+            ("z", "y", 1, 0, 0.0, 4000, 5000, 4),
+            ("z", "y", 1, 1, 1.0, 5000, 3000, 4),
+            ("z", "y", 2, 0, 0.0, 3000, 5000, 4),
+            ("z", "y", 2, 1, 0.0, 4500, 5000, 4),
+            ("z", "y", 3, 0, 1.0, 5000, 2000, 3),
+            ("z", "y", 4, 0, 1.0, 5000, 2000, 3),
+        ],
+    )
+    assert pool.main([str(first), "--against", str(against)]) == 0
+    out = capsys.readouterr().out
+    # differences by deal: [+1, 0], [0, +1], [0]: +2 / 5 games = +40 points of win rate;
+    # margins: x's [1000, 2100, -1000, 500, 3200] against z's [-1000, 2000, -2000, -500, 3000],
+    # differences [2000, 100, 1000, 1000, 200]: +860 a game
+    assert "against y, 5 common games (3 deals): x won 4 (80.0%), z (--against) won 2 (40.0%)" in out
+    assert "difference +40.0 points of win rate" in out and "margin +860 " in out
+    m, lo, hi = pool.clustered_mean_ci([[1.0, 0.0], [0.0, 1.0], [0.0]])
+    assert m == pytest.approx(0.4) and lo < 0.4 < hi
+    assert f"[{100 * lo:+.1f}, {100 * hi:+.1f}]" in out
+
+
+def test_clustered_interval_widens_when_a_deals_games_agree(pool: Any) -> None:
+    split = [[1.0, -1.0]] * 10 + [[1.0, 1.0]] * 10  # each deal's games disagree half the time
+    agree = [[1.0, 1.0]] * 10 + [[0.0, 0.0]] * 10  # every deal's two games go one way
+    _, lo_s, hi_s = pool.clustered_mean_ci(split)
+    m, lo_a, hi_a = pool.clustered_mean_ci(agree)
+    assert m == pytest.approx(0.5)
+    assert hi_a - lo_a > 0
+    assert pool.clustered_mean_ci([[0.3, 0.5]])[1:] == (float("-inf"), float("inf"))
+    with pytest.raises(ValueError):
+        pool.clustered_mean_ci([[]])
+    # the same 40 values in 40 single-game deals: independent, narrower than paired agreement
+    _, lo_i, hi_i = pool.clustered_mean_ci([[v] for g in agree for v in g])
+    assert hi_i - lo_i < hi_a - lo_a
+    assert hi_s - lo_s > 0
+
+
+def test_against_refuses_two_bots_against_one_opponent_and_no_common_game(
+    pool: Any, tmp_path: Path, capsys: Capture
+) -> None:
+    first = _write(tmp_path / "x.csv", [("x", "y", 1, 0, 1.0, 5000, 4000, 4)])
+    mixed = _write(tmp_path / "m.csv", [("z", "y", 1, 0, 0.0, 4000, 5000, 4), ("w", "y", 2, 0, 1.0, 5000, 1, 4)])
+    assert pool.main([str(first), "--against", str(mixed)]) == 2
+    assert "the --against files hold two bots against y (z and w)" in capsys.readouterr().err
+    elsewhere = _write(tmp_path / "e.csv", [("z", "y", 9, 0, 0.0, 4000, 5000, 4)])
+    assert pool.main([str(first), "--against", str(elsewhere)]) == 2
+    assert "no game of the first files is also in the --against files" in capsys.readouterr().err
+    empty = _write(tmp_path / "empty.csv", [])
+    assert pool.main([str(first), "--against", str(empty)]) == 2
+    assert "no games in the --against files" in capsys.readouterr().err
