@@ -19,8 +19,8 @@ that met the same opponent on the same deals are compared game by game. A game o
 first files and one of the ``--against`` files pair when they have the same opponent (B),
 deal seed and seat; only such common games count. Printed per opponent: each side's wins
 on them, and the difference in win rate and in margin a game (first files minus
-``--against``) with 95 % intervals clustered by deal (the two seat orders of a deal are
-not independent; Student's t over the deals):
+``--against``) with 95 % intervals that allow for the games of a deal not being
+independent (the wider of the clustered-by-deal and the per-game interval):
 
     python benchmarks/ladder_pool.py /tmp/th_181000.csv --against /tmp/expert_181000.csv
 """
@@ -48,7 +48,7 @@ class PoolError(Exception):
 
 def read_games(paths: list[Path]) -> Games:
     """Every distinct game of these files."""
-    games: dict[tuple[str, str, int, int], tuple[float, int, int, str]] = {}
+    games: Games = {}
     for path in paths:
         try:
             with path.open(newline="") as f:
@@ -98,9 +98,12 @@ def summary(games: Games) -> list[str]:
 
 def clustered_mean_ci(clusters: list[list[float]]) -> tuple[float, float, float]:
     """``(mean, low, high)`` of values that come in clusters (a deal's games): the mean over
-    every value, its 95 % interval from the ratio estimator's cluster-robust variance with
-    Student's t on (clusters - 1) degrees of freedom; one cluster: no interval (``-inf``,
-    ``inf``)."""
+    every value and a 95 % interval, the wider of the one that treats every value as
+    independent and the one from the ratio estimator's cluster-robust variance, both with
+    Student's t (on values - 1 and clusters - 1 degrees of freedom). When a deal's games
+    go the same way the clustered one is the honest, wider one; duplicate play's negative
+    correlation would make it narrower, which is not claimed (as ``rate_ci95`` does for win
+    rates). One cluster: no interval (``-inf``, ``inf``)."""
     cs = [c for c in clusters if c]
     total = sum(len(c) for c in cs)
     if total == 0:
@@ -109,8 +112,9 @@ def clustered_mean_ci(clusters: list[list[float]]) -> tuple[float, float, float]
     d = len(cs)
     if d < 2:
         return m, -math.inf, math.inf
-    var = d / (d - 1) * math.fsum((math.fsum(c) - m * len(c)) ** 2 for c in cs) / (total * total)
-    half = t95(d - 1) * math.sqrt(var)
+    clustered = d / (d - 1) * math.fsum((math.fsum(c) - m * len(c)) ** 2 for c in cs) / (total * total)
+    independent = math.fsum((x - m) ** 2 for c in cs for x in c) / (total - 1) / total
+    half = max(t95(d - 1) * math.sqrt(clustered), t95(total - 1) * math.sqrt(independent))
     return m, m - half, m + half
 
 
@@ -150,7 +154,7 @@ def paired(first: Games, against: Games) -> list[str]:
             f"against {opp}, {n} common games ({len(wins)} deals): {bx} won {wx:g} ({wx / n:.1%}), "
             f"{by} (--against) won {wy:g} ({wy / n:.1%}); difference {100 * d:+.1f} points of win rate "
             f"[{100 * dlo:+.1f}, {100 * dhi:+.1f}], margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a game "
-            "(95 %, clustered by deal)"
+            "(95 %, deals clustered)"
         )
     return out
 
