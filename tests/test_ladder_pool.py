@@ -61,29 +61,14 @@ def test_a_file_that_is_not_a_ladder_csv_is_named(pool: Any, tmp_path: Path, cap
 
 
 def test_against_pairs_games_by_opponent_deal_and_seat(pool: Any, tmp_path: Path, capsys: Capture) -> None:
-    # x and z met y on deals 1-3; deal 3 seat 1 only x played, deal 4 only z: 5 common games
-    first = _write(
-        tmp_path / "x.csv",
-        [
-            ("x", "y", 1, 0, 1.0, 5000, 4000, 4),
-            ("x", "y", 1, 1, 1.0, 5100, 3000, 4),
-            ("x", "y", 2, 0, 0.0, 4000, 5000, 4),
-            ("x", "y", 2, 1, 1.0, 5000, 4500, 4),
-            ("x", "y", 3, 0, 1.0, 5200, 2000, 3),
-            ("x", "y", 3, 1, 0.0, 1000, 5000, 3),
-        ],
-    )
-    against = _write(
-        tmp_path / "z.csv",
-        [
-            ("z", "y", 1, 0, 0.0, 4000, 5000, 4),
-            ("z", "y", 1, 1, 1.0, 5000, 3000, 4),
-            ("z", "y", 2, 0, 0.0, 3000, 5000, 4),
-            ("z", "y", 2, 1, 0.0, 4500, 5000, 4),
-            ("z", "y", 3, 0, 1.0, 5000, 2000, 3),
-            ("z", "y", 4, 0, 1.0, 5000, 2000, 3),
-        ],
-    )
+    # x and z met y on deals 1-3; deal 3 seat 1 only x played, deal 4 only z: 5 common games.
+    # Each game: (deal, seat, result, points, y's points)
+    xs = [(1, 0, 1.0, 5000, 4000), (1, 1, 1.0, 5100, 3000), (2, 0, 0.0, 4000, 5000)]
+    xs += [(2, 1, 1.0, 5000, 4500), (3, 0, 1.0, 5200, 2000), (3, 1, 0.0, 1000, 5000)]
+    zs = [(1, 0, 0.0, 4000, 5000), (1, 1, 1.0, 5000, 3000), (2, 0, 0.0, 3000, 5000)]
+    zs += [(2, 1, 0.0, 4500, 5000), (3, 0, 1.0, 5000, 2000), (4, 0, 1.0, 5000, 2000)]
+    first = _write(tmp_path / "x.csv", [("x", "y", *g, 4) for g in xs])
+    against = _write(tmp_path / "z.csv", [("z", "y", *g, 4) for g in zs])
     assert pool.main([str(first), "--against", str(against)]) == 0
     out = capsys.readouterr().out
     # differences by deal: [+1, 0], [0, +1], [0]: +2 / 5 games = +40 points of win rate;
