@@ -20,7 +20,8 @@ first files and one of the ``--against`` files pair when they have the same oppo
 deal seed and seat; only such common games count. Printed per opponent: each side's wins
 on them, and the difference in win rate and in margin a game (first files minus
 ``--against``) with 95 % intervals that allow for the games of a deal not being
-independent (the wider of the clustered-by-deal and the per-game interval):
+independent (``rallye.sim.stats.clustered_mean_ci95``: the wider of the clustered-by-deal
+and the per-game interval):
 
     python benchmarks/ladder_pool.py /tmp/th_181000.csv --against /tmp/expert_181000.csv
 """
@@ -29,12 +30,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-from rallye.sim.stats import mean_ci, rate_ci95, t95, wilson
+from rallye.sim.stats import clustered_mean_ci95, mean_ci, rate_ci95, wilson
 
 FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
@@ -96,28 +96,6 @@ def summary(games: Games) -> list[str]:
     return out
 
 
-def clustered_mean_ci(clusters: list[list[float]]) -> tuple[float, float, float]:
-    """``(mean, low, high)`` of values that come in clusters (a deal's games): the mean over
-    every value and a 95 % interval, the wider of the one that treats every value as
-    independent and the one from the ratio estimator's cluster-robust variance, both with
-    Student's t (on values - 1 and clusters - 1 degrees of freedom). When a deal's games
-    go the same way the clustered one is the honest, wider one; duplicate play's negative
-    correlation would make it narrower, which is not claimed (as ``rate_ci95`` does for win
-    rates). One cluster: no interval (``-inf``, ``inf``)."""
-    cs = [c for c in clusters if c]
-    total = sum(len(c) for c in cs)
-    if total == 0:
-        raise ValueError("no values")
-    m = math.fsum(math.fsum(c) for c in cs) / total
-    d = len(cs)
-    if d < 2:
-        return m, -math.inf, math.inf
-    clustered = d / (d - 1) * math.fsum((math.fsum(c) - m * len(c)) ** 2 for c in cs) / (total * total)
-    independent = math.fsum((x - m) ** 2 for c in cs for x in c) / (total - 1) / total
-    half = max(t95(d - 1) * math.sqrt(clustered), t95(total - 1) * math.sqrt(independent))
-    return m, m - half, m + half
-
-
 def _by_opponent(games: Games, which: str) -> dict[tuple[str, int, int], tuple[str, float, int]]:
     """(B, deal, seat) -> (A, A's result, A's margin); one bot A per opponent B."""
     out: dict[tuple[str, int, int], tuple[str, float, int]] = {}
@@ -148,8 +126,8 @@ def paired(first: Games, against: Games) -> list[str]:
         bx, by = x[keys[0]][0], y[keys[0]][0]
         n = len(keys)
         wx, wy = sum(x[k][1] for k in keys), sum(y[k][1] for k in keys)
-        d, dlo, dhi = clustered_mean_ci(list(wins.values()))
-        m, mlo, mhi = clustered_mean_ci(list(margins.values()))
+        d, dlo, dhi = clustered_mean_ci95(list(wins.values()))
+        m, mlo, mhi = clustered_mean_ci95(list(margins.values()))
         out.append(
             f"against {opp}, {n} common games ({len(wins)} deals): {bx} won {wx:g} ({wx / n:.1%}), "
             f"{by} (--against) won {wy:g} ({wy / n:.1%}); difference {100 * d:+.1f} points of win rate "

@@ -76,25 +76,9 @@ def test_against_pairs_games_by_opponent_deal_and_seat(pool: Any, tmp_path: Path
     # differences [2000, 100, 1000, 1000, 200]: +860 a game
     assert "against y, 5 common games (3 deals): x won 4 (80.0%), z (--against) won 2 (40.0%)" in out
     assert "difference +40.0 points of win rate" in out and "margin +860 " in out
-    m, lo, hi = pool.clustered_mean_ci([[1.0, 0.0], [0.0, 1.0], [0.0]])
+    m, lo, hi = pool.clustered_mean_ci95([[1.0, 0.0], [0.0, 1.0], [0.0]])
     assert m == pytest.approx(0.4) and lo < 0.4 < hi
     assert f"[{100 * lo:+.1f}, {100 * hi:+.1f}]" in out and "(95 %, deals clustered)" in out
-
-
-def test_interval_widens_when_a_deals_games_agree_and_never_narrows(pool: Any) -> None:
-    agree = [[1.0, 1.0]] * 10 + [[0.0, 0.0]] * 10  # every deal's two games go one way
-    split = [[1.0, 0.0]] * 20  # every deal's two games go opposite ways
-    singles = [[v] for g in agree for v in g]  # the same 40 values, one game a deal
-    m, lo_a, hi_a = pool.clustered_mean_ci(agree)
-    _, lo_i, hi_i = pool.clustered_mean_ci(singles)
-    _, lo_s, hi_s = pool.clustered_mean_ci(split)
-    assert m == pytest.approx(0.5)
-    assert hi_a - lo_a > hi_i - lo_i  # 20 independent deals, not 40 games
-    # split deals: the clustered variance is 0, the per-game interval of the same values stands
-    assert (lo_s, hi_s) == pytest.approx((lo_i, hi_i))
-    assert pool.clustered_mean_ci([[0.3, 0.5]])[1:] == (float("-inf"), float("inf"))
-    with pytest.raises(ValueError):
-        pool.clustered_mean_ci([[]])
 
 
 def test_against_refuses_two_bots_against_one_opponent_and_no_common_game(

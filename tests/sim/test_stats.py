@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rallye.sim.stats import clustered_ci95, mean_ci, median_iqr, quantile, rate_ci95, t95, wilson
+from rallye.sim.stats import clustered_ci95, clustered_mean_ci95, mean_ci, median_iqr, quantile, rate_ci95, t95, wilson
 
 
 @given(st.integers(1, 10_000), st.data())
@@ -95,3 +95,19 @@ def test_deals_that_go_all_one_way_are_few_pieces_of_evidence() -> None:
     lo, hi = rate_ci95(many)
     wlo, whi = wilson(480, 960)
     assert hi - lo > 3 * (whi - wlo)
+
+
+def test_interval_widens_when_a_deals_games_agree_and_never_narrows() -> None:
+    agree = [[1.0, 1.0]] * 10 + [[0.0, 0.0]] * 10  # every deal's two games go one way
+    split = [[1.0, 0.0]] * 20  # every deal's two games go opposite ways
+    singles = [[v] for g in agree for v in g]  # the same 40 values, one game a deal
+    m, lo_a, hi_a = clustered_mean_ci95(agree)
+    _, lo_i, hi_i = clustered_mean_ci95(singles)
+    _, lo_s, hi_s = clustered_mean_ci95(split)
+    assert m == pytest.approx(0.5)
+    assert hi_a - lo_a > hi_i - lo_i  # 20 independent deals, not 40 games
+    # split deals: the clustered variance is 0, the per-game interval of the same values stands
+    assert (lo_s, hi_s) == pytest.approx((lo_i, hi_i))
+    assert clustered_mean_ci95([[0.3, 0.5]])[1:] == (float("-inf"), float("inf"))
+    with pytest.raises(ValueError):
+        clustered_mean_ci95([[]])
