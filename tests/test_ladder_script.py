@@ -90,6 +90,17 @@ def test_ladder_pairs_keep_the_truehands_colon(monkeypatch: pytest.MonkeyPatch) 
     assert ladder.build("truehands-but-hazards:hard", 0).hidden >= {"ACCIDENT", "FLAT_TIRE"}
 
 
+def test_ladder_specs_take_numbers_and_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(LADDER.parent))
+    import ladder
+
+    bot = ladder.build("pimc/deals=7/z=0.5/leaf=decisions/style=fitted", 0)
+    assert (bot.deals, bot.z, bot.leaf) == (7, 0.5, "decisions")
+    assert ladder.build("pimc/leaf=1", 0).leaf == "hand"
+    with pytest.raises(ValueError, match="leaf is one of"):
+        ladder.build("pimc/leaf=wrong", 0)
+
+
 def test_ladder_refuses_a_malformed_pairing_before_playing() -> None:
     cmd = [sys.executable, str(LADDER), "--pairs", "expert:medium:easy", "--matches", "50"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)

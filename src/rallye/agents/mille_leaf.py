@@ -14,6 +14,14 @@ differences matter) on the difference of the two sides' :func:`leaf_features`, o
 taken from hands the heuristic played against itself. ``benchmarks/fit_leaf.py`` collects
 them and prints the weights below; it also prints how much of the variance of the rest of
 the hand each value explains (the hand-set allowance against the fit).
+
+:func:`decision_estimate` (``PimcAgent(leaf="decisions")``) is fitted to what the search
+needs instead: the *difference between two moves* played on the same deal. Its features add
+to those how many of each card the side holds (and that times the share of the draw pile
+left), so that which card a discard gave up shows in the leaf; its weights fit the oracle
+gains of ``benchmarks/mille_decisions.py`` positions (the value of each candidate move by
+rollouts to the end of the hand on the true cards) from the candidates' 12-step rollouts
+(``benchmarks/fit_decision_leaf.py``; wm2006, two sides: the positions' edition).
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ from collections.abc import Sequence
 
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
+    CARD_INDEX,
+    CARDS,
     DISTANCE_KM,
     HAZARDS,
     REMEDY_FOR,
@@ -120,6 +130,23 @@ def leaf_features(state: MilleState, side: int) -> list[float]:
     return out
 
 
+#: the decision leaf's features: :data:`FEATURES`, then how many of each card the side holds,
+#: then those counts times the share of the draw pile left
+DECISION_FEATURES: tuple[str, ...] = (
+    FEATURES + tuple(f"{c} held" for c in CARDS) + tuple(f"{c} held x dr" for c in CARDS)
+)
+
+
+def decision_features(state: MilleState, side: int) -> list[float]:
+    """The features of ``side`` in ``state`` in the order of :data:`DECISION_FEATURES`."""
+    held = [0.0] * len(CARDS)
+    for p in state.sides[side]:
+        for c in state.hands[p]:
+            held[CARD_INDEX[c]] += 1.0
+    dr = state.draw_count / len(state.deck)
+    return leaf_features(state, side) + held + [h * dr for h in held]
+
+
 def banked(state: MilleState, side: int) -> float:
     """The points ``side`` has already scored in this hand: kilometres, safeties, coups."""
     tab = state.tableaus[side]
@@ -130,6 +157,11 @@ def banked(state: MilleState, side: int) -> float:
 def learned_estimate(state: MilleState, side: int, weights: Sequence[float]) -> float:
     """Banked points plus the fitted value of the rest of the hand."""
     return banked(state, side) + sum(w * x for w, x in zip(weights, leaf_features(state, side), strict=True))
+
+
+def decision_estimate(state: MilleState, side: int, weights: Sequence[float]) -> float:
+    """Banked points plus the decision leaf's value of the rest of the hand."""
+    return banked(state, side) + sum(w * x for w, x in zip(weights, decision_features(state, side), strict=True))
 
 
 #: (edition key, number of sides) -> weights in the order of :data:`FEATURES`, printed by
@@ -167,6 +199,26 @@ WEIGHTS: dict[tuple[str, int], tuple[float, ...]] = {
         -590.2, 330, -101.8, 1770, 525.8, 245.1, 403.7, 682.6,
         -243.6, -3.958, 3.124, 868.7, 584.9, -406.4, 213.9, 439.7,
         -49.42, 168.5, -1957, -414.7, -232.2, 561.7, 71.67, 12.26,
+    ),
+}
+# fmt: on
+
+#: (edition key, number of sides) -> weights in the order of :data:`DECISION_FEATURES`,
+#: printed by ``benchmarks/fit_decision_leaf.py``
+# fmt: off
+DECISION_WEIGHTS: dict[tuple[str, int], tuple[float, ...]] = {
+    ("wm2006", 2): (
+        546.544, -1495.73, 270.125, 166.871, -34.074, -251.945, 157.222, 561.581,
+        33.0541, -47.4054, 133.866, 252.777, -145.038, -81.1738, 614.982, 1410.01,
+        165.719, -663.418, 601.736, -319.338, -327.406, -133.684, -1195.06, -158.526,
+        68.3378, -590.978, -727.976, 2266.31, 369.229, 114.074, -1457.75, -746.821,
+        808.414, -1274.09, 79.3278, 519.554, -196.109, -28.7012, 125.737, -207.269,
+        856.944, 355.313, -1243.2, -103.917, 164.46, 851.547, 248.003, 151.023,
+        163.628, 177.631, 75.2013, 70.7207, 8.95195, 33.0541, 92.8843, 65.0439,
+        84.2329, 102.011, 96.1168, 11.8645, 69.9397, 12.2175, 95.2659, 472.068,
+        116.057, 158.461, 111.543, -326.671, -345.071, -219.257, -220.496, -63.3461,
+        -158.526, -257.957, -234.703, -202.685, -66.1917, -213.044, 103.364, -183,
+        92.0109, -220.483, -467.5, -117.651, -120.832, -68.3748,
     ),
 }
 # fmt: on

@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 from rallye.agents.base import register
 from rallye.agents.mille_distilled import Weights, pick, pick_read, shipped_weights, top_moves
 from rallye.agents.mille_heuristic import CLASSIC, FITTED, Reading, Style, best_action, best_scored, rank_actions
+from rallye.agents.mille_leaf import DECISION_WEIGHTS, banked, decision_estimate, learned_estimate
 from rallye.agents.mille_leaf import WEIGHTS as LEAF_WEIGHTS
-from rallye.agents.mille_leaf import banked, learned_estimate
 from rallye.agents.mille_sampler import (
     Exclusion,
     TurnReplay,
@@ -499,6 +499,15 @@ class PimcAgent:
     matches against the heuristic, paired against ``expert`` on 600 games from deal seeds
     181000 and 191000, +0.2 [-2.8, +3.2] points of win rate.
 
+    ``leaf="decisions"`` values those rollouts by
+    :func:`~rallye.agents.mille_leaf.decision_estimate` instead, a leaf fitted to the
+    differences between moves (the oracle gains of ``benchmarks/mille_decisions.py``
+    positions, ``benchmarks/fit_decision_leaf.py``), with the cards each side holds among
+    its features (wm2006, two sides; elsewhere :func:`_estimate`). On the three position
+    sets it was fitted on, each judged with the weights fitted on the other two, paired
+    against ``expert``: +3.46 [+2.05, +4.87] (1,358 positions), +1.34 [-0.38, +3.06] (970),
+    +0.17 [-1.14, +1.49] (866) points a decision (README, "Mille Bornes bots").
+
     And ``hazard_odds`` (a weight in (0, 1], 1: off; in no level): the deals are weighed by
     the sampler's "Hazards in hand" (a heuristic player attacks at once, so it holds about
     half the hazards uniform odds give it), each hazard in the others' hands multiplying a
@@ -570,7 +579,7 @@ class PimcAgent:
         read_plays: float | None = None,
         track: int = 0,
         style: Style = CLASSIC,
-        leaf: bool = False,
+        leaf: bool | int | str = False,
         hazard_odds: float = 1.0,
         distilled: bool = False,
         rollout_distilled: bool = False,
@@ -611,7 +620,7 @@ class PimcAgent:
         self.read_plays = read_plays
         self.tracker = HandTracker(track, seed) if track else None
         self.style = style
-        self.leaf = leaf
+        self.leaf = _leaf_kind(leaf)
         self.hazard_odds = hazard_odds
         self.distilled = shipped_weights() if distilled else None
         self.rollout_weights = shipped_weights() if rollout_distilled else None
@@ -660,10 +669,13 @@ class PimcAgent:
         if self.horizon is not None and view.phase != "extend" and not endgame:
             limit = min(limit, self.horizon)
         estimate = _estimate
-        if self.leaf:
-            weights = LEAF_WEIGHTS.get((view.edition.key, len(view.sides)))
+        if self.leaf is not None:
+            table, learned = (
+                (DECISION_WEIGHTS, decision_estimate) if self.leaf == "decisions" else (LEAF_WEIGHTS, learned_estimate)
+            )
+            weights = table.get((view.edition.key, len(view.sides)))
             if weights is not None:
-                estimate = functools.partial(learned_estimate, weights=weights)
+                estimate = functools.partial(learned, weights=weights)
         outcomes: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands[1:])
         cut = max(2, max_deals // 3)
@@ -732,6 +744,22 @@ class PimcAgent:
             return mean, math.inf
         var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
         return mean, math.sqrt(var / n)
+
+
+#: the learned leaves of :class:`PimcAgent` (``leaf=``): fitted to the rest of the hand, or to
+#: the differences between moves
+LEAVES = ("hand", "decisions")
+
+
+def _leaf_kind(leaf: bool | int | str) -> str | None:
+    """``PimcAgent``'s ``leaf`` setting as one of :data:`LEAVES` (``None``: the hand-set
+    estimate); ``True`` (or 1, as a ``ladder.py`` spec gives it) is ``"hand"``."""
+    if isinstance(leaf, str):
+        if leaf in LEAVES:
+            return leaf
+    elif leaf in (0, 1):
+        return "hand" if leaf else None
+    raise ValueError(f"leaf is one of {', '.join(LEAVES)} (or True: hand, False: off), not {leaf!r}")
 
 
 #: The clock of ``PimcAgent``'s ``cpu_limit``: CPU seconds of the calling thread (what the
