@@ -506,7 +506,9 @@ class PimcAgent:
     its features (wm2006, two sides; elsewhere :func:`_estimate`). On the three position
     sets it was fitted on, each judged with the weights fitted on the other two, paired
     against ``expert``: +3.46 [+2.05, +4.87] (1,358 positions), +1.34 [-0.38, +3.06] (970),
-    +0.17 [-1.14, +1.49] (866) points a decision (README, "Mille Bornes bots").
+    +0.17 [-1.14, +1.49] (866) points a decision; in matches against the heuristic, paired
+    against ``expert`` on 480 games from deal seeds 181000 and 191000, -1.0 [-4.4, +2.3]
+    points of win rate (README, "Mille Bornes bots"), so no level uses it.
 
     And ``hazard_odds`` (a weight in (0, 1], 1: off; in no level): the deals are weighed by
     the sampler's "Hazards in hand" (a heuristic player attacks at once, so it holds about
