@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from mille_decisions import _interval
 
 from rallye.agents.mille_leaf import DECISION_FEATURES, banked, decision_features
 from rallye.agents.mille_search import _estimate, hand_outcome, heuristic_policy, pile_counts
@@ -115,9 +116,16 @@ def choice_gains(summaries: Sequence[Summary], w: np.ndarray) -> tuple[np.ndarra
     return g[:, 0], g[:, 1]
 
 
-def _interval(xs: np.ndarray) -> str:
-    h = 1.96 * xs.std(ddof=1) / np.sqrt(len(xs))
-    return f"{xs.mean():+6.2f} [{xs.mean() - h:+.2f}, {xs.mean() + h:+.2f}]"
+def load_cache(path: str) -> list[Any]:
+    """The positions of a ``mille_decisions.py --cache`` file, or a clear refusal."""
+    try:
+        with open(path, "rb") as f:
+            cached = pickle.load(f)
+    except (OSError, pickle.UnpicklingError, EOFError) as e:
+        raise SystemExit(f"{path}: cannot read a mille_decisions.py cache ({e})") from None
+    if not isinstance(cached, dict) or not isinstance(cached.get("data"), list):
+        raise SystemExit(f"{path}: not a mille_decisions.py --cache file (no position list under 'data')")
+    return cached["data"]  # type: ignore[no-any-return]
 
 
 def main() -> None:
@@ -140,8 +148,7 @@ def main() -> None:
         per_cache = []
         with multiprocessing.Pool(args.workers) as pool:
             for path in args.caches:
-                with open(path, "rb") as f:
-                    data = pickle.load(f)["data"]
+                data = load_cache(path)
                 jobs = [(d, i, args.deals, args.horizon) for i, d in enumerate(data)]
                 per_cache.append(pool.map(summarize, jobs, chunksize=4))
                 print(f"{path}: {len(data)} positions rolled out", flush=True)
@@ -156,10 +163,10 @@ def main() -> None:
             hand_set, fitted = choice_gains(per_cache[i], w)
             pooled.append(fitted - hand_set)
             print(
-                f"  {path}: {len(hand_set)} positions  hand-set {_interval(hand_set)}  fitted {_interval(fitted)}"
-                f"  paired {_interval(fitted - hand_set)}"
+                f"  {path}: {len(hand_set)} positions  hand-set {_interval(list(hand_set))}"
+                f"  fitted {_interval(list(fitted))}  paired {_interval(list(fitted - hand_set))}"
             )
-        print(f"  pooled paired {_interval(np.concatenate(pooled))}")
+        print(f"  pooled paired {_interval(list(np.concatenate(pooled)))}")
     w = fit([s for c in per_cache for s in c], args.ridge)
     print("# fmt: off\nDECISION_WEIGHTS: dict[tuple[str, int], tuple[float, ...]] = {")
     print('    ("wm2006", 2): (')

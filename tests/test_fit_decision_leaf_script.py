@@ -3,6 +3,9 @@ leaf to the oracle gains, and the choice it is judged by."""
 
 from __future__ import annotations
 
+import pickle
+import re
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -71,3 +74,17 @@ def test_the_choice_keeps_the_heuristics_move_unless_one_is_ahead(fit_leaf: Modu
     est = np.array([0.0, -1.0, -2.0])  # the hand-set estimate prefers none
     hand_set, fitted = fit_leaf.choice_gains([(np.zeros(3), x, est, orc)], w)
     assert list(hand_set) == [0.0] and list(fitted) == [25.0]
+
+
+def test_a_file_that_is_no_positions_cache_is_refused_clearly(fit_leaf: ModuleType, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.pkl"
+    junk.write_text("not a pickle")
+    with pytest.raises(SystemExit, match=re.escape("junk.pkl: cannot read a mille_decisions.py cache")):
+        fit_leaf.load_cache(str(junk))
+    other = tmp_path / "other.pkl"
+    other.write_bytes(pickle.dumps({"key": 1}))
+    with pytest.raises(SystemExit, match=re.escape("other.pkl: not a mille_decisions.py --cache file")):
+        fit_leaf.load_cache(str(other))
+    good = tmp_path / "good.pkl"
+    good.write_bytes(pickle.dumps({"key": 1, "data": []}))
+    assert fit_leaf.load_cache(str(good)) == []
