@@ -74,7 +74,7 @@ def split_pair(pair: str) -> tuple[str, str]:
 
 
 def build(spec: str, seed: int, exact: bool = False) -> Any:
-    """A bot from a name, or ``pimc/key=value/...`` (integer, float or word values), or the
+    """A bot from a name, or ``pimc/key=value/...`` (numbers; a word for :data:`WORD_SETTINGS`), or the
     diagnostic ``truehands:SPEC``; ``exact``: a level's CPU ceiling lifted
     (``make_agent(..., exact=True)``)."""
     if spec.startswith(CHEAT):
@@ -91,18 +91,24 @@ def build(spec: str, seed: int, exact: bool = False) -> Any:
         k, _, v = o.partition("=")
         if k == "style" and v not in STYLES:
             raise ValueError(f"unknown style {v!r}; styles are {', '.join(STYLES)}")
-        kw[k] = STYLES[v] if k == "style" else _number(v)
+        kw[k] = STYLES[v] if k == "style" else _number(k, v)
     return PimcAgent(seed, name=spec, **kw)
 
 
-def _number(v: str) -> int | float | str:
-    """A spec's value: an integer, a float, or else the word itself (``leaf=decisions``)."""
+#: the ``pimc`` settings whose value is a word (``leaf=decisions``); ``style`` names a style
+WORD_SETTINGS = frozenset({"leaf"})
+
+
+def _number(key: str, v: str) -> int | float | str:
+    """A spec's value: an integer or a float, or for :data:`WORD_SETTINGS` the word itself."""
     for kind in (int, float):
         try:
             return kind(v)
         except ValueError:
             pass
-    return v
+    if key in WORD_SETTINGS:
+        return v
+    raise ValueError(f"pimc setting {key}={v!r}: the value must be a number")
 
 
 Job = tuple[str, str, int, bool, str, bool]  # a, b, game seed, hands only, edition, exact

@@ -99,6 +99,9 @@ def test_ladder_specs_take_numbers_and_words(monkeypatch: pytest.MonkeyPatch) ->
     assert ladder.build("pimc/leaf=1", 0).leaf == "hand"
     with pytest.raises(ValueError, match="leaf is one of"):
         ladder.build("pimc/leaf=wrong", 0)
+    for spec in ("pimc/deals=abc", "pimc/z=x"):  # words only where a setting takes one
+        with pytest.raises(ValueError, match="the value must be a number"):
+            ladder.build(spec, 0)
 
 
 def test_ladder_refuses_a_malformed_pairing_before_playing() -> None:
