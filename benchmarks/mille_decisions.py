@@ -8,11 +8,13 @@ decisions themselves:
    played; every ``--every``-th decision of the expert seat with a choice is kept (the
    true state and that seat's view).
 2. **Oracle values.** For each position, each of the heuristic's ``--candidates`` best
-   moves is played and followed by the heuristic for every seat *to the end of the hand*,
-   ``--rollouts`` times, each time on the TRUE hidden hands with the draw pile reshuffled
-   (the same shuffles for every candidate). The mean point margin is the candidate's
-   value: what the move is worth, given the hands really held, if everybody then plays
-   the heuristic.
+   moves (``0``: every legal move) is played and followed by the heuristic for every seat
+   *to the end of the hand*, ``--rollouts`` times, each time on the TRUE hidden hands with
+   the draw pile reshuffled (the same shuffles for every candidate). The mean point margin
+   is the candidate's value: what the move is worth, given the hands really held, if
+   everybody then plays the heuristic. ``--own STYLE`` plays the deciding side's later
+   turns with that style's weights instead of the classic ones (the opponent stays
+   classic, as ``medium`` and the search's opponent model are).
 3. **Scoring.** Each bot (given only the view) chooses; its gain is the oracle value of
    its choice minus that of the heuristic's choice. Printed per bot: mean gain per
    decision with a 95 % interval, how many decisions differ from the heuristic's, and
@@ -51,6 +53,16 @@ heuristic disagree systematically. Read it with care for discards: the oracle va
 move by the *classic* heuristic's play afterwards, and which card is worth keeping
 depends on how the rest of the hand is played (README, "Mille Bornes bots").
 
+Which continuation to trust: the bots' own later turns are not the classic heuristic's,
+and a verdict valued by classic play afterwards can mislead. Measured on the 1,358
+positions of ``--hands 96 --first-seed 50000``, paired against ``expert``, next to what
+the same change did in matches against ``medium`` (points of win rate, ``ladder.py``):
+with ``--own fitted --candidates 0`` the cheat ``truehands:expert`` +7.2 (matches +8.0),
+expert in the classic style -2.5 (matches -3.3, unpaired), in the tuned style -1.0 (-0.8),
+``leaf=decisions`` +1.4 (-1.0), ``leaf=1`` +1.8 (+0.2); by the classic continuation +6.2,
++2.5 (the wrong sign), -0.1, +3.6 and +1.2. Neither sees what the ``distilled`` default
+costs (+0.2 and +0.1; matches -6.8). README, "Mille Bornes bots".
+
 A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille_tracker`) is
 first shown the views its seat had at its earlier decisions of that hand, as in a game:
 the positions' games are played once more for them (the same games, as every bot in them
@@ -74,9 +86,9 @@ from ladder import CHEAT, build
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import STYLES, Style, rank_actions
+from rallye.agents.mille_heuristic import CLASSIC, STYLES, Style, rank_actions
 from rallye.agents.mille_sampler import Exclusion, TurnReplay
-from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy
+from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import Action
 from rallye.mille.cards import DISTANCE_KM, HAZARDS, REMEDIES, SAFETIES
 from rallye.mille.engine import apply, legal_actions
@@ -113,26 +125,36 @@ def positions_with_history(hands: int, every: int, first_seed: int) -> list[tupl
     return out
 
 
-def _to_end(s: MilleState, side: int) -> float:
+def _to_end(
+    s: MilleState, side: int, own: Style = CLASSIC, piles: Sequence[dict[str, int]] | None = None, start: int = 0
+) -> float:
+    """The hand played out: ``side``'s seats by the heuristic in ``own``'s weights, every
+    other seat by the classic heuristic (the opponent model, and the bots' opponent)."""
     steps = 0
     while s.phase != "over" and not s.sheets and steps < 400:
-        s = apply(s, heuristic_policy(s, legal_actions(s)))
+        style = own if s.side_of[s.current] == side else CLASSIC
+        s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, style))
         steps += 1
     return hand_outcome(s, side, 0, 1500.0)
 
 
-def oracle(job: tuple[Position, int, int, int]) -> dict[Action, float]:
-    """Each candidate's mean margin over ``rollouts`` reshuffles of the true draw pile."""
-    (state, view, legal), rollouts, n_cands, seed = job
-    cands = [a for _, a in rank_actions(view, legal)][:n_cands]
+def oracle(job: tuple[Position, int, int, int] | tuple[Position, int, int, int, str]) -> dict[Action, float]:
+    """Each candidate's mean margin over ``rollouts`` reshuffles of the true draw pile: the
+    classic heuristic's best ``n_cands`` moves (0: every legal move), continued with the
+    deciding side's turns in the style named last (``classic`` if not given)."""
+    (state, view, legal), rollouts, n_cands, seed, *rest = job
+    own = STYLES[rest[0]] if rest else CLASSIC
+    ranked = [a for _, a in rank_actions(view, legal)]
+    cands = ranked[:n_cands] if n_cands > 0 else ranked
     rng = random.Random(seed)
     pile = list(state.deck[state.draw_pos :])
     sums = dict.fromkeys(cands, 0.0)
     for _ in range(rollouts):
         rng.shuffle(pile)
         root = state._replace(deck=state.deck[: state.draw_pos] + tuple(pile))
+        piles = pile_counts(root.deck, root.draw_pos)
         for a in cands:
-            sums[a] += _to_end(apply(root, a), view.side)
+            sums[a] += _to_end(apply(root, a), view.side, own, piles, root.draw_pos)
     return {a: v / rollouts for a, v in sums.items()}
 
 
@@ -142,7 +164,9 @@ Scored = tuple[MilleState, MilleView, tuple[Action, ...], dict[Action, float]]
 
 
 def load_or_build(args: argparse.Namespace) -> list[Scored]:
-    key = ("states", args.hands, args.every, args.first_seed, args.rollouts, args.candidates)
+    key: tuple[Any, ...] = ("states", args.hands, args.every, args.first_seed, args.rollouts, args.candidates)
+    if args.own != "classic":  # (caches built before --own keep their key)
+        key += (args.own,)
     if args.cache and os.path.exists(args.cache):
         with open(args.cache, "rb") as f:
             cached = pickle.load(f)
@@ -150,7 +174,7 @@ def load_or_build(args: argparse.Namespace) -> list[Scored]:
             return cached["data"]  # type: ignore[no-any-return]
     t = time.time()
     pos = positions(args.hands, args.every, args.first_seed)
-    jobs = [(p, args.rollouts, args.candidates, i) for i, p in enumerate(pos)]
+    jobs = [(p, args.rollouts, args.candidates, i, args.own) for i, p in enumerate(pos)]
     with multiprocessing.Pool(args.workers) as pool:
         values = pool.map(oracle, jobs, chunksize=1)
     data = [(s, v, legal, o) for (s, v, legal), o in zip(pos, values, strict=True)]
@@ -362,7 +386,15 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=2, help="keep every n-th decision of the expert seat")
     ap.add_argument("--first-seed", type=int, default=1000)
     ap.add_argument("--rollouts", type=int, default=160, help="oracle rollouts per candidate")
-    ap.add_argument("--candidates", type=int, default=6, help="the heuristic's best n moves get oracle values")
+    ap.add_argument(
+        "--candidates", type=int, default=6, help="the heuristic's best n moves get oracle values (0: every legal move)"
+    )
+    ap.add_argument(
+        "--own",
+        choices=sorted(STYLES),
+        default="classic",
+        help="the style that plays the deciding side's later turns in the oracle's rollouts (the others: classic)",
+    )
     ap.add_argument("--bots", default="medium,hard,expert")
     ap.add_argument("--cache", help="file keeping positions and oracle values between runs")
     ap.add_argument("--workers", type=int, default=2)
@@ -372,6 +404,8 @@ def main() -> None:
         help="also print, by kind of move, the oracle's mean preference for each other candidate over STYLE's move",
     )
     args = ap.parse_args()
+    if args.candidates < 0:
+        ap.error("--candidates is a number of moves, 0 for every legal move")
     data = load_or_build(args)
     if args.pairs:
         print_pairs(data, args.pairs)

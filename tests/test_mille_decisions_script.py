@@ -103,3 +103,41 @@ def test_pairs_group_the_oracles_preference_over_the_styles_move(decisions: Modu
     assert len(data) >= 8
     assert decisions.pair_differences(data, FITTED) == want
     assert decisions.move_kind(ranked[0]).split()[0] == ranked[0].verb
+
+
+def test_the_oracle_continues_the_deciding_side_in_its_own_style(decisions: ModuleType) -> None:
+    """``--own STYLE``: after the move, the deciding side's turns are the heuristic's in that
+    style and every other seat's the classic heuristic's, to the end of the hand."""
+    from rallye.agents.mille_heuristic import CLASSIC, FITTED, best_action
+    from rallye.agents.mille_search import hand_outcome
+
+    def reference(s: mille.MilleState, side: int, own: object) -> tuple[float, list[object]]:
+        moves = []
+        while s.phase != "over" and not s.sheets:
+            style = own if s.side_of[s.current] == side else CLASSIC
+            a = best_action(mille.view_for(s, s.current), mille.legal_actions(s), style)
+            moves.append(a)
+            s = mille.apply(s, a)
+        return hand_outcome(s, side, 0, 1500.0), moves
+
+    differ = 0
+    for seed in range(10):
+        s = _midhand(seed)
+        side = s.side_of[s.current]
+        for own in (CLASSIC, FITTED):
+            assert decisions._to_end(s, side, own) == reference(s, side, own)[0]
+        differ += reference(s, side, CLASSIC)[1] != reference(s, side, FITTED)[1]
+    assert differ > 0  # the style does play differently
+
+
+def test_the_oracle_values_every_legal_move_with_zero_candidates(decisions: ModuleType) -> None:
+    from rallye.agents.mille_heuristic import rank_actions
+
+    s = _midhand(3)
+    v = mille.view_for(s, s.current)
+    legal = tuple(mille.legal_from_view(v))
+    every = decisions.oracle(((s, v, legal), 4, 0, 1, "fitted"))
+    assert set(every) == set(legal) and len(set(legal)) > 6
+    top = decisions.oracle(((s, v, legal), 4, 6, 1))
+    assert list(top) == [a for _, a in rank_actions(v, legal)][:6]
+    assert decisions.oracle(((s, v, legal), 4, 6, 1, "classic")) == top  # classic is the default
