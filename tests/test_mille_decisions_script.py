@@ -141,3 +141,12 @@ def test_the_oracle_values_every_legal_move_with_zero_candidates(decisions: Modu
     top = decisions.oracle(((s, v, legal), 4, 6, 1))
     assert list(top) == [a for _, a in rank_actions(v, legal)][:6]
     assert decisions.oracle(((s, v, legal), 4, 6, 1, "classic")) == top  # classic is the default
+
+
+def test_a_negative_number_of_candidates_is_refused(
+    decisions: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.argv", ["mille_decisions.py", "--candidates", "-1", "--hands", "1"])
+    with pytest.raises(SystemExit):
+        decisions.main()
+    assert "--candidates is a number of moves, 0 for every legal move" in capsys.readouterr().err
