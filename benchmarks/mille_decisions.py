@@ -140,12 +140,12 @@ def _to_end(
     return hand_outcome(s, side, 0, 1500.0)
 
 
-def oracle(job: tuple[Position, int, int, int] | tuple[Position, int, int, int, str]) -> dict[Action, float]:
+def oracle(job: tuple[Position, int, int, int, str]) -> dict[Action, float]:
     """Each candidate's mean margin over ``rollouts`` reshuffles of the true draw pile: the
     classic heuristic's best ``n_cands`` moves (0: every legal move), continued with the
-    deciding side's turns in the style named last (``classic`` if not given)."""
-    (state, view, legal), rollouts, n_cands, seed, *rest = job
-    own = STYLES[rest[0]] if rest else CLASSIC
+    deciding side's turns in the style named last (``--own``)."""
+    (state, view, legal), rollouts, n_cands, seed, own_name = job
+    own = STYLES[own_name]
     ranked = [a for _, a in rank_actions(view, legal)]
     cands = ranked[:n_cands] if n_cands > 0 else ranked
     rng = random.Random(seed)
