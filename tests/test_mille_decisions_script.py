@@ -109,7 +109,7 @@ def test_the_oracle_continues_the_deciding_side_in_its_own_style(decisions: Modu
     """``--own STYLE``: after the move, the deciding side's turns are the heuristic's in that
     style and every other seat's the classic heuristic's, to the end of the hand."""
     from rallye.agents.mille_heuristic import CLASSIC, FITTED, best_action
-    from rallye.agents.mille_search import hand_outcome
+    from rallye.agents.mille_search import hand_outcome, pile_counts
 
     def reference(s: mille.MilleState, side: int, own: object) -> tuple[float, list[object]]:
         moves = []
@@ -124,8 +124,11 @@ def test_the_oracle_continues_the_deciding_side_in_its_own_style(decisions: Modu
     for seed in range(10):
         s = _midhand(seed)
         side = s.side_of[s.current]
+        piles = pile_counts(s.deck, s.draw_pos)  # as oracle() calls it, and without the counts
         for own in (CLASSIC, FITTED):
-            assert decisions._to_end(s, side, own) == reference(s, side, own)[0]
+            want = reference(s, side, own)[0]
+            assert decisions._to_end(s, side, own, piles, s.draw_pos) == want
+            assert decisions._to_end(s, side, own) == want
         differ += reference(s, side, CLASSIC)[1] != reference(s, side, FITTED)[1]
     assert differ > 0  # the style does play differently
 
