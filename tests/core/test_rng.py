@@ -77,6 +77,30 @@ def test_shuffle_is_a_permutation_and_leaves_the_input_alone():
     assert Rng.from_seed(5).shuffle(items)[0] == out
 
 
+def test_shuffle_equals_fisher_yates_over_randbelow():
+    """``shuffle`` inlines its draws for speed: it must give exactly the permutation and the
+    next generator of the plain loop over ``randbelow`` (every saved deck depends on it),
+    including sizes whose draws are rejected now and then."""
+
+    def plain(rng, items):
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j, rng = rng.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out), rng
+
+    for seed in range(300):
+        for size in (0, 1, 2, 5, 106, 110):
+            r = Rng.from_seed("deck", seed, size)
+            assert r.shuffle(range(size)) == plain(r, range(size))
+    # a state whose next draw is rejected for n = 3 (2**64 % 3 == 1: only 2**64 - 1 is)
+    r = Rng(0)
+    for _ in range(50):
+        assert r.shuffle("abc") == plain(r, "abc")
+        _, r = r.next64()
+    assert Rng.from_seed("mille", 1, 0).shuffle(range(10))[0] == plain(Rng.from_seed("mille", 1, 0), range(10))[0]
+
+
 def _chi_square(counts, expected):
     return sum((c - expected) ** 2 / expected for c in counts)
 
