@@ -726,12 +726,15 @@ def test_core_legal_actions_and_illegal_actions_agree(key):
     assert editions()
 
 
-def test_core_fast_play_predicate_equals_the_explained_rules():
-    """The engine's fast ``_can_play`` must agree with ``why_illegal_play`` everywhere."""
+def test_core_fast_legal_generator_equals_the_explained_rules():
+    """The engine's inlined ``_legal_from`` must agree with ``why_illegal_play`` and
+    ``why_illegal_attack`` everywhere, in the documented order (plays by card, attacks by
+    hazard then side, discards by card)."""
     from itertools import product
 
+    from rallye.mille.actions import ATTACK, DISCARD, PLAY
     from rallye.mille.cards import HAZARDS
-    from rallye.mille.engine import _can_play, why_illegal_play
+    from rallye.mille.engine import _legal_from, why_illegal_attack, why_illegal_play
 
     battles = [
         [],
@@ -744,19 +747,30 @@ def test_core_fast_play_predicate_equals_the_explained_rules():
         ["ROLL", "ACCIDENT", "REPAIRS"],
     ]
     speeds = [[], ["SPEED_LIMIT"], ["SPEED_LIMIT", "END_OF_LIMIT"]]
-    safeties = [[], ["RIGHT_OF_WAY"], ["EXTRA_TANK", "DRIVING_ACE"]]
+    safeties = [[], ["RIGHT_OF_WAY"], ["EXTRA_TANK", "DRIVING_ACE"], ["PUNCTURE_PROOF"]]
     distances = [[], ["D200"], ["D200", "D200"], ["D100"] * 6, ["D200", "D200", "D100", "D100", "D100", "D50"]]
+    tabs = [
+        tab(battle=b, speed=sp, distance=d, safeties=sf)
+        for b, sp, sf, d in product(battles, speeds, safeties, distances)
+    ]
+    others = tabs[:: len(distances)]  # every battle, speed and safety pile, no distance
+    hand = CARDS  # one of every card (a hand is sorted in CARDS order)
     checked = 0
-    for battle, speed, safe, dist, target in product(battles, speeds, safeties, distances, (700, 1000)):
-        t = tab(battle=battle, speed=speed, distance=dist, safeties=safe)
+    for t, o, target in product(tabs, others, (700, 1000)):
         if t.km > target:
             continue
-        ok = _can_play(t, target)
-        for card in CARDS:
-            if card not in HAZARDS:
-                assert ok(card) == (why_illegal_play(t, card, target) is None), (t, card, target)
-                checked += 1
-    assert checked > 9_000
+        for me in (0, 1):
+            tableaus = (t, o) if me == 0 else (o, t)
+            want = [PLAY[c] for c in CARDS if c not in HAZARDS and why_illegal_play(t, c, target) is None]
+            want += [ATTACK[(h, 1 - me)] for h in CARDS if h in HAZARDS and why_illegal_attack(o, h) is None]
+            want += [DISCARD[c] for c in CARDS]
+            assert _legal_from(hand, me, tableaus, target) == tuple(want), (t, o, target, me)
+            # a hand of a few cards, repeated ones included
+            few = ("D25", "D25", "D200", "ROLL", "STOP", "SPEED_LIMIT", "RIGHT_OF_WAY")
+            got = _legal_from(few, me, tableaus, target)
+            assert got == tuple(a for a in want if a.card in few), (t, o, target, me)
+            checked += 1
+    assert checked > 20_000
 
 
 def test_core_legal_actions_parse_back():

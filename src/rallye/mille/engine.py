@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -245,50 +245,52 @@ def why_illegal_attack(tab: Tableau, card: str) -> tuple[str, str] | None:
     return None
 
 
-def _can_play(tab: Tableau, target: int) -> Callable[[str], bool]:
-    """A fast predicate equal to ``why_illegal_play(tab, card, target) is None`` for
-    non-hazard cards (checked against it in the tests)."""
-    top = tab.battle[-1] if tab.battle else None
+def _legal_from(hand: Sequence[str], my_side: int, tableaus: Sequence[Tableau], target: int) -> tuple[Action, ...]:
+    # The rules of why_illegal_play and why_illegal_attack, inlined: this runs on every
+    # decision (the tests check it against those two everywhere).
+    tab = tableaus[my_side]
+    battle = tab.battle
+    top = battle[-1] if battle else None
+    speed = tab.speed
+    speed_top = speed[-1] if speed else None
     row = RIGHT_OF_WAY in tab.safeties
     rolling = (top not in BATTLE_HAZARDS) if row else (top == ROLL)
-    limited = not row and bool(tab.speed) and tab.speed[-1] == SPEED_LIMIT
+    fast = row or speed_top != SPEED_LIMIT  # not under a speed limit
     room = target - tab.km
     can_200 = tab.d200 < 2
-    roll_ok = not row and top in _ROLL_ONTO
-    speed_top = tab.speed[-1] if tab.speed else None
-
-    def ok(card: str) -> bool:
-        km = DISTANCE_KM.get(card)
+    out: list[Action] = []
+    hazards: list[str] = []
+    distinct = dict.fromkeys(hand)  # the hand is sorted: its distinct cards in CARDS order
+    for c in distinct:
+        km = DISTANCE_KM.get(c)
         if km is not None:
-            return rolling and km <= room and (km <= 50 or not limited) and (km != 200 or can_200)
-        if card in SAFETIES:
-            return True
-        if card == ROLL:
-            return roll_ok
-        if card == END_OF_LIMIT:
-            return speed_top == SPEED_LIMIT
-        return top == REMEDY_FOR[card]
-
-    return ok
-
-
-def _legal_from(hand: Sequence[str], my_side: int, tableaus: Sequence[Tableau], target: int) -> tuple[Action, ...]:
-    distinct: list[str] = []
-    last = None
-    for c in hand:
-        if c != last:
-            distinct.append(c)
-            last = c
-    ok = _can_play(tableaus[my_side], target)
-    out = [PLAY[c] for c in distinct if c not in HAZARDS and ok(c)]
-    hazards = [c for c in distinct if c in HAZARDS]
+            if rolling and km <= room and (km <= 50 or fast) and (km != 200 or can_200):
+                out.append(PLAY[c])
+        elif c in HAZARDS:
+            hazards.append(c)
+        elif c in SAFETIES:
+            out.append(PLAY[c])
+        elif c == ROLL:
+            if not row and top in _ROLL_ONTO:
+                out.append(PLAY[c])
+        elif c == END_OF_LIMIT:
+            if speed_top == SPEED_LIMIT:
+                out.append(PLAY[c])
+        elif top == REMEDY_FOR[c]:
+            out.append(PLAY[c])
     if hazards:
-        out += [
-            ATTACK[(c, s)]
-            for c in hazards
-            for s, t in enumerate(tableaus)
-            if s != my_side and why_illegal_attack(t, c) is None
-        ]
+        for c in hazards:
+            safety = SAFETY_FOR[c]
+            for s, t in enumerate(tableaus):
+                if s == my_side or safety in t.safeties:
+                    continue
+                if c == SPEED_LIMIT:
+                    if not t.speed or t.speed[-1] != SPEED_LIMIT:
+                        out.append(ATTACK[(c, s)])
+                    continue
+                b = t.battle[-1] if t.battle else None
+                if (b not in BATTLE_HAZARDS) if RIGHT_OF_WAY in t.safeties else (b == ROLL):
+                    out.append(ATTACK[(c, s)])
     out += [DISCARD[c] for c in distinct]
     return tuple(out)
 
