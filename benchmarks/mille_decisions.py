@@ -93,7 +93,8 @@ from rallye.agents.mille_sampler import Exclusion, TurnReplay
 from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import Action
 from rallye.mille.cards import DISTANCE_KM, HAZARDS, REMEDIES, SAFETIES
-from rallye.mille.engine import apply, legal_actions
+from rallye.mille.engine import apply
+from rallye.mille.playout import Playout
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
 
@@ -131,13 +132,15 @@ def _to_end(
     s: MilleState, side: int, own: Style = CLASSIC, piles: Sequence[dict[str, int]] | None = None, start: int = 0
 ) -> float:
     """The hand played out: ``side``'s seats by the heuristic in ``own``'s weights, every
-    other seat by the classic heuristic (the opponent model, and the bots' opponent)."""
+    other seat by the classic heuristic (the opponent model, and the bots' opponent); on
+    the engine's fast path, as the search's rollouts are."""
+    p = Playout(s)
     steps = 0
-    while s.phase != "over" and not s.sheets and steps < 400:
-        style = own if s.side_of[s.current] == side else CLASSIC
-        s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, style))
+    while p.phase != "over" and not p.sheets and steps < 400:
+        style = own if p.side_of[p.current] == side else CLASSIC
+        p.apply(heuristic_policy(p, p.legal_actions(), piles, start, style))
         steps += 1
-    return hand_outcome(s, side, 0, 1500.0)
+    return hand_outcome(p.state(), side, 0, 1500.0)
 
 
 def oracle(job: tuple[Position, int, int, int, str]) -> dict[Action, float]:

@@ -57,12 +57,14 @@ showed no gain (561 of 800 matches against 570 with ``fitted`` on the same deals
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rallye.agents.base import register
+from rallye.core.values import frozen_builder
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
@@ -209,19 +211,40 @@ class Reading:
     def with_unseen(cls, view: MilleView, unseen: dict[str, int], style: Style = CLASSIC) -> Reading:
         """The reading of ``view`` given its unseen counts (callers that know them, such as
         the search on a determinized state, skip the recount)."""
-        me = view.tableaus[view.side]
+        tabs = view.tableaus
+        side = view.side
+        me = tabs[side]
+        target = view.target
         pool = max(1, sum(unseen.values()))
-        opp = tuple(s for s in range(len(view.tableaus)) if s != view.side)
-        leader_km = max((view.tableaus[s].km for s in opp), default=0)
-        close = any(_may_finish_soon(view.tableaus[s], view.target) for s in opp)
-        hand_sizes = sum(view.hand_sizes)
+        opp = _others(len(tabs), side)
+        leader_km = 0  # the largest distance among opposing sides (distances are never negative)
+        close = False  # an opposing side may finish soon
+        for s in opp:
+            t = tabs[s]
+            if t.km > leader_km:
+                leader_km = t.km
+            if not close and _may_finish_soon(t, target):
+                close = True
         risky = (
             view.draw_count <= style.risky_draw_per_player * view.n_players
             or (close and style.risky_when_close)
-            or (view.draw_count == 0 and hand_sizes <= 2 * view.n_players)
-            or view.target - me.km <= style.risky_remaining
+            or (view.draw_count == 0 and sum(view.hand_sizes) <= 2 * view.n_players)
+            or target - me.km <= style.risky_remaining
         )
-        return cls(view, me, unseen, pool, view.target - me.km, opp, leader_km, close, risky, style)
+        if cls is not Reading:
+            return cls(view, me, unseen, pool, target - me.km, opp, leader_km, close, risky, style)
+        reading: Reading = _build_reading(view, me, unseen, pool, target - me.km, opp, leader_km, close, risky, style)
+        return reading
+
+
+#: ``Reading(*fields)`` without the frozen ``__init__``'s cost (one reading a rollout step)
+_build_reading = frozen_builder(Reading)
+
+
+@functools.cache
+def _others(n_sides: int, side: int) -> tuple[int, ...]:
+    """The opposing sides of ``side``, ascending."""
+    return tuple(s for s in range(n_sides) if s != side)
 
 
 def _may_finish_soon(tab: Tableau, target: int) -> bool:

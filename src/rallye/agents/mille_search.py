@@ -59,6 +59,7 @@ from rallye.mille.cards import (
     SPEED_LIMIT,
 )
 from rallye.mille.engine import apply, legal_actions
+from rallye.mille.playout import Playout
 from rallye.mille.state import MilleState, Tableau
 from rallye.mille.view import MilleView, view_for
 
@@ -340,7 +341,7 @@ def pile_counts(deck: Sequence[str], start: int) -> list[dict[str, int]]:
 
 
 def _fast_reading(
-    state: MilleState,
+    state: MilleState | Playout,
     view: MilleView,
     piles: Sequence[dict[str, int]] | None = None,
     start: int = 0,
@@ -364,8 +365,15 @@ def _fast_reading(
     return Reading.with_unseen(view, unseen, style)
 
 
+def _acting_view(state: MilleState | Playout) -> MilleView:
+    """The view of the seat to act (a playout builds it from its own fields)."""
+    if isinstance(state, Playout):
+        return state.view(state.current)
+    return view_for(state, state.current)
+
+
 def heuristic_policy(
-    state: MilleState,
+    state: MilleState | Playout,
     legal: Sequence[Action],
     piles: Sequence[dict[str, int]] | None = None,
     start: int = 0,
@@ -376,14 +384,14 @@ def heuristic_policy(
     from ``piles``, :func:`pile_counts` of ``state.deck`` at ``start``, when given)."""
     if len(legal) == 1:
         return legal[0]
-    view = view_for(state, state.current)
+    view = _acting_view(state)
     if state.phase == "extend":
         return best_action(view, legal, style)
     return best_scored(_fast_reading(state, view, piles, start, style), legal)
 
 
 def distilled_policy(
-    state: MilleState,
+    state: MilleState | Playout,
     legal: Sequence[Action],
     weights: Weights,
     piles: Sequence[dict[str, int]] | None = None,
@@ -394,7 +402,7 @@ def distilled_policy(
     faster, as :func:`heuristic_policy` computes the heuristic's."""
     if len(legal) == 1:
         return legal[0]
-    view = view_for(state, state.current)
+    view = _acting_view(state)
     if state.phase == "extend":
         return best_action(view, legal, FITTED)
     return pick_read(_fast_reading(state, view, piles, start, FITTED), legal, weights)
@@ -694,18 +702,19 @@ class PimcAgent:
             start = root.draw_pos
             piles = pile_counts(root.deck, start)
             for a in (base, *alive):
-                s = apply(root, a)
+                p = Playout(root)  # the engine's fast path, in place (the same rules)
+                p.apply(a)
                 steps = 0
-                while s.phase != "over" and len(s.sheets) == root_sheets and steps < limit:
-                    if s.side_of[s.current] != side:
-                        s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, CLASSIC))
+                while p.phase != "over" and len(p.sheets) == root_sheets and steps < limit:
+                    if p.side_of[p.current] != side:
+                        p.apply(heuristic_policy(p, p.legal_actions(), piles, start, CLASSIC))
                     elif rollout_weights is None:
-                        s = apply(s, heuristic_policy(s, legal_actions(s), piles, start, style))
+                        p.apply(heuristic_policy(p, p.legal_actions(), piles, start, style))
                     else:
-                        s = apply(s, distilled_policy(s, legal_actions(s), rollout_weights, piles, start))
+                        p.apply(distilled_policy(p, p.legal_actions(), rollout_weights, piles, start))
                     steps += 1
                 plies += steps + 1
-                outcomes[a].append(hand_outcome(s, side, root_sheets, self.match_weight, estimate))
+                outcomes[a].append(hand_outcome(p.state(), side, root_sheets, self.match_weight, estimate))
             if d == cut:
                 alive = [a for a in alive if self._gain(outcomes[a], outcomes[base])[0] > 0]
         self.last_deals, self.last_plies = d, plies
