@@ -14,8 +14,12 @@ A *step* is one decision: the legal actions, a uniformly random pick (a seeded
 Whole matches are played from seeds 0, 1, 2, ... until the time budget (CPU time of this
 process, so a busy machine shifts the figures less) is spent (a match is always
 finished); it prints steps per second, hands per second and the ratio to the goal of
-100,000 steps/s. ``--profile`` runs one path's loop under cProfile (one edition) and
-prints the top costs. This measures the engine alone: no views, no bots.
+100,000 steps/s. With both paths, each edition's time is split into ``--rounds`` rounds
+taken in turn (a round starts both paths on the same matches), and the ratio of the fast
+path's rate to the engine's is printed round by round (median and range): the machine's
+speed can move more within a minute than the two paths differ. ``--profile`` runs one
+path's loop under cProfile (one edition) and prints the top costs. This measures the
+engine alone: no views, no bots.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import cProfile
 import io
 import pstats
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -82,11 +87,19 @@ def main(argv: list[str] | None = None) -> int:
         default="both",
         help="engine (legal_actions/apply), playout (the fast path) or both (default; --profile: playout)",
     )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=6,
+        help="with both paths: rounds taken in turn, so that the machine's load hits both alike (default 6)",
+    )
     p.add_argument("--profile", action="store_true", help="profile the playouts and print the top costs")
     p.add_argument("--top", type=int, default=25, help="rows of the profile to print (default 25)")
     args = p.parse_args(argv)
     if args.seconds <= 0:
         p.error("--seconds must be positive")
+    if args.rounds < 1:
+        p.error("--rounds must be at least 1")
     eds = args.edition or list(EDITION_KEYS)
     for ed in eds:
         mille.get_edition(ed).sides_for(args.players)  # a clear error for a player count the edition lacks
@@ -110,15 +123,34 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     paths = ("engine", "playout") if args.path == "both" else (args.path,)
-    print(f"random playouts, {args.players} players, one core, about {args.seconds:g} s of CPU time per row")
+    rounds = args.rounds
+    print(
+        f"random playouts, {args.players} players, one core, about {args.seconds:g} s of CPU time per row"
+        + (f" in {rounds} rounds taken in turn with the other path" if len(paths) > 1 and rounds > 1 else "")
+    )
     print(f"{'edition':<10}{'path':<9}{'steps/s':>12}{'hands/s':>10}{'steps/hand':>12}{'matches':>9}{'vs goal':>9}")
     for ed in eds:
+        totals = {path: [0, 0, 0, 0.0] for path in paths}
+        ratios = []
+        for r in range(rounds if len(paths) > 1 else 1):
+            rates = []
+            for path in paths:
+                got = playouts(ed, args.players, args.seconds / rounds, args.seed + 100_000 * r, path)
+                totals[path] = [t + g for t, g in zip(totals[path], got, strict=True)]
+                rates.append(got[0] / got[3])
+            if len(rates) == 2:
+                ratios.append(rates[1] / rates[0])
         for path in paths:
-            steps, hands, matches, elapsed = playouts(ed, args.players, args.seconds, args.seed, path)
+            steps, hands, matches, elapsed = totals[path]
             sps = steps / elapsed
             print(
                 f"{ed:<10}{path:<9}{sps:>12,.0f}{hands / elapsed:>10,.1f}{steps / hands:>12.1f}{matches:>9}"
                 f"{sps / GOAL_STEPS_PER_SECOND:>8.2f}x"
+            )
+        if ratios:
+            print(
+                f"{'':<10}playout / engine, round by round: median {statistics.median(ratios):.2f}"
+                f" (range {min(ratios):.2f}-{max(ratios):.2f})"
             )
     print(f"(goal: {GOAL_STEPS_PER_SECOND:,} steps/s; 'vs goal' is steps/s divided by it)")
     return 0

@@ -24,8 +24,10 @@ def test_both_paths_play_the_same_matches(engine_speed: ModuleType) -> None:
 
 
 def test_table_has_a_row_per_edition_and_path(engine_speed: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
-    assert engine_speed.main(["--seconds", "0.05", "--edition", "wm2006", "--edition", "meilen"]) == 0
-    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert engine_speed.main(["--seconds", "0.1", "--rounds", "2", "--edition", "wm2006", "--edition", "meilen"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("playout / engine, round by round: median") == 2
+    rows = [line.split() for line in out.splitlines()]
     assert [(r[0], r[1]) for r in rows if r and r[0] in ("wm2006", "meilen")] == [
         ("wm2006", "engine"),
         ("wm2006", "playout"),
