@@ -27,6 +27,7 @@ from rallye.mille.engine import (
     new_match,
     winners,
 )
+from rallye.mille.playout import Playout
 from rallye.mille.state import Event, MilleState, ScoreSheet, Tableau
 from rallye.mille.view import MilleView, view_for
 
@@ -38,6 +39,7 @@ __all__ = [
     "Event",
     "MilleState",
     "MilleView",
+    "Playout",
     "ScoreSheet",
     "Tableau",
     "apply",

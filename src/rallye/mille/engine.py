@@ -397,7 +397,8 @@ _get_all = attrgetter(*_FIELDS)
 
 
 class _W:
-    """A mutable working copy of a state inside one ``apply`` (never escapes it)."""
+    """A mutable working copy of a state inside one ``apply`` (never escapes it; the fast
+    path :class:`rallye.mille.playout.Playout` is one kept across moves)."""
 
     __slots__ = _FIELDS
     edition: Edition
