@@ -99,15 +99,19 @@ def test_playout_leaves_its_start_and_its_copies_alone() -> None:
     assert copy.state() == start.state()
 
 
-def test_playout_hands_extension_and_unknown_moves_to_the_engine() -> None:
-    """The extension decision goes through the engine, and so does anything the fast path
-    does not play itself: an illegal move there gets the engine's rule name."""
+def test_playout_checked_move_names_the_rule_and_changes_nothing() -> None:
+    """Unchecked by default (its moves come from its legal actions); with ``check=True`` an
+    illegal move gets the engine's error and rule name, and the playout is left as it was."""
     from rallye.core.errors import IllegalAction
-    from rallye.mille.actions import EXTEND
+    from rallye.mille.actions import EXTEND, parse_action
 
     s = new_match("wm2006", 2, seed=1)
     p = Playout(s)
-    with pytest.raises(IllegalAction) as err:
-        p.apply(EXTEND)
-    assert err.value.rule == "extension-decision"
-    assert p.state() == s  # nothing lost
+    for bad, rule in ((EXTEND, "extension-decision"), (parse_action("play D25"), "rolling")):
+        with pytest.raises(IllegalAction) as err:
+            p.apply(bad, check=True)
+        assert err.value.rule == rule
+        assert p.state() == s  # nothing lost
+    a = p.legal_actions()[0]
+    p.apply(a, check=True)
+    assert p.state() == apply(s, a)

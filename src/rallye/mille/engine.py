@@ -154,7 +154,9 @@ def _start_hand(
         totals=totals,
         sheets=sheets,
     )
-    return _begin_turn(_W(state), first, cf_turn=False)
+    w = _W(state)
+    _begin_turn(w, first, cf_turn=False)
+    return w.freeze()
 
 
 def new_match(
@@ -295,7 +297,7 @@ def _legal_from(hand: Sequence[str], my_side: int, tableaus: Sequence[Tableau], 
     return tuple(out)
 
 
-def legal_actions(state: MilleState) -> tuple[Action, ...]:
+def legal_actions(state: MilleState | _W) -> tuple[Action, ...]:
     """Every action the player to act may take, in the documented order."""
     if state.phase == PLAY_PHASE:
         seat = state.current
@@ -318,7 +320,7 @@ def legal_from_view(view: object) -> tuple[Action, ...]:
     return _legal_from(view.hand, view.side, view.tableaus, view.target)
 
 
-def explain(state: MilleState, action: Action) -> tuple[str, str] | None:
+def explain(state: MilleState | _W, action: Action) -> tuple[str, str] | None:
     """``(rule, reason)`` why ``action`` is illegal now, or ``None`` if it is legal."""
     if state.phase == OVER_PHASE:
         return "match-over", "the match is over"
@@ -344,7 +346,7 @@ def explain(state: MilleState, action: Action) -> tuple[str, str] | None:
     return why_illegal_attack(state.tableaus[side], action.card)
 
 
-def check(state: MilleState, action: Action) -> None:
+def check(state: MilleState | _W, action: Action) -> None:
     """Raise the fitting :class:`IllegalAction` if ``action`` is illegal now."""
     why = explain(state, action)
     if why is None:
@@ -366,6 +368,14 @@ def apply(state: MilleState, action: Action) -> MilleState:
     """The state after ``action`` by the current player; ``state`` is left unchanged."""
     check(state, action)
     w = _W(state)
+    apply_in_place(w, action)
+    return w.freeze()
+
+
+def apply_in_place(w: _W, action: Action) -> None:
+    """``action`` by the current player, applied to the working copy ``w`` (unchecked:
+    :func:`apply` checks first; the fast path :class:`rallye.mille.playout.Playout` takes
+    its actions from the legal ones)."""
     seat = w.current
     if action.verb == "extend":
         side = w.side_of[seat]
@@ -373,23 +383,25 @@ def apply(state: MilleState, action: Action) -> MilleState:
         w.extended_by = side
         w.phase = PLAY_PHASE
         _log(w, Event(seat, "extend", None, side))
-        return _end_turn(w, extra=False)
+        _end_turn(w, extra=False)
+        return
     if action.verb == "decline":
         _log(w, Event(seat, "decline", None, w.side_of[seat]))
-        return _end_hand(w, completed_by=w.side_of[seat])
+        _end_hand(w, completed_by=w.side_of[seat])
+        return
     card = action.card
-    assert card is not None  # checked above
-    hands = list(w.hands)
-    hands[seat] = _remove(hands[seat], card)
-    w.hands = tuple(hands)
+    assert card is not None  # checked (apply) or taken from the legal actions
+    hands = w.hands
+    w.hands = hands[:seat] + (_remove(hands[seat], card),) + hands[seat + 1 :]
     if action.verb == "discard":
         w.discard = w.discard + (card,)
         _log(w, Event(seat, "discard", card))
-        return _end_turn(w, extra=False)
-    if action.verb == "attack":
+        _end_turn(w, extra=False)
+    elif action.verb == "attack":
         assert action.side is not None
-        return _attack(w, seat, card, action.side)
-    return _play_own(w, seat, card)
+        _attack(w, seat, card, action.side)
+    else:
+        _play_own(w, seat, card)
 
 
 _FIELDS = MilleState._fields
@@ -481,7 +493,7 @@ def _lay_safety(tab: Tableau, card: str, discard: tuple[str, ...], coup: bool) -
     return tab, discard
 
 
-def _play_own(w: _W, seat: int, card: str) -> MilleState:
+def _play_own(w: _W, seat: int, card: str) -> None:
     side = w.side_of[seat]
     tab = w.tableaus[side]
     extra = False
@@ -501,8 +513,9 @@ def _play_own(w: _W, seat: int, card: str) -> MilleState:
     w.tableaus = _with_tableau(w.tableaus, side, tab)
     _log(w, Event(seat, "play", card))
     if card in DISTANCE_KM and tab.km == w.target:
-        return _reached_target(w, seat)
-    return _end_turn(w, extra=extra)
+        _reached_target(w, seat)
+    else:
+        _end_turn(w, extra=extra)
 
 
 def _extension_open(w: _W, seat: int) -> bool:
@@ -517,15 +530,15 @@ def _extension_open(w: _W, seat: int) -> bool:
     )
 
 
-def _reached_target(w: _W, seat: int) -> MilleState:
+def _reached_target(w: _W, seat: int) -> None:
     """[core: End of the trip] the hand ends, unless the player may extend [table: extension]."""
     if _extension_open(w, seat):
         w.phase = EXTEND_PHASE
-        return w.freeze()
-    return _end_hand(w, completed_by=w.side_of[seat])
+    else:
+        _end_hand(w, completed_by=w.side_of[seat])
 
 
-def _attack(w: _W, seat: int, card: str, side: int) -> MilleState:
+def _attack(w: _W, seat: int, card: str, side: int) -> None:
     safety = SAFETY_FOR[card]
     hands = w.hands
     defender = next((p for p in w.sides[side] if safety in hands[p]), None)
@@ -537,7 +550,8 @@ def _attack(w: _W, seat: int, card: str, side: int) -> MilleState:
         else:
             tab = Tableau(tab.battle + (card,), tab.speed, tab.distance, tab.safeties, tab.coups, tab.km, tab.d200)
         w.tableaus = _with_tableau(w.tableaus, side, tab)
-        return _end_turn(w, extra=False)
+        _end_turn(w, extra=False)
+        return
     # [core: Coup fourré] automatic, out of turn: the hazard is discarded, the safety laid crosswise.
     hl = list(hands)
     hl[defender] = _remove(hl[defender], safety)
@@ -548,13 +562,14 @@ def _attack(w: _W, seat: int, card: str, side: int) -> MilleState:
     if _ends_on_empty(w) and w.ran_out_this_turn:
         # meilen: the turn that drew the last card ends the hand; the coup fourré is scored
         # but earns no turn.
-        return _end_hand(w, completed_by=None)
+        _end_hand(w, completed_by=None)
+        return
     # The defender draws one to replace the safety, then takes a normal turn (draw one,
     # play one); the players between are skipped.
     w.current = defender
     w.ran_out_this_turn = False
     _draw(w, defender)
-    return _begin_turn(w, defender, cf_turn=True, keep_ran_out=True)
+    _begin_turn(w, defender, cf_turn=True, keep_ran_out=True)
 
 
 def _draw(w: _W, seat: int) -> None:
@@ -575,7 +590,7 @@ def _ends_on_empty(w: _W) -> bool:
     return bool(ed.empty_draw_ends_hand or (w.extended_by is not None and ed.extension.ends_on_empty_draw))
 
 
-def _begin_turn(w: _W, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) -> MilleState:
+def _begin_turn(w: _W, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) -> None:
     w.current = seat
     w.cf_turn = cf_turn
     w.phase = PLAY_PHASE
@@ -585,28 +600,32 @@ def _begin_turn(w: _W, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) 
     if not w.hands[seat]:
         # [core: Empty draw pile] a player with no cards is passed over (an extra or
         # coup-fourré turn with nothing left to play included).
-        return _end_turn(w, extra=False)
-    return w.freeze()
+        _end_turn(w, extra=False)
 
 
-def _end_turn(w: _W, *, extra: bool) -> MilleState:
+def _end_turn(w: _W, *, extra: bool) -> None:
     seat = w.current
     if w.ran_out_this_turn and _ends_on_empty(w):
-        return _end_hand(w, completed_by=None)
+        _end_hand(w, completed_by=None)
+        return
     if extra:  # an extra turn after a safety: draw one, play one again
-        return _begin_turn(w, seat, cf_turn=w.cf_turn)
+        _begin_turn(w, seat, cf_turn=w.cf_turn)
+        return
     n = w.n_players
     empty_pile = w.draw_pos >= len(w.deck)
     hands = w.hands
     for k in range(1, n + 1):
         nxt = (seat + k) % n
         if not empty_pile or hands[nxt]:
-            return _begin_turn(w, nxt, cf_turn=False)
+            _begin_turn(w, nxt, cf_turn=False)
+            return
     # [core: Empty draw pile, Resolution] every hand is empty: the hand ends.
-    return _end_hand(w, completed_by=None)
+    _end_hand(w, completed_by=None)
 
 
-def _end_hand(w: _W, *, completed_by: int | None) -> MilleState:
+def _end_hand(w: _W, *, completed_by: int | None) -> None:
+    """Score the hand into ``w``; then the match is over, or ``w`` becomes the next hand's
+    first turn."""
     state: MilleState = w.freeze()
     rows = score_hand(state, completed_by)
     totals = tuple(t + sum(r) for t, r in zip(state.totals, rows, strict=True))
@@ -635,11 +654,13 @@ def _end_hand(w: _W, *, completed_by: int | None) -> MilleState:
         if len(leaders) == 1:  # [core: The match, Resolution] an exact tie plays another hand
             winners = leaders
     if winners:
-        return state._replace(totals=totals, sheets=sheets, winners=winners, phase=OVER_PHASE)
-    return _start_hand(
+        w.totals, w.sheets, w.winners, w.phase = totals, sheets, winners, OVER_PHASE
+        return
+    nxt = _start_hand(
         ed, state.n_players, state.sides, state.side_of, state.seed, state.hand_no + 1,
         (state.dealer + 1) % state.n_players, totals, sheets,
     )  # fmt: skip
+    _W.__init__(w, nxt)
 
 
 def winners(state: MilleState) -> tuple[int, ...]:
