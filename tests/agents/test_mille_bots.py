@@ -432,3 +432,32 @@ def test_rank_actions_in_a_style_is_best_first() -> None:
             assert ranked[0][1] == best_action(v, legal, style)
             if v.phase == "play":
                 assert [s for s, _ in ranked] == sorted((s for s, _ in ranked), reverse=True)
+
+
+def test_reach_penalty_equals_its_plain_statement() -> None:
+    """The cached reach test (``_reachable``, ``_dividing``) answers exactly as the plain
+    rule: 0 when the rest of the hand makes the distance exactly, else 120 over the copies
+    (held or unseen) of the cards that make it on their own, 250 with none."""
+    from rallye.agents.mille_heuristic import _reach_penalty, _sums
+    from rallye.mille.cards import DISTANCE_KM
+
+    def plain(r: Reading, after: int, hand_km: list[int]) -> float:
+        if after == 0 or after in _sums(hand_km, after):
+            return 0.0
+        avail = {k: r.unseen[c] + r.view.hand.count(c) for c, k in DISTANCE_KM.items()}
+        small = sum(n for k, n in avail.items() if k <= after and after % k == 0)
+        return 250.0 if small == 0 else 120.0 / small
+
+    rng = random.Random(7)
+    checked = 0
+    for edition in ("wm2006", "meilen"):
+        for v in views_of(edition, 2, 11, 300):
+            if v.phase != "play":
+                continue
+            r = Reading.of(v)
+            for _ in range(3):
+                hand_km = [rng.choice((25, 50, 75, 100, 200)) for _ in range(rng.randrange(7))]
+                after = rng.choice((0, 25, 50, 75, 100, 125, 150, 175, 250, 300, 325, 475, 700, 1000))
+                assert _reach_penalty(r, after, hand_km) == plain(r, after, hand_km)
+                checked += 1
+    assert checked > 1000

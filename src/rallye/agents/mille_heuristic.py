@@ -272,14 +272,28 @@ def _sums(cards: Sequence[int], cap: int) -> set[int]:
     return out
 
 
+@functools.cache
+def _reachable(cards: tuple[int, ...], total: int) -> bool:
+    """Some of ``cards`` (kilometres) add up to exactly ``total`` (a rollout asks the same
+    few questions again and again, so the answers are kept)."""
+    return total in _sums(cards, total)
+
+
+@functools.cache
+def _dividing(km: int) -> tuple[str, ...]:
+    """The distance cards that can make exactly ``km`` on their own (copies of one card)."""
+    return tuple(c for c, k in DISTANCE_KM.items() if k <= km and km % k == 0)
+
+
 def _reach_penalty(r: Reading, after: int, hand_km: list[int]) -> float:
     """How hard it will be to make exactly ``after`` km more (0 = easy)."""
     if after == 0:
         return 0.0
-    if after in _sums(hand_km, after):
+    if _reachable(tuple(hand_km), after):
         return 0.0
-    avail = {k: r.unseen[c] + r.view.hand.count(c) for c, k in DISTANCE_KM.items()}
-    small = sum(n for k, n in avail.items() if k <= after and after % k == 0)
+    hand = r.view.hand
+    unseen = r.unseen
+    small = sum(unseen[c] + hand.count(c) for c in _dividing(after))
     if small == 0:
         return 250.0
     return 120.0 / small
