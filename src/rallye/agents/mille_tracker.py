@@ -37,6 +37,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rallye.agents.mille_sampler import (
     Deal,
@@ -47,7 +48,7 @@ from rallye.agents.mille_sampler import (
     state_from_view,
     unseen_cards,
 )
-from rallye.mille.cards import CARD_INDEX, SAFETY_FOR
+from rallye.mille.cards import CARD_INDEX, SAFETIES, SAFETY_FOR
 from rallye.mille.state import PLAY_PHASE, MilleState
 from rallye.mille.view import MilleView
 
@@ -119,91 +120,154 @@ class HandTracker:
     def _follow(self, prev: MilleView, unseen_prev: Counter[str], view: MilleView) -> bool:
         """Update the particles from ``prev`` (whose unseen cards are ``unseen_prev``) to
         ``view``; False when that history cannot be followed (the caller starts afresh)."""
+        drawn = prev.draw_count - view.draw_count
+        events = view.events
+        me, opp = view.seat, 1 - view.seat
+        # a coup fourré since: the side attacked laid the safety and drew one to replace it,
+        # then took its turn (one more card drawn)
+        fourre = events[-2] if drawn == 3 and len(events) >= 3 and events[-2].kind == "coup_fourre" else None
+        my_fourre = events[-1] if drawn == 3 and events and events[-1].kind == "coup_fourre" else None
+        k = 3 if fourre or my_fourre else 2
         if (
             not self.particles
             or view.seat != prev.seat
             or view.hand_no != prev.hand_no
             or view.edition is not prev.edition
-            or prev.draw_count - view.draw_count != 2
+            or drawn != k
         ):
             return False
-        new = len(view.events) - 2
-        if new < 0 or view.events[:new] != prev.events[len(prev.events) - new :]:
+        new = len(events) - k
+        if new < 0 or events[:new] != prev.events[len(prev.events) - new :]:
             return False  # not exactly one move each since
-        mine, theirs = view.events[-2], view.events[-1]
-        me, opp = view.seat, 1 - view.seat
+        mine, theirs = events[-k], events[-2] if my_fourre else events[-1]
         if mine.seat != me or mine.kind not in _PLAIN or theirs.seat != opp or theirs.kind not in _PLAIN:
             return False
-        replay = last_turn_replay(view, 1.0)
-        if replay is None or replay.seat != opp:
-            return False
         played = mine.card
-        if played is None:
+        if played is None or theirs.card is None:
+            return False
+        if fourre and (mine.kind != "attack" or fourre.seat != opp or fourre.card != SAFETY_FOR[played]):
+            return False
+        if my_fourre and (theirs.kind != "attack" or my_fourre.seat != me or my_fourre.card != SAFETY_FOR[theirs.card]):
+            return False
+        # a safety laid, or an attack the viewer met with a coup fourré, is followed without
+        # being read (the table before it is not rebuilt)
+        read = not my_fourre and not (theirs.kind == "play" and theirs.card in SAFETIES)
+        replay = last_turn_replay(view, 1.0) if read else None
+        if read and (replay is None or replay.seat != opp):
             return False
         kept = Counter(prev.hand)
         kept[played] -= 1
-        drawn = Counter(view.hand) - kept  # the card the viewer drew just now
-        if sum(drawn.values()) != 1 or any(n < 0 for n in kept.values()):
+        if my_fourre:
+            kept[SAFETY_FOR[theirs.card]] -= 1  # the safety the viewer laid
+        my_draws = Counter(view.hand) - kept  # the cards the viewer drew since (below the opponent's)
+        if sum(my_draws.values()) != (2 if my_fourre else 1) or any(n < 0 for n in kept.values()):
             return False
-        my_draw = next(iter(drawn))
         particles = self.particles
-        if mine.kind == "attack":  # no coup fourré followed: the safety was not in that hand
+        if mine.kind == "attack":
             safety = SAFETY_FOR[played]
-            particles = [p for p in particles if safety not in p]
-        survivors = self._advance(particles, unseen_prev, my_draw, replay, 1)
-        if not survivors:  # a move few hands explain: a few more draws each, a little biased
-            survivors = self._advance(particles, unseen_prev, my_draw, replay, 1 + RETRIES)
+            if fourre:  # the opponent held the safety, and laid it
+                particles = [_without(p, safety) for p in particles if safety in p]
+            else:  # no coup fourré followed: the safety was not in that hand
+                particles = [p for p in particles if safety not in p]
+        move = Step(theirs.card, replay, 1 if fourre else 0)
+        hands, odds = self._advance(particles, unseen_prev, my_draws, move, 1)
+        if not hands and replay is not None:  # a move few hands explain: more draws each, a little biased
+            hands, odds = self._advance(particles, unseen_prev, my_draws, move, 1 + RETRIES)
         unseen_now = self._unseen
-        survivors = [h for h in survivors if not Counter(h) - unseen_now]
-        if not survivors:
+        keep = [i for i, h in enumerate(hands) if not Counter(h) - unseen_now]
+        if not keep:
             return False
         self.updates += 1
-        rng = self.rng
-        self.particles = [survivors[rng.randrange(len(survivors))] for _ in range(self.size)]
+        self.particles = self.rng.choices([hands[i] for i in keep], [odds[i] for i in keep], k=self.size)
         return True
 
     def _advance(
         self,
         particles: Sequence[tuple[str, ...]],
         unseen_prev: Counter[str],
-        my_draw: str,
-        replay: TurnReplay,
+        my_draws: Counter[str],
+        move: Step,
         tries: int,
-    ) -> list[tuple[str, ...]]:
-        """Each particle after the opponent's draw and move (step 2 and 3 of the module
-        doc), or none where ``tries`` draws do not explain the move."""
-        action = replay.action
-        card = action.card
-        assert card is not None  # a plain move names its card
+    ) -> tuple[list[tuple[str, ...]], list[float]]:
+        """Each particle after the opponent's draws and move (steps 2 and 3 of the module
+        doc) with its odds: a particle that held the card moved keeps a random draw (odds 1);
+        one that did not must have drawn it (odds: its copies among the cards it could
+        draw). With a replay, only the hands with which the heuristic makes the move stay;
+        ``tries`` draws are tried for a particle that held the card."""
+        card = move.card
         rng = self.rng
-        out: list[tuple[str, ...]] = []
+        hands: list[tuple[str, ...]] = []
+        odds: list[float] = []
         explains: dict[tuple[str, ...], bool] = {}  # per hand after the move: resampled particles repeat
 
         def explained(hand_now: tuple[str, ...]) -> bool:
+            if move.replay is None:
+                return True
             hit = explains.get(hand_now)
             if hit is None:
-                hit = explains[hand_now] = replay.heuristic_move(hand_now) == action
+                hit = explains[hand_now] = move.replay.heuristic_move(hand_now) == move.replay.action
             return hit
 
         for hand in particles:
             pile = unseen_prev - Counter(hand)
-            if pile[my_draw] <= 0:
-                continue  # the viewer's card could not have lain below the opponent's draw
-            pile[my_draw] -= 1
-            held = card in hand
-            if not held:  # it drew the card it played
-                if pile[card] > 0 and explained(hand):
-                    out.append(hand)
-                continue
-            choices = list(pile.elements())
-            if not choices:
-                continue
+            if my_draws - pile:
+                continue  # the viewer's cards could not have lain below the opponent's draws
+            pile -= my_draws
             for _ in range(tries):
                 now = list(hand)
-                now.append(choices[rng.randrange(len(choices))])
-                now.remove(card)
-                hand_now = _sorted(now)
-                if explained(hand_now):
-                    out.append(hand_now)
-                    break
-        return out
+                left = pile.copy()
+                for _ in range(move.before):  # a coup fourré's replacement card
+                    c = _draw(left, rng)
+                    if c is None:
+                        break
+                    now.append(c)
+                else:
+                    n = sum(left.values())
+                    if card in now:  # it held the card: the turn's draw is any card
+                        c = _draw(left, rng)
+                        if c is None:
+                            break
+                        now.append(c)
+                        now.remove(card)
+                        weight = 1.0
+                    elif left[card] > 0:  # it drew the card and moved with it
+                        weight = left[card] / n
+                    else:
+                        break
+                    hand_now = _sorted(now)
+                    if explained(hand_now):
+                        hands.append(hand_now)
+                        odds.append(weight)
+                        break
+        return hands, odds
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The opponent's move as the tracker follows it: the ``card`` it moved with, the
+    ``replay`` that reads it (``None``: a safety laid, not read) and the cards it drew
+    ``before`` its turn's draw (a coup fourré's replacement)."""
+
+    card: str
+    replay: TurnReplay | None
+    before: int = 0
+
+
+def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    rest = list(hand)
+    rest.remove(card)
+    return tuple(rest)
+
+
+def _draw(pile: Counter[str], rng: random.Random) -> str | None:
+    """A card drawn at random from ``pile`` (taken out of it), ``None`` if it is empty."""
+    n = sum(pile.values())
+    if n <= 0:
+        return None
+    i = rng.randrange(n)
+    for c, m in pile.items():
+        if i < m:
+            pile[c] -= 1
+            return c
+        i -= m
+    raise AssertionError("unreachable")
