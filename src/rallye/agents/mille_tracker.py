@@ -9,27 +9,37 @@ otherwise is not the hand it held. :class:`HandTracker` keeps that memory as a s
 and updates them at each of the viewer's decisions with what happened since the last one:
 
 1. **The viewer's own move.** An attack that met no coup fourré proves the opponent held
-   no matching safety then: particles holding it are dropped.
-2. **The opponent's draw.** The card it drew came from the draw pile as the particle has
-   it (the unseen cards less the particle's hand, less the card the viewer has just drawn,
-   which lay below it); it is drawn at random from there (the card the opponent then
-   played, if the particle did not hold it).
+   no matching safety then: particles holding it are dropped. One that met a coup fourré
+   proves it did: only particles holding it stay, less the safety laid.
+2. **The opponent's draws.** The cards it drew came from the draw pile as the particle has
+   it (the unseen cards less the particle's hand, less the cards the viewer has drawn
+   since, which lay below them): a coup fourré's replacement card and its turn's draw.
+   A particle that held the card the opponent then moved with draws at random (odds 1);
+   one that did not must have drawn it, and carries the odds of that draw (its copies
+   among the cards it could draw): the update is exact, not a rejection of the unlucky.
 3. **The opponent's move.** The table the opponent saw is rebuilt
    (:func:`~rallye.agents.mille_sampler.last_turn_replay`) and the classic heuristic is asked
    what it would have played with the particle's hand and the drawn card. A particle whose
    heuristic move differs is dropped, the others keep their hand less the card played
    (when no particle explains the move, each gets a few more draws, a little biased).
-4. **Resampling** the survivors back to the set's size, and dropping any particle the view
-   now contradicts (a card the viewer has just seen leaves no room for it).
+   A safety laid, and an attack the viewer met with a coup fourré, are not read (the table
+   before them is not rebuilt): only that the card was in the hand.
+4. **Resampling** the survivors back to the set's size by their odds, and dropping any
+   particle the view now contradicts (a card the viewer has just seen leaves no room for it).
 
 This is exact Bayesian filtering for an opponent that *is* the classic heuristic (the
 ``medium`` level and the opponents' model inside the searches), up to the sampling of the
-draws. Whenever the hand's history is not the plain one it can follow (the first decision
-of a hand, a coup fourré, an extension, an extra turn of the opponent's, a view of another
-game or seat, an empty draw pile) the particles start afresh from the deal sampler, with
-its inferences; and if no particle explains a move (the opponent does not play like the
-heuristic) they start afresh the same way (:attr:`HandTracker.resets` counts both).
-Only the viewer's own views are read: nothing here looks at a state.
+draws and the moves it does not read. Whenever the hand's history is not one it can follow
+(the first decision of a hand, an extension, an extra turn, a view of another game or seat,
+an empty draw pile) the particles start afresh from the deal sampler, with its inferences;
+and if no particle explains a move (the opponent does not play like the heuristic) they
+start afresh the same way (:attr:`HandTracker.resets` counts both). Against the classic
+heuristic (``benchmarks/tracker_knowledge.py``: ``fitted``'s decisions in 2-player wm2006
+hands, 1,000 particles), this starts afresh at 33 of 562 decisions of 20 hands (20 of them
+the hands' first) and 76 of 1,202 in 40 fresh hands, where following only a plain move each
+and rejecting the unlucky draws started afresh at 64 and 135; the particles share 3.20 and
+3.26 of the opponent's cards with its true hand on average, against 2.94 and 3.14 before
+and the sampler's 2.09 and 2.12. Only the viewer's own views are read: nothing here looks at a state.
 """
 
 from __future__ import annotations
