@@ -66,13 +66,16 @@ def test_particles_never_contradict_the_view_and_samples_give_it_back() -> None:
 
 def test_every_particle_after_an_update_explains_the_opponents_move() -> None:
     """Module doc, step 3: a particle survives only if the classic heuristic, holding it and
-    the card drawn, makes the move the opponent made."""
+    the card drawn, makes the move the opponent made (the moves it reads: the last event
+    the opponent's play, attack or discard, not a safety laid)."""
     tracker = HandTracker(40, seed=2)
     followed = 0
     for _, v in _heuristic_hands(range(3)):
         before = tracker.updates
         tracker.observe(v, _excl(v))
-        if tracker.updates > before and v.events[-1].card not in SAFETIES:
+        last = v.events[-1] if v.events else None
+        read = last is not None and last.seat == 1 and last.kind in ("play", "attack", "discard")
+        if tracker.updates > before and read and last is not None and last.card not in SAFETIES:
             replay = last_turn_replay(v, 1.0)
             assert replay is not None
             assert all(replay.heuristic_move(p) == replay.action for p in set(tracker.particles))
@@ -98,6 +101,38 @@ def test_a_safety_the_opponent_lays_is_followed_not_started_afresh() -> None:
                 followed += 1
             prev = v
     assert followed >= 10  # seeded; a few start afresh (every particle held a card the viewer then drew)
+
+
+def test_coups_fourres_and_extensions_are_followed_not_started_afresh() -> None:
+    """Module doc: a coup fourré by either side, the viewer's extension decision (sampled
+    from the particles of its move just before) and the opponent's extension are followed."""
+    followed: Counter[str] = Counter()
+    for seed in range(40):
+        tracker = HandTracker(100, seed=seed)
+        for _, v in _heuristic_hands(range(seed, seed + 1)):
+            before, resets = tracker.updates, tracker.resets
+            was_active = tracker.active
+            tracker.observe(v, _excl(v))
+            if v.phase == "extend":
+                if was_active:  # the particles stay, and deal the extension decision's searches
+                    assert tracker.active and tracker.resets == resets
+                    t = tracker.sample(v)
+                    assert mille.view_for(t, 0) == v and Counter(t.hands[1]) in [Counter(p) for p in tracker.particles]
+                    followed["own extension"] += 1
+                continue
+            kinds = [(e.seat, e.kind) for e in v.events[-3:]]
+            if tracker.updates == before + 1:
+                if (1, "coup_fourre") in kinds[-2:]:
+                    followed["opponent's coup fourré"] += 1
+                if kinds[-1] == (0, "coup_fourre"):
+                    followed["own coup fourré"] += 1
+                if kinds[-1] == (1, "extend"):
+                    followed["opponent's extension"] += 1
+                if (0, "extend") in kinds[-2:]:
+                    followed["followed own extension"] += 1
+    assert followed["own extension"] >= 10 and followed["own coup fourré"] >= 5, followed
+    assert followed["opponent's coup fourré"] >= 2, followed
+    assert followed["opponent's extension"] + followed["followed own extension"] >= 5, followed
 
 
 def test_against_heuristic_players_the_particles_know_the_hand_better_than_the_sampler() -> None:

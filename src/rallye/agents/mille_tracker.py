@@ -22,24 +22,27 @@ and updates them at each of the viewer's decisions with what happened since the 
    what it would have played with the particle's hand and the drawn card. A particle whose
    heuristic move differs is dropped, the others keep their hand less the card played
    (when no particle explains the move, each gets a few more draws, a little biased).
-   A safety laid, and an attack the viewer met with a coup fourré, are not read (the table
-   before them is not rebuilt): only that the card was in the hand.
+   A safety laid, an attack the viewer met with a coup fourré, and the move that took the
+   opponent to the extension it then declared, are not read (the table before them is not
+   rebuilt; the last was chosen for the shorter trip): only that the card was in the hand.
 4. **Resampling** the survivors back to the set's size by their odds, and dropping any
    particle the view now contradicts (a card the viewer has just seen leaves no room for it).
 
 This is exact Bayesian filtering for an opponent that *is* the classic heuristic (the
 ``medium`` level and the opponents' model inside the searches), up to the sampling of the
-draws and the moves it does not read. Whenever the hand's history is not one it can follow
-(the first decision of a hand, an extension, an extra turn, a view of another game or seat,
-an empty draw pile) the particles start afresh from the deal sampler, with its inferences;
-and if no particle explains a move (the opponent does not play like the heuristic) they
-start afresh the same way (:attr:`HandTracker.resets` counts both). Against the classic
-heuristic (``benchmarks/tracker_knowledge.py``: ``fitted``'s decisions in 2-player wm2006
-hands, 1,000 particles), this starts afresh at 33 of 562 decisions of 20 hands (20 of them
-the hands' first) and 76 of 1,202 in 40 fresh hands, where following only a plain move each
-and rejecting the unlucky draws started afresh at 64 and 135; the particles share 3.20 and
-3.26 of the opponent's cards with its true hand on average, against 2.94 and 3.14 before
-and the sampler's 2.09 and 2.12. Only the viewer's own views are read: nothing here looks at a state.
+draws and the moves it does not read. The viewer's own extension decision changes nothing
+the particles describe (nobody has drawn since its move), so its searches are dealt from
+them too. Whenever the hand's history is not one it can follow (the first decision of a
+hand, an extra turn, a view of another game or seat, an empty draw pile) the particles start
+afresh from the deal sampler, with its inferences; and if no particle explains a move (the
+opponent does not play like the heuristic) they start afresh the same way
+(:attr:`HandTracker.resets` counts both). Against the classic heuristic
+(``benchmarks/tracker_knowledge.py``: ``fitted``'s decisions in 2-player wm2006 hands, 1,000
+particles), this starts afresh at 29 of 562 decisions of 20 hands (20 of them the hands'
+first) and 60 of 1,202 in 40 fresh hands, where following only a plain move each and
+rejecting the unlucky draws started afresh at 64 and 135; the particles share 3.22 and 3.30
+of the opponent's cards with its true hand on average, against 2.94 and 3.14 before and the
+sampler's 2.09 and 2.12. Only the viewer's own views are read: nothing here looks at a state.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ from rallye.agents.mille_sampler import (
     unseen_cards,
 )
 from rallye.mille.cards import CARD_INDEX, SAFETIES, SAFETY_FOR
-from rallye.mille.state import PLAY_PHASE, MilleState
+from rallye.mille.state import EXTEND_PHASE, PLAY_PHASE, MilleState
 from rallye.mille.view import MilleView
 
 _PLAIN = frozenset({"play", "attack", "discard"})
@@ -88,6 +91,7 @@ class HandTracker:
         self.updates = 0  # opponent moves followed
         self._view: MilleView | None = None
         self._unseen: Counter[str] = Counter()  # the last view's unseen cards
+        self._extending: MilleView | None = None  # the viewer's extension decision right after the last view
 
     @property
     def active(self) -> bool:
@@ -98,7 +102,11 @@ class HandTracker:
         """Bring the particles up to ``view`` (the viewer's next decision); ``excl`` are the
         sampler's exclusions for this view, used when the particles start afresh."""
         prev, prev_unseen = self._view, self._unseen
+        if view.phase == EXTEND_PHASE and self.particles and prev is not None and _extends_from(prev, view):
+            self._extending = view  # the viewer's extension decision: nobody has drawn or moved since
+            return
         self._view = view
+        self._extending = None
         if view.n_players != 2 or view.phase != PLAY_PHASE or view.draw_count == 0:
             self.particles = []  # nothing to follow: the searches use the plain sampler
             return
@@ -110,7 +118,7 @@ class HandTracker:
     def sample(self, view: MilleView) -> MilleState:
         """A full state: the opponent holds one of the particles, the rest of the unseen
         cards are the draw pile in random order."""
-        if view is not self._view or not self.particles:
+        if (view is not self._view and view is not self._extending) or not self.particles:
             raise ValueError("sample() follows observe() of the same view")
         rng = self.rng
         hand = self.particles[rng.randrange(len(self.particles))]
@@ -137,19 +145,22 @@ class HandTracker:
         # then took its turn (one more card drawn)
         fourre = events[-2] if drawn == 3 and len(events) >= 3 and events[-2].kind == "coup_fourre" else None
         my_fourre = events[-1] if drawn == 3 and events and events[-1].kind == "coup_fourre" else None
-        k = 3 if fourre or my_fourre else 2
+        # an extension since: the viewer's (after its move) or the opponent's (after its own)
+        my_extension = drawn == 2 and len(events) >= 3 and events[-2].kind == "extend" and events[-2].seat == me
+        extension = drawn == 2 and len(events) >= 3 and events[-1].kind == "extend" and events[-1].seat == opp
+        k = 3 if fourre or my_fourre or my_extension or extension else 2
         if (
             not self.particles
             or view.seat != prev.seat
             or view.hand_no != prev.hand_no
             or view.edition is not prev.edition
-            or drawn != k
+            or drawn != (3 if fourre or my_fourre else 2)
         ):
             return False
         new = len(events) - k
         if new < 0 or events[:new] != prev.events[len(prev.events) - new :]:
             return False  # not exactly one move each since
-        mine, theirs = events[-k], events[-2] if my_fourre else events[-1]
+        mine, theirs = events[-k], events[-2] if my_fourre or extension else events[-1]
         if mine.seat != me or mine.kind not in _PLAIN or theirs.seat != opp or theirs.kind not in _PLAIN:
             return False
         played = mine.card
@@ -159,9 +170,10 @@ class HandTracker:
             return False
         if my_fourre and (theirs.kind != "attack" or my_fourre.seat != me or my_fourre.card != SAFETY_FOR[theirs.card]):
             return False
-        # a safety laid, or an attack the viewer met with a coup fourré, is followed without
-        # being read (the table before it is not rebuilt)
-        read = not my_fourre and not (theirs.kind == "play" and theirs.card in SAFETIES)
+        # a safety laid, an attack the viewer met with a coup fourré and the move before the
+        # opponent's extension are followed without being read (the table before them is
+        # not rebuilt: the last one was made for the shorter trip)
+        read = not my_fourre and not extension and not (theirs.kind == "play" and theirs.card in SAFETIES)
         replay = last_turn_replay(view, 1.0) if read else None
         if read and (replay is None or replay.seat != opp):
             return False
@@ -261,6 +273,17 @@ class Step:
     card: str
     replay: TurnReplay | None
     before: int = 0
+
+
+def _extends_from(prev: MilleView, view: MilleView) -> bool:
+    """``view`` is the viewer's extension decision right after its move from ``prev`` (the
+    same hand, nothing drawn since): the opponent's hand has not changed."""
+    return (
+        view.seat == prev.seat
+        and view.hand_no == prev.hand_no
+        and view.draw_count == prev.draw_count
+        and len(view.hand) == len(prev.hand) - 1
+    )
 
 
 def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
