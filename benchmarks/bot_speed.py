@@ -8,6 +8,10 @@ other programs take the core away).
 
     PYTHONPATH=src python benchmarks/bot_speed.py --bots hard,expert --hands 6
 
+A bot is a level or bot name, or a ``pimc/key=value/...`` spec as ``ladder.py`` takes it
+(``cpu_limit=0.45`` gives a spec expert's CPU ceiling), to time a setting before a level
+takes it.
+
 Targets (issue): ``hard`` ≤ 0.2 s and ``expert`` ≤ 0.5 s per move. The search levels
 stop sampling deals at a ceiling of CPU time under those limits
 (``rallye.agents.levels.CPU_LIMITS``); ``capped`` counts the moves where it acted, which a
@@ -20,6 +24,8 @@ import argparse
 import statistics
 import time
 
+from ladder import build
+
 from rallye import mille
 from rallye.agents.base import make_agent
 
@@ -30,7 +36,7 @@ def measure(name: str, hands: int, players: int, edition: str, capped: list[bool
     times: list[float] = []
     for seed in range(hands):
         s = mille.new_match(edition, players, seed=seed)
-        bots = [make_agent("mille", name if p == 0 else "heuristic", seed + p) for p in range(players)]
+        bots = [build(name, seed) if p == 0 else make_agent("mille", "heuristic", seed + p) for p in range(players)]
         while not s.sheets:
             v = mille.view_for(s, s.current)
             legal = mille.legal_from_view(v)
