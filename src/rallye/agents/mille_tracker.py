@@ -267,8 +267,8 @@ class HandTracker:
 @dataclass(frozen=True, slots=True)
 class Step:
     """The opponent's move as the tracker follows it: the ``card`` it moved with, the
-    ``replay`` that reads it (``None``: a safety laid, not read) and the cards it drew
-    ``before`` its turn's draw (a coup fourré's replacement)."""
+    ``replay`` that reads it (``None``: a move it does not read, step 3 of the module doc)
+    and the cards it drew ``before`` its turn's draw (a coup fourré's replacement)."""
 
     card: str
     replay: TurnReplay | None
