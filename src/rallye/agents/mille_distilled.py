@@ -39,7 +39,7 @@ from rallye.agents.mille_heuristic import (
     Reading,
     Style,
     _cf_risk,
-    _sums,
+    _reachable,
     best_scored,
     card_value,
     rank_actions,
@@ -132,7 +132,7 @@ def features(r: Reading, a: Action, ctx: Sequence[str], base_score: float) -> di
         rest = list(r.view.hand)
         rest.remove(a.card)
         rest_km = [DISTANCE_KM[c] for c in rest if c in DISTANCE_KM]
-        tag = "fin" if after == 0 else "reach" if after in _sums(rest_km, after) else "noreach"
+        tag = "fin" if after == 0 else "reach" if _reachable(tuple(rest_km), after) else "noreach"
         f[f"dist:{tag}"] = 1.0
         f[f"dist:{tag}|{draw}"] = 1.0
         f[f"dist:{tag}|{draw}|{opp}"] = 1.0
