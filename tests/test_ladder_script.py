@@ -139,3 +139,28 @@ def test_ladder_truehands_sees_the_true_state_of_every_decision(monkeypatch: pyt
     res, pa, pb, hands = ladder.play(("truehands:pimc/deals=3/plies=60", "medium", 5, True, "wm2006", True))
     assert hands == 1 and res == (1.0 if pa > pb else 0.5 if pa == pb else 0.0)
     assert seen and all(seen)
+
+
+#: the spec whose matches against ``medium`` make ``expert``'s record since it took the
+#: tracker (``benchmarks/results/h16track_2[6-9]1000.csv``; README, "The 70 % goal")
+EXPERT_SPEC = (
+    "pimc/deals=160/plies=8400/top_k=4/extra_discards=3/horizon=16/endgame=20/z=1.0/min_gain=0.0"
+    "/style=fitted/track=1000"
+)
+
+
+def test_expert_is_the_spec_its_record_was_played_as(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games the README counts for ``expert`` were played under a ``pimc/...`` spec
+    (``--exact``): the level is that bot, setting for setting, seeded the same."""
+    monkeypatch.syspath_prepend(str(LADDER.parent))
+    import ladder
+
+    level, spec = ladder.build("expert", 7, exact=True), ladder.build(EXPERT_SPEC, 7, exact=True)
+    assert (level.horizon, level.tracker.size) == (16, 1000)
+    skip = {"name", "tracker", "rng"}
+    assert {k: v for k, v in vars(level).items() if k not in skip} == {
+        k: v for k, v in vars(spec).items() if k not in skip
+    }
+    assert level.tracker.size == spec.tracker.size
+    assert level.rng.getstate() == spec.rng.getstate()
+    assert level.tracker.rng.getstate() == spec.tracker.rng.getstate()

@@ -187,6 +187,37 @@ def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
     assert checked >= 10
 
 
+def test_expert_following_the_hand_sees_only_views() -> None:
+    """Expert's tracker (2 players) keeps what it learns from one decision to the next: fed,
+    decision after decision of a hand, views made from states with other hidden cards (the
+    same view each time), it keeps the same particles and makes the same choices."""
+    s = mille.new_match("wm2006", 2, seed=8)
+    opponent = make_agent("mille", "medium", seed=1)
+    bots = [make_agent("mille", "expert", seed=5, exact=True) for _ in range(2)]
+    for bot in bots:
+        assert isinstance(bot, PimcAgent) and bot.tracker is not None
+        bot.deals, bot.plies = 3, 300  # (a choice, not a budget)
+    decisions = swapped = 0
+    while not s.sheets:
+        v = mille.view_for(s, s.current)
+        if s.current == 0:
+            a_state, b_state = _swap_hidden(v, seed=decisions)
+            swapped += a_state.hands != b_state.hands or a_state.draw_pile != b_state.draw_pile
+            choices = []
+            for bot, state in zip(bots, (a_state, b_state), strict=True):
+                seen = mille.view_for(state, 0)
+                choices.append(bot.choose(seen, mille.legal_from_view(seen)))
+            assert choices[0] == choices[1]
+            assert bots[0].tracker.particles == bots[1].tracker.particles  # type: ignore[union-attr]
+            action = choices[0]
+            decisions += 1
+        else:
+            action = opponent.choose(v, mille.legal_from_view(v))
+        s = mille.apply(s, action)
+    # (with the draw pile gone, the opponent's hand is no secret: nothing to swap)
+    assert swapped >= 10 and bots[0].tracker.updates >= 5  # type: ignore[union-attr]
+
+
 def test_heuristic_beats_random_clearly() -> None:
     """Behaviour check: ≥ 80 % of 2-player wm2006 hands won (seats swapped each deal)."""
     wins = games = 0

@@ -497,7 +497,8 @@ class PimcAgent:
     and 1,000 on 641 fresh positions -0.37 [-1.92, +1.19]). In matches against the
     heuristic, once it followed laid safeties and coups fourrés, with a 16-step horizon and
     1,000 particles: +4.9 [+0.7, +9.1] points of win rate paired against ``expert`` on 368
-    games (two versions of the filter; README, "Mille Bornes bots"); no level uses it yet.
+    games (two versions of the filter; README, "Mille Bornes bots"), so ``expert`` uses it
+    (1,000 particles, 16 steps: :mod:`rallye.agents.levels`).
 
     A fourth, off by default and in no level: ``leaf=True`` values a rollout stopped before
     the end of the hand by the learned :func:`~rallye.agents.mille_leaf.learned_estimate`
