@@ -71,8 +71,17 @@ def mille_level(level: str, seed: int = 0) -> Agent:
         return _search(seed, level, deals=24, plies=1200, distilled=True)
     if level == "expert":  # a large one, from fitted's move, the end of the hand in sight late,
         # the opponent's hand followed by the tracker (2 players)
-        budget = {"deals": 160, "plies": 8400, "endgame": 20, "z": 1.0, "min_gain": 0.0}
-        return _search(seed, level, horizon=EXPERT_HORIZON, track=EXPERT_TRACK, **budget)
+        return _search(
+            seed,
+            level,
+            deals=160,
+            plies=8400,
+            horizon=EXPERT_HORIZON,
+            endgame=20,
+            z=1.0,
+            min_gain=0.0,
+            track=EXPERT_TRACK,
+        )
     raise ValueError(f"unknown level {level!r}; levels are easy, medium, hard, expert")
 
 

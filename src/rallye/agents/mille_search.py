@@ -496,9 +496,10 @@ class PimcAgent:
     gain shown (the 1,000 a lucky draw: the same filter with other random draws gains none,
     and 1,000 on 641 fresh positions -0.37 [-1.92, +1.19]). In matches against the
     heuristic, once it followed laid safeties and coups fourrés, with a 16-step horizon and
-    1,000 particles: +4.9 [+0.7, +9.1] points of win rate paired against ``expert`` on 368
-    games (two versions of the filter; README, "Mille Bornes bots"), so ``expert`` uses it
-    (1,000 particles, 16 steps: :mod:`rallye.agents.levels`).
+    1,000 particles: +4.9 [+0.7, +9.1] points of win rate paired against the previous
+    ``expert`` (12 steps, no filter) on 368 games (two versions of the filter; README, "Mille
+    Bornes bots"), so ``expert`` uses it (1,000 particles, 16 steps:
+    :mod:`rallye.agents.levels`).
 
     A fourth, off by default and in no level: ``leaf=True`` values a rollout stopped before
     the end of the hand by the learned :func:`~rallye.agents.mille_leaf.learned_estimate`
@@ -552,9 +553,10 @@ class PimcAgent:
     ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
     for the searching side: it ranks the candidates and plays that side's turns in the
     rollouts; the other sides are always played by the classic heuristic (the opponent
-    model). ``expert`` uses ``FITTED``: 3,648 of 5,214 matches (70.0 %) against the heuristic;
-    the same search with ``TUNED`` won 486 of 700 (69.4 %), with the classic style 1,071 of
-    1,600 (66.9 %) (README, "Mille Bornes bots").
+    model). ``expert`` uses ``FITTED``: 663 of 921 matches (72.0 %) against the heuristic;
+    the previous expert (12 steps, no filter) with ``FITTED`` won 3,648 of 5,214 (70.0 %),
+    with ``TUNED`` 486 of 700 (69.4 %), with the classic style 1,071 of 1,600 (66.9 %)
+    (README, "Mille Bornes bots").
 
     The deals weigh down what the others' last discards suggest they do not hold
     (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player
