@@ -4,6 +4,7 @@ heuristic opponent it knows the hand better than the sampler."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -25,6 +26,9 @@ from rallye.agents.mille_tracker import HandTracker
 from rallye.mille.cards import SAFETIES
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
+
+#: :func:`_trace_digest` of the tracker as its record was played (see the last test)
+PINNED_TRACE = "fbad57c48178a239b9a811e8fad5b543b6fa6658402ca49a4230bd4a4fd9895a"
 
 
 def _heuristic_hands(seeds: range, players: int = 2) -> Iterator[tuple[MilleState, MilleView]]:
@@ -186,3 +190,26 @@ def test_pimc_following_the_hand_plays_legal_moves_deterministically() -> None:
     assert all(a in mille.legal_from_view(v) for a, v in zip(runs[0], views, strict=True))
     with pytest.raises(ValueError, match="track"):
         PimcAgent(track=-1)
+
+
+def _trace_digest(seeds: range, particles: int) -> str:
+    """A digest of everything the tracker gives a search along seat 0's decisions of the
+    first hands of ``seeds``: its particles after each update, the deals it samples, and
+    its counts of updates and starts afresh."""
+    tracker = HandTracker(particles, seed=7)
+    h = hashlib.sha256()
+    for _, v in _heuristic_hands(seeds):
+        tracker.observe(v, _excl(v))
+        h.update(repr((tracker.resets, tracker.updates, tracker.particles)).encode())
+        if tracker.active:
+            for _ in range(3):
+                s = tracker.sample(v)
+                h.update(repr((s.hands, s.deck)).encode())
+    return h.hexdigest()
+
+
+def test_the_trackers_particles_and_deals_are_pinned() -> None:
+    """A change meant to make the tracker faster must leave its particles and the deals it
+    samples as they were, random draw for random draw (expert plays from them; its record
+    was played with them). Change the digest only with a change of the filter's play."""
+    assert _trace_digest(range(10, 16), 300) == PINNED_TRACE

@@ -91,6 +91,7 @@ class HandTracker:
         self.updates = 0  # opponent moves followed
         self._view: MilleView | None = None
         self._unseen: Counter[str] = Counter()  # the last view's unseen cards
+        self._piles: dict[tuple[str, ...], tuple[str, ...]] = {}  # per particle: the rest of them, in order
         self._extending: MilleView | None = None  # the viewer's extension decision right after the last view
 
     @property
@@ -112,6 +113,7 @@ class HandTracker:
             return
         pool = unseen_cards(view)
         self._unseen = Counter(pool)
+        self._piles.clear()
         if prev is None or not self._follow(prev, prev_unseen, view):
             self._start(view, excl, pool)
 
@@ -122,7 +124,10 @@ class HandTracker:
             raise ValueError("sample() follows observe() of the same view")
         rng = self.rng
         hand = self.particles[rng.randrange(len(self.particles))]
-        pile = list((self._unseen - Counter(hand)).elements())
+        rest = self._piles.get(hand)
+        if rest is None:
+            rest = self._piles[hand] = tuple((self._unseen - Counter(hand)).elements())
+        pile = list(rest)
         rng.shuffle(pile)
         opp = 1 - view.seat
         hands: list[tuple[str, ...]] = [(), ()]
@@ -196,7 +201,11 @@ class HandTracker:
         if not hands and replay is not None:  # a move few hands explain: more draws each, a little biased
             hands, odds = self._advance(particles, unseen_prev, my_draws, move, 1 + RETRIES)
         unseen_now = self._unseen
-        keep = [i for i, h in enumerate(hands) if not Counter(h) - unseen_now]
+        fits: dict[tuple[str, ...], bool] = {}  # per distinct hand: no card beyond the unseen ones
+        for h in hands:
+            if h not in fits:
+                fits[h] = not Counter(h) - unseen_now
+        keep = [i for i, h in enumerate(hands) if fits[h]]
         if not keep:
             return False
         self.updates += 1
@@ -230,11 +239,19 @@ class HandTracker:
                 hit = explains[hand_now] = move.replay.heuristic_move(hand_now) == move.replay.action
             return hit
 
+        piles: dict[tuple[str, ...], Counter[str] | None] = {}  # per distinct hand (only copied below)
         for hand in particles:
-            pile = unseen_prev - Counter(hand)
-            if my_draws - pile:
-                continue  # the viewer's cards could not have lain below the opponent's draws
-            pile -= my_draws
+            if hand in piles:
+                pile = piles[hand]
+            else:
+                pile = unseen_prev - Counter(hand)
+                if my_draws - pile:
+                    pile = None  # the viewer's cards could not have lain below the opponent's draws
+                else:
+                    pile -= my_draws
+                piles[hand] = pile
+            if pile is None:
+                continue
             for _ in range(tries):
                 now = list(hand)
                 left = pile.copy()
