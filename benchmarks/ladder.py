@@ -12,7 +12,14 @@ interval computed over the duplicate pairs (the two games of a deal are not inde
 ``--csv FILE`` also writes one row per game (pairing, deal seed, A's seat, A's result and
 points, B's points, hands), so two runs on the same seeds can be compared deal by deal.
 Rows are written (and flushed) as games finish, in the order they finish: a run stopped
-early keeps every game it completed.
+early keeps every game it completed, and ``--resume`` (with the same command and file)
+carries it on: the file's games are kept and counted, only the others are played, and
+their rows are appended (a file that is not such a CSV, or holds one game with two
+results, is refused before any game is played, naming the line). Without ``--resume`` a
+file that already holds games is refused, not overwritten::
+
+    PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --exact --matches 400 \
+        --first-seed 341000 --csv /tmp/expert_341000.csv --resume
 
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
 keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
@@ -112,9 +119,45 @@ def _number(key: str, v: str) -> int | float | str:
 
 
 Job = tuple[str, str, int, bool, str, bool]  # a, b, game seed, hands only, edition, exact
+GameKey = tuple[str, str, int, int]  # a, b, deal seed, a's seat
+Result = tuple[float, int, int, int]  # a's result, a's points, b's points, hands
 
 
-def play(job: Job) -> tuple[float, int, int, int]:
+def game_key(job: Job) -> GameKey:
+    a, b, seed = job[:3]
+    return a, b, seed // 2, seed % 2
+
+
+def read_games(path: Path) -> dict[GameKey, Result]:
+    """The games of a ``--csv`` file, to resume from. Raises ``ValueError`` naming what is
+    wrong: not this script's header, a line that does not parse, an incomplete last line
+    (a run stopped mid-row), or one game recorded with two different results."""
+    text = path.read_text(encoding="utf-8")
+    if not text:
+        return {}
+    if not text.endswith("\n"):
+        raise ValueError("its last line is incomplete (a run stopped while writing it?): remove that line")
+    rows = csv.reader(text.splitlines())
+    if tuple(next(rows)) != CSV_FIELDS:
+        raise ValueError(f"line 1 is not this script's header ({','.join(CSV_FIELDS)})")
+    games: dict[GameKey, Result] = {}
+    for line, row in enumerate(rows, start=2):
+        try:
+            if len(row) != len(CSV_FIELDS):
+                raise ValueError(f"{len(row)} fields, not {len(CSV_FIELDS)}")
+            a, b, deal, seat, res, pa, pb, hands = row
+            key = (a, b, int(deal), int(seat))
+            result = (float(res), int(pa), int(pb), int(hands))
+            if key[3] not in (0, 1) or result[0] not in (0.0, 0.5, 1.0):
+                raise ValueError("a seat is 0 or 1, a result 0, 0.5 or 1")
+        except ValueError as e:
+            raise ValueError(f"line {line}: {e}") from None
+        if games.setdefault(key, result) != result:
+            raise ValueError(f"line {line}: {a} vs {b}, deal {deal}, seat {seat} is already there with another result")
+    return games
+
+
+def play(job: Job) -> Result:
     """One game; returns (result for ``a`` in 0/0.5/1, points a, points b, hands)."""
     a, b, seed, hands_only, edition, exact = job
     seat_a = seed % 2
@@ -137,7 +180,7 @@ def play(job: Job) -> tuple[float, int, int, int]:
     return res, pa, pb, len(s.sheets)
 
 
-def _play_numbered(item: tuple[int, Job]) -> tuple[int, tuple[float, int, int, int]]:
+def _play_numbered(item: tuple[int, Job]) -> tuple[int, Result]:
     k, job = item
     return k, play(job)
 
@@ -170,7 +213,22 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
     ap.add_argument("--exact", action="store_true", help="lift the levels' CPU ceiling: whole count budgets")
+    ap.add_argument("--resume", action="store_true", help="with --csv: keep the file's games, play the rest, append")
     args = ap.parse_args()
+    if args.resume and not args.csv:
+        ap.error("--resume needs --csv (the file of the run to carry on)")
+    prior: dict[GameKey, Result] = {}
+    append = False
+    if args.resume and args.csv.exists():
+        try:
+            prior = read_games(args.csv)
+        except (ValueError, UnicodeDecodeError) as e:
+            ap.error(f"--resume: {args.csv}: {e}")
+        except OSError as e:
+            ap.error(f"--resume: cannot read {args.csv}: {e.strerror}")
+        append = args.csv.stat().st_size > 0
+    elif args.csv and args.csv.is_file() and args.csv.stat().st_size > 0:
+        ap.error(f"--csv: {args.csv} already holds games: --resume to carry that run on, or remove it")
     try:
         pairings = [split_pair(pair) for pair in args.pairs.split(",")]
     except ValueError as e:
@@ -185,20 +243,24 @@ def main() -> None:
         out = None
         if args.csv:  # opened before the first game: a bad path fails at once, not after an hour of play
             try:
-                csv_file = stack.enter_context(args.csv.open("w", newline=""))
+                csv_file = stack.enter_context(args.csv.open("a" if append else "w", newline=""))
             except OSError as e:
                 ap.error(f"--csv: cannot write {args.csv}: {e.strerror}")
             out = csv.DictWriter(csv_file, CSV_FIELDS)
-            out.writeheader()
-            csv_file.flush()
+            if not append:
+                out.writeheader()
+                csv_file.flush()
         pool = stack.enter_context(multiprocessing.Pool(args.workers))
         for a, b in pairings:
             jobs: list[Job] = [
                 (a, b, args.first_seed * 2 + k, args.hands, args.edition, args.exact) for k in range(2 * args.matches)
             ]
             t = time.time()
-            done: dict[int, tuple[float, int, int, int]] = {}
-            for k, r in pool.imap_unordered(_play_numbered, enumerate(jobs), chunksize=1):
+            done: dict[int, Result] = {k: prior[game_key(j)] for k, j in enumerate(jobs) if game_key(j) in prior}
+            if args.resume:
+                print(f"{a} vs {b}: {len(done)} of {len(jobs)} games already in {args.csv}", flush=True)
+            todo = [(k, j) for k, j in enumerate(jobs) if k not in done]
+            for k, r in pool.imap_unordered(_play_numbered, todo, chunksize=1):
                 done[k] = r
                 if out:
                     seed = jobs[k][2]

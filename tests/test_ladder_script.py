@@ -15,11 +15,11 @@ from rallye.agents.levels import CPU_LIMITS
 LADDER = Path(__file__).resolve().parents[1] / "benchmarks" / "ladder.py"
 
 
-def _run(out: Path, workers: int = 1) -> tuple[str, list[dict[str, str]]]:
+def _run(out: Path, workers: int = 1, resume: bool = False) -> tuple[str, list[dict[str, str]]]:
     """The printed summary and the CSV rows, in deal and seat order (rows are written as
     games finish, which with two workers need not be that order)."""
     cmd = [sys.executable, str(LADDER), "--pairs", "medium:easy", "--hands", "--matches", "2"]
-    cmd += ["--first-seed", "70", "--workers", str(workers), "--csv", str(out)]
+    cmd += ["--first-seed", "70", "--workers", str(workers), "--csv", str(out)] + (["--resume"] if resume else [])
     done = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300)
     with out.open(newline="") as f:
         rows = list(csv.DictReader(f))
@@ -165,3 +165,56 @@ def test_expert_is_the_spec_its_record_was_played_as(monkeypatch: pytest.MonkeyP
     assert level.tracker.size == spec.tracker.size
     assert level.rng.getstate() == spec.rng.getstate()
     assert level.tracker.rng.getstate() == spec.tracker.rng.getstate()
+
+
+def test_ladder_resume_plays_only_the_missing_games_and_appends_them(tmp_path: Path) -> None:
+    """A run stopped early is carried on with ``--resume``: the file ends with every game
+    once, as one uninterrupted run writes them, and the figures are the same."""
+    whole = tmp_path / "whole.csv"
+    printed, rows = _run(whole)
+    lines = whole.read_text(encoding="utf-8").splitlines(keepends=True)
+    part = tmp_path / "part.csv"
+    part.write_text("".join(lines[:3]), encoding="utf-8")  # the header and two games
+    resumed, rows_resumed = _run(part, resume=True)
+    assert rows_resumed == rows
+    assert "medium vs easy: 2 of 4 games already in" in resumed
+    assert _figures(resumed) == _figures(printed)
+    again, rows_again = _run(part, resume=True)  # nothing left to play
+    assert rows_again == rows and "4 of 4 games already in" in again and _figures(again) == _figures(printed)
+    cmd = [sys.executable, str(LADDER), "--pairs", "medium:easy", "--hands", "--matches", "2", "--resume"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--resume needs --csv" in done.stderr
+
+
+def _figures(printed: str) -> str:
+    """The summary line's figures, without its time."""
+    line = next(x for x in printed.splitlines() if " wins " in x)
+    return line.split("(")[0]
+
+
+HEADER = "a,b,deal_seed,seat_a,result_a,points_a,points_b,hands\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("a,b,c\n", "line 1 is not this script's header"),
+        (HEADER + "medium,easy,70,0,1.0\n", "line 2: 5 fields, not 8"),
+        (HEADER + "medium,easy,70,0,one,700,0,1\n", "line 2: could not convert string to float: 'one'"),
+        (
+            HEADER + "medium,easy,70,0,1.0,700,0,1\nmedium,easy,70,0,0.0,0,700,1\n",
+            "line 3: medium vs easy, deal 70, seat 0 is already there with another result",
+        ),
+        (HEADER + "medium,easy,70", "its last line is incomplete"),
+    ],
+)
+def test_ladder_resume_refuses_a_broken_file_before_playing(tmp_path: Path, content: str, message: str) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text(content, encoding="utf-8")
+    cmd = [sys.executable, str(LADDER), "--pairs", "medium:easy", "--hands", "--matches", "2", "--csv", str(bad)]
+    done = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr and "wins" not in done.stdout
+    assert bad.read_text(encoding="utf-8") == content  # left as it was
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)  # without --resume: not overwritten
+    assert done.returncode == 2 and "already holds games: --resume" in done.stderr
+    assert bad.read_text(encoding="utf-8") == content
