@@ -82,7 +82,7 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from ladder import CHEAT, build
 
@@ -197,7 +197,7 @@ class TrueHands(PimcAgent):
     state: MilleState
 
     @classmethod
-    def of(cls, inner: PimcAgent) -> TrueHands:
+    def of(cls, inner: PimcAgent) -> Self:
         bot = cls.__new__(cls)
         bot.__dict__.update(inner.__dict__)
         return bot
