@@ -129,32 +129,25 @@ def game_key(job: Job) -> GameKey:
 
 
 def read_games(path: Path) -> dict[GameKey, Result]:
-    """The games of a ``--csv`` file, to resume from. Raises ``ValueError`` naming what is
-    wrong: not this script's header, a line that does not parse, an incomplete last line
-    (a run stopped mid-row), or one game recorded with two different results."""
+    """The games of a ``--csv`` file, to resume from (read as ``ladder_pool.py`` reads them).
+    Raises ``ValueError`` naming what is wrong: not this script's header (the rows to come
+    are appended in its columns), a line that does not parse, an incomplete last line (a run
+    stopped mid-row), or one game recorded with two different results."""
+    from ladder_pool import PoolError
+    from ladder_pool import read_games as read_pooled
+
     text = path.read_text(encoding="utf-8")
     if not text:
         return {}
     if not text.endswith("\n"):
         raise ValueError("its last line is incomplete (a run stopped while writing it?): remove that line")
-    rows = csv.reader(text.splitlines())
-    if tuple(next(rows)) != CSV_FIELDS:
+    if tuple(next(csv.reader(text.splitlines()))) != CSV_FIELDS:
         raise ValueError(f"line 1 is not this script's header ({','.join(CSV_FIELDS)})")
-    games: dict[GameKey, Result] = {}
-    for line, row in enumerate(rows, start=2):
-        try:
-            if len(row) != len(CSV_FIELDS):
-                raise ValueError(f"{len(row)} fields, not {len(CSV_FIELDS)}")
-            a, b, deal, seat, res, pa, pb, hands = row
-            key = (a, b, int(deal), int(seat))
-            result = (float(res), int(pa), int(pb), int(hands))
-            if key[3] not in (0, 1) or result[0] not in (0.0, 0.5, 1.0):
-                raise ValueError("a seat is 0 or 1, a result 0, 0.5 or 1")
-        except ValueError as e:
-            raise ValueError(f"line {line}: {e}") from None
-        if games.setdefault(key, result) != result:
-            raise ValueError(f"line {line}: {a} vs {b}, deal {deal}, seat {seat} is already there with another result")
-    return games
+    try:
+        games = read_pooled([path])
+    except PoolError as e:
+        raise ValueError(str(e)) from None
+    return {key: (res, pa, pb, hands) for key, (res, pa, pb, hands, _) in games.items()}
 
 
 def play(job: Job) -> Result:

@@ -38,8 +38,8 @@ from rallye.sim.stats import clustered_mean_ci95, mean_ci, rate_ci95, wilson
 
 FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
-#: Every distinct game: (A, B, deal seed, A's seat) -> (A's result, A's points, B's points, file).
-Games = dict[tuple[str, str, int, int], tuple[float, int, int, str]]
+#: Every distinct game: (A, B, deal seed, A's seat) -> (A's result, A's points, B's points, hands, file).
+Games = dict[tuple[str, str, int, int], tuple[float, int, int, int, str]]
 
 
 class PoolError(Exception):
@@ -56,17 +56,23 @@ def read_games(paths: list[Path]) -> Games:
                 missing = [k for k in FIELDS if k not in (reader.fieldnames or ())]
                 if missing:
                     raise PoolError(f"{path}: not a ladder.py CSV (no column {', '.join(missing)})")
+                width = len(reader.fieldnames or ())
                 for line, row in enumerate(reader, start=2):
                     try:
+                        if None in row or None in row.values():
+                            raise ValueError(f"its fields are not the header's {width}")
                         key = (row["a"], row["b"], int(row["deal_seed"]), int(row["seat_a"]))
-                        value = (float(row["result_a"]), int(row["points_a"]), int(row["points_b"]), str(path))
+                        res, hands = float(row["result_a"]), int(row["hands"])
+                        value = (res, int(row["points_a"]), int(row["points_b"]), hands, str(path))
+                        if key[3] not in (0, 1) or res not in (0.0, 0.5, 1.0):
+                            raise ValueError("a seat is 0 or 1, a result 0, 0.5 or 1")
                     except (TypeError, ValueError) as e:
                         raise PoolError(f"{path}, line {line}: {e}") from None
                     seen = games.get(key)
                     if seen is not None and seen[:3] != value[:3]:
                         raise PoolError(
                             f"deal {key[2]} seat {key[3]} of {key[0]} vs {key[1]} has different results in "
-                            f"{seen[3]} and {path}: two versions of a bot; pool one version only"
+                            f"{seen[4]} and {path}: two versions of a bot; pool one version only"
                         )
                     games.setdefault(key, value)
         except OSError as e:
@@ -76,7 +82,7 @@ def read_games(paths: list[Path]) -> Games:
 
 def summary(games: Games) -> list[str]:
     by_pair: dict[tuple[str, str], dict[int, list[tuple[float, int, int]]]] = defaultdict(lambda: defaultdict(list))
-    for (a, b, deal, _seat), (res, pa, pb, _) in games.items():
+    for (a, b, deal, _seat), (res, pa, pb, _, _) in games.items():
         by_pair[(a, b)][deal].append((res, pa, pb))
     out = []
     for (a, b), deals in sorted(by_pair.items()):
@@ -100,7 +106,7 @@ def _by_opponent(games: Games, which: str) -> dict[tuple[str, int, int], tuple[s
     """(B, deal, seat) -> (A, A's result, A's margin); one bot A per opponent B."""
     out: dict[tuple[str, int, int], tuple[str, float, int]] = {}
     bots: dict[str, str] = {}
-    for (a, b, deal, seat), (res, pa, pb, _) in games.items():
+    for (a, b, deal, seat), (res, pa, pb, _, _) in games.items():
         if bots.setdefault(b, a) != a:
             raise PoolError(f"the {which} files hold two bots against {b} ({bots[b]} and {a}); pair one with one")
         out[(b, deal, seat)] = (a, res, pa - pb)

@@ -199,11 +199,12 @@ HEADER = "a,b,deal_seed,seat_a,result_a,points_a,points_b,hands\n"
     ("content", "message"),
     [
         ("a,b,c\n", "line 1 is not this script's header"),
-        (HEADER + "medium,easy,70,0,1.0\n", "line 2: 5 fields, not 8"),
+        (HEADER + "medium,easy,70,0,1.0\n", "line 2: its fields are not the header's 8"),
         (HEADER + "medium,easy,70,0,one,700,0,1\n", "line 2: could not convert string to float: 'one'"),
+        (HEADER + "medium,easy,70,2,1.0,700,0,1\n", "line 2: a seat is 0 or 1, a result 0, 0.5 or 1"),
         (
             HEADER + "medium,easy,70,0,1.0,700,0,1\nmedium,easy,70,0,0.0,0,700,1\n",
-            "line 3: medium vs easy, deal 70, seat 0 is already there with another result",
+            "deal 70 seat 0 of medium vs easy has different results",
         ),
         (HEADER + "medium,easy,70", "its last line is incomplete"),
     ],
