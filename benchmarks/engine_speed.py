@@ -130,13 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"{'edition':<10}{'path':<9}{'steps/s':>12}{'hands/s':>10}{'steps/hand':>12}{'matches':>9}{'vs goal':>9}")
     for ed in eds:
-        totals = {path: [0, 0, 0, 0.0] for path in paths}
+        totals: dict[str, tuple[int, int, int, float]] = {path: (0, 0, 0, 0.0) for path in paths}
         ratios = []
         for r in range(rounds if len(paths) > 1 else 1):
             rates = []
             for path in paths:
                 got = playouts(ed, args.players, args.seconds / rounds, args.seed + 100_000 * r, path)
-                totals[path] = [t + g for t, g in zip(totals[path], got, strict=True)]
+                t = totals[path]
+                totals[path] = (t[0] + got[0], t[1] + got[1], t[2] + got[2], t[3] + got[3])
                 rates.append(got[0] / got[3])
             if len(rates) == 2:
                 ratios.append(rates[1] / rates[0])

@@ -39,7 +39,6 @@ import multiprocessing
 import os
 import pickle
 import random
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -177,4 +176,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
