@@ -24,6 +24,14 @@ independent (``rallye.sim.stats.clustered_mean_ci95``: the wider of the clustere
 and the per-game interval):
 
     python benchmarks/ladder_pool.py /tmp/th_181000.csv --against /tmp/expert_181000.csv
+
+**Against a goal** (``--goal RATE``, a win rate such as ``0.7``): per pairing, whether A's
+reported interval (the wider one above) lies wholly above the goal (shown), wholly below
+it, or holds it (not shown); and while it holds it, how many games in all would lift
+Wilson's interval clear of the goal were A's true rate the rate measured (at a rate not
+above the goal, none would):
+
+    python benchmarks/ladder_pool.py benchmarks/results/h16track_3*.csv --goal 0.7
 """
 
 from __future__ import annotations
@@ -80,12 +88,17 @@ def read_games(paths: list[Path]) -> Games:
     return games
 
 
-def summary(games: Games) -> list[str]:
+def _by_pair(games: Games) -> dict[tuple[str, str], dict[int, list[tuple[float, int, int]]]]:
+    """(A, B) -> deal -> every game's (A's result, A's points, B's points)."""
     by_pair: dict[tuple[str, str], dict[int, list[tuple[float, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for (a, b, deal, _seat), (res, pa, pb, _, _) in games.items():
         by_pair[(a, b)][deal].append((res, pa, pb))
+    return by_pair
+
+
+def summary(games: Games) -> list[str]:
     out = []
-    for (a, b), deals in sorted(by_pair.items()):
+    for (a, b), deals in sorted(_by_pair(games).items()):
         clusters = [(sum(r for r, _, _ in g), len(g)) for g in deals.values()]
         wins = sum(w for w, _ in clusters)
         n = sum(k for _, k in clusters)
@@ -99,6 +112,51 @@ def summary(games: Games) -> list[str]:
             f"deal-clustered [{clo:.1%}, {chi:.1%}]; margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a game; "
             f"{len(deals)} deals ({both} in both seat orders)"
         )
+    return out
+
+
+def games_to_show(rate: float, goal: float) -> int | None:
+    """The fewest games at which Wilson's 95 % interval around ``rate`` lies wholly above
+    ``goal`` (``None`` when ``rate`` is not above it: no number of games would show it)."""
+    if not rate > goal:
+        return None
+
+    def clear(n: int) -> bool:
+        return wilson(rate * n, n)[0] > goal
+
+    hi = 1
+    while not clear(hi):  # the lower end rises with n at a fixed rate above the goal
+        hi *= 2
+    lo = hi // 2  # not clear at lo (or lo == 0)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if clear(mid) else (mid, hi)
+    return hi
+
+
+def goal_lines(games: Games, goal: float) -> list[str]:
+    """Per pairing, A's win rate against ``goal``: shown above, below, or not shown (and the
+    games in all that would show it at the rate measured)."""
+    out = []
+    for (a, b), deals in sorted(_by_pair(games).items()):
+        clusters = [(sum(r for r, _, _ in g), len(g)) for g in deals.values()]
+        wins = sum(w for w, _ in clusters)
+        n = sum(k for _, k in clusters)
+        lo, hi = rate_ci95(clusters)
+        head = f"{a} vs {b} against the goal {goal:.1%}: {wins / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games"
+        if lo > goal:
+            out.append(f"{head}: shown, the interval lies wholly above it")
+        elif hi < goal:
+            out.append(f"{head}: the interval lies wholly below it")
+        else:
+            need = games_to_show(wins / n, goal)
+            if need is None:
+                out.append(f"{head}: not shown, and at the rate measured no number of games would show it")
+            else:
+                out.append(
+                    f"{head}: not shown; were the true rate the {wins / n:.1%} measured, Wilson's interval "
+                    f"would clear it at about {need:,} games in all ({max(0, need - n):,} more)"
+                )
     return out
 
 
@@ -149,13 +207,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--against", nargs="+", type=Path, metavar="CSV", help="also compare game by game with these runs' games"
     )
+    ap.add_argument("--goal", type=float, metavar="RATE", help="also say whether A's win rate is shown above RATE")
     args = ap.parse_args(argv)
+    if args.goal is not None and not 0.0 < args.goal < 1.0:
+        ap.error("--goal is a win rate between 0 and 1 (0.7 for 70 %)")
     try:
         games = read_games(args.csv)
         against = read_games(args.against) if args.against else None
         if not games or against == {}:
             raise PoolError("no games in " + ("these files" if not games else "the --against files"))
         lines = summary(games)
+        if args.goal is not None:
+            lines += goal_lines(games, args.goal)
         if against is not None:
             lines += paired(games, against)
     except PoolError as e:

@@ -94,3 +94,35 @@ def test_against_refuses_two_bots_against_one_opponent_and_no_common_game(
     empty = _write(tmp_path / "empty.csv", [])
     assert pool.main([str(first), "--against", str(empty)]) == 2
     assert "no games in the --against files" in capsys.readouterr().err
+
+
+def test_games_to_show_a_goal_is_the_first_count_whose_wilson_interval_clears_it(pool: Any) -> None:
+    for rate, goal in ((0.707, 0.70), (0.75, 0.70), (0.6, 0.5), (1.0, 0.9)):
+        n = pool.games_to_show(rate, goal)
+        assert pool.wilson(rate * n, n)[0] > goal
+        assert n == 1 or pool.wilson(rate * (n - 1), n - 1)[0] <= goal
+    # the normal approximation's figure, z^2 p (1 - p) / (p - goal)^2, is close
+    assert pool.games_to_show(0.707, 0.70) == pytest.approx(1.96**2 * 0.707 * 0.293 / 0.007**2, rel=0.05)
+    assert pool.games_to_show(0.70, 0.70) is None and pool.games_to_show(0.65, 0.70) is None
+
+
+def test_goal_says_shown_not_shown_or_below(pool: Any, tmp_path: Path, capsys: Capture) -> None:
+    def run(won: int, deals: int) -> str:
+        # each deal in both seat orders; A wins the first `won` games
+        rows = [("x", "y", d, s, 1.0 if 2 * d + s < won else 0.0, 5000, 4000, 4) for d in range(deals) for s in (0, 1)]
+        path = _write(tmp_path / f"{won}_{deals}.csv", rows)
+        assert pool.main([str(path), "--goal", "0.7"]) == 0
+        return capsys.readouterr().out
+
+    assert (
+        "x vs y against the goal 70.0%: 90.0% [" in (out := run(180, 100))
+        and "shown, the interval lies wholly above" in out
+    )
+    assert "the interval lies wholly below it" in run(100, 100)
+    out = run(150, 100)  # 75 % of 200 games: the interval holds 70 %
+    n = pool.games_to_show(0.75, 0.7)
+    assert f"not shown; were the true rate the 75.0% measured, Wilson's interval would clear it at about {n:,} " in out
+    assert f"({n - 200:,} more)" in out
+    assert "no number of games would show it" in run(136, 100)  # 68 %
+    with pytest.raises(SystemExit):
+        pool.main([str(tmp_path / "150_100.csv"), "--goal", "70"])
