@@ -96,7 +96,8 @@ def _by_pair(games: Games) -> dict[tuple[str, str], dict[int, list[tuple[float, 
     return by_pair
 
 
-def summary(games: Games) -> list[str]:
+def summary(games: Games, goal: float | None = None) -> list[str]:
+    """Per pairing, A's wins, win rate and margin (and, given a ``goal`` rate, the verdict on it)."""
     out = []
     for (a, b), deals in sorted(_by_pair(games).items()):
         clusters = [(sum(r for r, _, _ in g), len(g)) for g in deals.values()]
@@ -112,6 +113,9 @@ def summary(games: Games) -> list[str]:
             f"deal-clustered [{clo:.1%}, {chi:.1%}]; margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a game; "
             f"{len(deals)} deals ({both} in both seat orders)"
         )
+        if goal is not None:
+            verdict = goal_verdict(wins / n, n, (clo, chi), goal)
+            out.append(f"{a} vs {b} against the goal {goal:.1%}: {wins / n:.1%} [{clo:.1%}, {chi:.1%}]: {verdict}")
     return out
 
 
@@ -134,30 +138,21 @@ def games_to_show(rate: float, goal: float) -> int | None:
     return hi
 
 
-def goal_lines(games: Games, goal: float) -> list[str]:
-    """Per pairing, A's win rate against ``goal``: shown above, below, or not shown (and the
-    games in all that would show it at the rate measured)."""
-    out = []
-    for (a, b), deals in sorted(_by_pair(games).items()):
-        clusters = [(sum(r for r, _, _ in g), len(g)) for g in deals.values()]
-        wins = sum(w for w, _ in clusters)
-        n = sum(k for _, k in clusters)
-        lo, hi = rate_ci95(clusters)
-        head = f"{a} vs {b} against the goal {goal:.1%}: {wins / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games"
-        if lo > goal:
-            out.append(f"{head}: shown, the interval lies wholly above it")
-        elif hi < goal:
-            out.append(f"{head}: the interval lies wholly below it")
-        else:
-            need = games_to_show(wins / n, goal)
-            if need is None:
-                out.append(f"{head}: not shown, and at the rate measured no number of games would show it")
-            else:
-                out.append(
-                    f"{head}: not shown; were the true rate the {wins / n:.1%} measured, Wilson's interval "
-                    f"would clear it at about {need:,} games in all ({max(0, need - n):,} more)"
-                )
-    return out
+def goal_verdict(rate: float, n: int, interval: tuple[float, float], goal: float) -> str:
+    """A win rate over ``n`` games with its reported ``interval`` against ``goal``: shown
+    above, below, or not shown (and the games in all that would show it at this rate)."""
+    lo, hi = interval
+    if lo > goal:
+        return "shown, the interval lies wholly above it"
+    if hi < goal:
+        return "the interval lies wholly below it"
+    need = games_to_show(rate, goal)
+    if need is None:
+        return "not shown, and at the rate measured no number of games would show it"
+    return (
+        f"not shown; were the true rate the {rate:.1%} measured, Wilson's interval would clear it at about "
+        f"{need:,} games in all ({max(0, need - n):,} more)"
+    )
 
 
 def _by_opponent(games: Games, which: str) -> dict[tuple[str, int, int], tuple[str, float, int]]:
@@ -216,9 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         against = read_games(args.against) if args.against else None
         if not games or against == {}:
             raise PoolError("no games in " + ("these files" if not games else "the --against files"))
-        lines = summary(games)
-        if args.goal is not None:
-            lines += goal_lines(games, args.goal)
+        lines = summary(games, args.goal)
         if against is not None:
             lines += paired(games, against)
     except PoolError as e:
