@@ -91,6 +91,7 @@ from rallye.agents.base import make_agent
 from rallye.agents.mille_heuristic import CLASSIC, STYLES, Style, rank_actions
 from rallye.agents.mille_sampler import Exclusion, TurnReplay
 from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
+from rallye.core.values import attributes
 from rallye.mille.actions import Action
 from rallye.mille.cards import DISTANCE_KM, HAZARDS, REMEDIES, SAFETIES
 from rallye.mille.engine import apply
@@ -199,7 +200,8 @@ class TrueHands(PimcAgent):
     @classmethod
     def of(cls, inner: PimcAgent) -> Self:
         bot = cls.__new__(cls)
-        bot.__dict__.update(inner.__dict__)
+        for name, value in attributes(inner).items():  # also of a compiled search (scripts/compile)
+            setattr(bot, name, value)
         return bot
 
     def _sample(

@@ -108,6 +108,17 @@ def moved(style: Style, name: str, step: float) -> Style:
     return dataclasses.replace(style, **{name: new})
 
 
+def as_weights(style: Style, given: Any) -> dict[str, Any]:
+    """``--check``'s JSON object as weights of ``style``: a whole number given for a weight
+    that is a float (``{"hazard_keep": 45}``) becomes one, as the compiled build's ``Style``
+    (``scripts/compile``) would store it, so both builds step it and print it alike."""
+    if not isinstance(given, dict):
+        raise ValueError('a JSON object of weights, such as {"hazard_keep": 45}')
+    return {
+        k: float(v) if isinstance(getattr(style, k, None), float) and type(v) is int else v for k, v in given.items()
+    }
+
+
 def changed(style: Style, base: Style = CLASSIC) -> dict[str, float]:
     return {
         f.name: getattr(style, f.name)
@@ -184,7 +195,7 @@ def main() -> None:
     with multiprocessing.Pool(args.workers) as pool:
         if args.check:
             try:
-                cand = dataclasses.replace(start, **json.loads(args.check))
+                cand = dataclasses.replace(start, **as_weights(start, json.loads(args.check)))
             except (ValueError, TypeError) as e:
                 ap.error(f"--check: {e}")
             m, base = margins(pool, cand, deals), margins(pool, start, deals)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from rallye.agents.levels import CPU_LIMITS
+from rallye.core.values import attributes
 
 LADDER = Path(__file__).resolve().parents[1] / "benchmarks" / "ladder.py"
 
@@ -159,8 +160,8 @@ def test_expert_is_the_spec_its_record_was_played_as(monkeypatch: pytest.MonkeyP
     level, spec = ladder.build("expert", 7, exact=True), ladder.build(EXPERT_SPEC, 7, exact=True)
     assert (level.horizon, level.tracker.size) == (16, 1000)
     skip = {"name", "tracker", "rng"}
-    assert {k: v for k, v in vars(level).items() if k not in skip} == {
-        k: v for k, v in vars(spec).items() if k not in skip
+    assert {k: v for k, v in attributes(level).items() if k not in skip} == {
+        k: v for k, v in attributes(spec).items() if k not in skip
     }
     assert level.tracker.size == spec.tracker.size
     assert level.rng.getstate() == spec.rng.getstate()

@@ -67,7 +67,8 @@ def test_check_plays_real_hands_and_a_bad_field_is_refused() -> None:
     script = str(BENCHMARKS / "tune_style.py")
     cmd = [sys.executable, script, "--deals", "3", "--workers", "1", "--check", '{"hazard_keep": 45}']
     done = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120)
-    assert "{'hazard_keep': 45} against fitted, 3 deals: paired margin against classic" in done.stdout
+    # the weight is a float: the whole number given is taken as one
+    assert "{'hazard_keep': 45.0} against fitted, 3 deals: paired margin against classic" in done.stdout
     bad = subprocess.run([*cmd[:-1], '{"no_such_weight": 1}'], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--check:" in bad.stderr and "no_such_weight" in bad.stderr
     one = subprocess.run([*cmd[:2], "--deals", "1"], capture_output=True, text=True, timeout=120)

@@ -28,6 +28,7 @@ from rallye.agents.mille_heuristic import (
 )
 from rallye.agents.mille_sampler import Deal, state_from_view, unseen_cards
 from rallye.agents.mille_search import IsmctsAgent, PimcAgent
+from rallye.core.values import attributes
 from rallye.mille.actions import parse_action
 from rallye.mille.state import MilleState, Tableau
 
@@ -126,7 +127,8 @@ def _reachable_states(obj: object, depth: int = 0, seen: set[int] | None = None)
         for name in getattr(type(obj), "__slots__", ()):
             if hasattr(obj, name):
                 children.append(getattr(obj, name))
-        children += list(getattr(obj, "__dict__", {}).values())
+        if hasattr(obj, "__dict__") or hasattr(type(obj), "__mypyc_attrs__"):  # a compiled class's too
+            children += list(attributes(obj).values())
     return any(_reachable_states(c, depth + 1, seen) for c in children)
 
 

@@ -45,6 +45,7 @@ from rallye.agents.mille_heuristic import (
     rank_actions,
     score_action,
 )
+from rallye.core.values import pickled_by_fields
 from rallye.mille.actions import Action
 from rallye.mille.cards import BATTLE_HAZARDS, DISTANCE_KM, HAZARDS, SAFETIES, SAFETY_FOR
 from rallye.mille.view import MilleView
@@ -274,3 +275,7 @@ def _best(r: Reading, cands: Sequence[Action], base: float, weights: Weights) ->
 
 
 register("mille", "distilled", lambda seed: DistilledAgent(seed))
+
+
+#: pickling of the frozen values once compiled (scripts/compile)
+pickled_by_fields(Weights)

@@ -64,7 +64,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rallye.agents.base import register
-from rallye.core.values import frozen_builder
+from rallye.core.values import frozen_builder, pickled_by_fields
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
@@ -525,3 +525,7 @@ register("mille", "heuristic", lambda seed: HeuristicAgent(seed))
 register("mille", "tuned", lambda seed: HeuristicAgent(seed, name="tuned", style=TUNED))
 register("mille", "fitted", lambda seed: HeuristicAgent(seed, name="fitted", style=FITTED))
 register("mille", "climbed", lambda seed: HeuristicAgent(seed, name="climbed", style=CLIMBED))
+
+
+#: pickling of the frozen values once compiled (scripts/compile)
+pickled_by_fields(Style, Reading)

@@ -85,6 +85,7 @@ from rallye.agents.mille_heuristic import (
     Reading,
     best_scored,
 )
+from rallye.core.values import pickled_by_fields
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
@@ -568,3 +569,7 @@ def sample_state(
 ) -> MilleState:
     """A determinization: :func:`sample_deal` made into a full state."""
     return state_from_view(view, sample_deal(view, rng, excl, pool, replay, hazard_odds))
+
+
+#: pickling of the frozen values once compiled (scripts/compile)
+pickled_by_fields(Exclusion, Deal, TurnReplay)

@@ -63,6 +63,14 @@ from rallye.mille.playout import Playout
 from rallye.mille.state import MilleState, Tableau
 from rallye.mille.view import MilleView, view_for
 
+try:  # read by mypyc alone (scripts/compile); a pure-Python install need not have it
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - the core install
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[type], type]:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 RolloutPolicy = Callable[[MilleState, Sequence[Action], random.Random], Action]
 
 
@@ -430,6 +438,7 @@ def hand_outcome(
     return value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, it may still be subclassed (the diagnostics do)
 class PimcAgent:
     """Determinized (perfect-information Monte Carlo) search that corrects the heuristic.
 

@@ -61,6 +61,7 @@ from rallye.agents.mille_sampler import (
     state_from_view,
     unseen_cards,
 )
+from rallye.core.values import pickled_by_fields
 from rallye.mille.cards import CARD_INDEX, SAFETIES, SAFETY_FOR
 from rallye.mille.state import EXTEND_PHASE, PLAY_PHASE, MilleState
 from rallye.mille.view import MilleView
@@ -321,3 +322,7 @@ def _draw(pile: Counter[str], rng: random.Random) -> str | None:
             return c
         i -= m
     raise AssertionError("unreachable")
+
+
+#: pickling of the frozen values once compiled (scripts/compile)
+pickled_by_fields(Step)

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
@@ -30,7 +31,13 @@ def frozen_builder(cls: type) -> Callable[..., Any]:
     whose fields all have slots, without the frozen ``__init__``'s per-field cost.
 
     Raises ``TypeError`` for a class whose slots are not exactly its fields in order (a
-    ``__post_init__`` or default would be skipped too, so such a class is not accepted)."""
+    ``__post_init__`` or default would be skipped too, so such a class is not accepted).
+
+    A class compiled by mypyc (``scripts/compile``) is returned as it is: its constructor
+    stores the fields straight into the instance, with no per-field cost to save, and its
+    instances have no ``__class__`` to reassign."""
+    if "__mypyc_attrs__" in vars(cls):
+        return cls
     names = tuple(getattr(cls, "__slots__", ()))
     if not names or tuple(f.name for f in fields(cls)) != names:
         raise TypeError(f"{cls.__name__}: not a slotted dataclass whose slots are its fields")
@@ -43,6 +50,40 @@ def frozen_builder(cls: type) -> Callable[..., Any]:
     exec(src, namespace)  # generated from the field names checked above, nothing else
     build: Callable[..., Any] = namespace["build"]
     return build
+
+
+def pickled_by_fields(*classes: type) -> None:
+    """Lets ``pickle`` rebuild each frozen dataclass of ``classes`` from its fields once it is
+    compiled by mypyc (``scripts/compile``): a compiled class's own unpickling sets the
+    attributes one by one, which a frozen class refuses. Pure-Python dataclasses pickle by
+    themselves and are left alone."""
+    for cls in classes:
+        if "__mypyc_attrs__" in vars(cls):
+            copyreg.pickle(cls, _by_fields)
+
+
+def _by_fields(obj: Any) -> tuple[type, tuple[Any, ...]]:
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj) if f.init)
+
+
+def attributes(obj: object) -> dict[str, Any]:
+    """The instance attributes of ``obj`` by name, as ``vars(obj)`` gives them, also for an
+    instance of a class compiled by mypyc (``scripts/compile``), which keeps them in slots of
+    its own, named by ``__mypyc_attrs__``, and has no ``__dict__`` (or one for the attributes
+    an interpreted subclass adds).
+
+    >>> class A:
+    ...     def __init__(self) -> None:
+    ...         self.x = 1
+    >>> attributes(A())
+    {'x': 1}
+    """
+    names = getattr(type(obj), "__mypyc_attrs__", None)
+    if names is None:
+        return dict(vars(obj))
+    out = {n: getattr(obj, n) for n in names if n != "__dict__" and hasattr(obj, n)}
+    out.update(getattr(obj, "__dict__", {}))
+    return out
 
 
 class IdentityCache:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any
 
 from rallye.core.errors import GameOver, IllegalAction, NotYourTurn
 from rallye.core.rng import Rng
@@ -436,10 +435,34 @@ class _W:
     sheets: tuple[ScoreSheet, ...]
     winners: tuple[int, ...]
 
-    # ``__init__`` unpacks the state into the slots in one statement (generated below from
-    # the field list: a loop of setattr calls was the engine's single largest cost).
-    def __init__(self, state: MilleState) -> None:  # replaced just below
-        raise NotImplementedError
+    # ``__init__`` unpacks the state into the slots in one statement (a loop of setattr
+    # calls was the engine's single largest cost); the targets are the fields in order
+    # (``tests/test_mille_playout.py`` checks them against ``MilleState._fields``).
+    def __init__(self, state: MilleState) -> None:
+        (
+            self.edition,
+            self.n_players,
+            self.sides,
+            self.side_of,
+            self.seed,
+            self.hand_no,
+            self.dealer,
+            self.deck,
+            self.draw_pos,
+            self.hands,
+            self.discard,
+            self.tableaus,
+            self.target,
+            self.current,
+            self.phase,
+            self.cf_turn,
+            self.ran_out_this_turn,
+            self.extended_by,
+            self.events,
+            self.totals,
+            self.sheets,
+            self.winners,
+        ) = state
 
     def freeze(self) -> MilleState:
         state: MilleState = MilleState._make(_get_all(self))
@@ -448,16 +471,6 @@ class _W:
     @property
     def draw_count(self) -> int:
         return len(self.deck) - self.draw_pos
-
-
-def _make_init() -> Any:
-    targets = ", ".join(f"self.{name}" for name in _FIELDS)
-    namespace: dict[str, Any] = {}
-    exec(f"def __init__(self, state):\n    ({targets},) = state\n", namespace)
-    return namespace["__init__"]
-
-
-_W.__init__ = _make_init()  # type: ignore[method-assign]
 
 
 def _log(w: _W, event: Event) -> None:

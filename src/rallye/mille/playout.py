@@ -58,7 +58,7 @@ class Playout(_W):
 
     def view(self, player: int) -> MilleView:
         """The view of seat ``player``, equal to ``view_for(self.state(), player)``."""
-        return view_for(self, player)  # type: ignore[arg-type]  # the same fields as a MilleState
+        return view_for(self, player)
 
     @property
     def over(self) -> bool:

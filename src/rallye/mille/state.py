@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from rallye.core.values import pickled_by_fields
 from rallye.mille.cards import BATTLE_HAZARDS, RIGHT_OF_WAY, ROLL, SPEED_LIMIT
 from rallye.mille.edition import SCORE_LINES, Edition
 
@@ -145,3 +146,7 @@ class MilleState(NamedTuple):
 
     def tableau_of(self, seat: int) -> Tableau:
         return self.tableaus[self.side_of[seat]]
+
+
+#: pickling of the frozen values once compiled (scripts/compile)
+pickled_by_fields(ScoreSheet)

@@ -12,13 +12,16 @@ The JSON form (``to_json``; documented field by field in ``docs/view-json.md``) 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rallye.core.errors import GameError, RecordError
-from rallye.core.values import frozen_builder
+from rallye.core.values import frozen_builder, pickled_by_fields
 from rallye.mille.cards import CARDS
 from rallye.mille.edition import SCORE_LINES, Edition, get_edition
 from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, Event, MilleState, ScoreSheet, Tableau
+
+if TYPE_CHECKING:  # the engine's working copy (a playout) has a state's fields
+    from rallye.mille.engine import _W
 
 PHASES = (PLAY_PHASE, EXTEND_PHASE, OVER_PHASE)
 
@@ -238,8 +241,8 @@ def _counts(cards: tuple[str, ...]) -> dict[str, int]:
 _build = frozen_builder(MilleView)
 
 
-def view_for(state: MilleState, player: int) -> MilleView:
-    """The view of seat ``player`` (0-based)."""
+def view_for(state: MilleState | _W, player: int) -> MilleView:
+    """The view of seat ``player`` (0-based) of a state (or of a playout: the same fields)."""
     n = state.n_players
     if not 0 <= player < n:
         raise ValueError(f"no seat {player}; seats are 0..{n - 1}")
@@ -270,3 +273,7 @@ def view_for(state: MilleState, player: int) -> MilleView:
         state.winners,
     )
     return view
+
+
+#: pickling of the frozen values once compiled (scripts/compile)
+pickled_by_fields(MilleView)
