@@ -30,13 +30,24 @@ from rallye import mille
 from rallye.agents.base import make_agent
 
 
-def measure(name: str, hands: int, players: int, edition: str, capped: list[bool] | None = None) -> list[float]:
+def measure(
+    name: str,
+    hands: int,
+    players: int,
+    edition: str,
+    capped: list[bool] | None = None,
+    moves: list[str] | None = None,
+    exact: bool = False,
+) -> list[float]:
     """CPU seconds of each of the measured bot's moves; ``capped`` (if given) gets, per move,
-    whether its search stopped at the CPU ceiling."""
+    whether its search stopped at the CPU ceiling, ``moves`` the move (notation); ``exact``
+    plays the levels' whole budgets, without the ceiling."""
     times: list[float] = []
     for seed in range(hands):
         s = mille.new_match(edition, players, seed=seed)
-        bots = [build(name, seed) if p == 0 else make_agent("mille", "heuristic", seed + p) for p in range(players)]
+        bots = [
+            build(name, seed, exact) if p == 0 else make_agent("mille", "heuristic", seed + p) for p in range(players)
+        ]
         while not s.sheets:
             v = mille.view_for(s, s.current)
             legal = mille.legal_from_view(v)
@@ -46,6 +57,8 @@ def measure(name: str, hands: int, players: int, edition: str, capped: list[bool
                 times.append(time.process_time() - t)
                 if capped is not None:
                     capped.append(bool(getattr(bots[0], "last_capped", False)))
+                if moves is not None:
+                    moves.append(str(a))
             s = mille.apply(s, a)
     return times
 
