@@ -18,19 +18,6 @@ from rallye.agents.mille_heuristic import FITTED, Reading
 from rallye.agents.mille_sampler import exclusions
 from rallye.agents.mille_search import PimcAgent
 from rallye.core.values import attributes
-from rallye.mille.engine import _W
-from rallye.mille.playout import Playout
-from rallye.mille.state import MilleState
-
-
-def test_the_working_copy_takes_every_field_of_a_state_in_order() -> None:
-    """The engine's working copy unpacks a state into its slots in one written-out statement:
-    its targets are the state's fields, in order, so a copy frozen again is the state."""
-    assert tuple(getattr(_W, "__mypyc_attrs__", None) or _W.__slots__) == MilleState._fields  # compiled: its own slots
-    s = mille.new_match("hu", 3, seed=4)
-    for _ in range(30):
-        assert Playout(s).state() == s
-        s = mille.apply(s, mille.legal_actions(s)[-1])
 
 
 def test_frozen_values_pickle_and_stay_frozen() -> None:

@@ -12,7 +12,9 @@ import pytest
 
 from rallye.mille import apply, editions, get_edition, legal_actions, new_match, view_for
 from rallye.mille.cards import SAFETIES
+from rallye.mille.engine import _W
 from rallye.mille.playout import Playout
+from rallye.mille.state import MilleState
 
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
 
@@ -115,3 +117,13 @@ def test_playout_checked_move_names_the_rule_and_changes_nothing() -> None:
     a = p.legal_actions()[0]
     p.apply(a, check=True)
     assert p.state() == apply(s, a)
+
+
+def test_the_working_copy_takes_every_field_of_a_state_in_order() -> None:
+    """The engine's working copy unpacks a state into its slots in one written-out statement:
+    its targets are the state's fields, in order, so a copy frozen again is the state."""
+    assert tuple(getattr(_W, "__mypyc_attrs__", None) or _W.__slots__) == MilleState._fields  # compiled: its own slots
+    s = new_match("hu", 3, seed=4)
+    for _ in range(30):
+        assert Playout(s).state() == s
+        s = apply(s, legal_actions(s)[-1])

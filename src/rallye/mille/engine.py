@@ -437,7 +437,7 @@ class _W:
 
     # ``__init__`` unpacks the state into the slots in one statement (a loop of setattr
     # calls was the engine's single largest cost); the targets are the fields in order
-    # (``tests/test_mille_playout.py`` checks them against ``MilleState._fields``).
+    # (``tests/mille/test_playout.py`` checks them against ``MilleState._fields``).
     def __init__(self, state: MilleState) -> None:
         (
             self.edition,
