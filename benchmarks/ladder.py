@@ -229,8 +229,10 @@ def main() -> None:
     unit = "hands" if args.hands else "matches"
     per = "hand" if args.hands else "match"
     ceiling = "whole count budgets (--exact)" if args.exact else "levels with their CPU ceiling"
+    build_kind = "compiled build (scripts/compile)" if mille.engine.__file__.endswith(".so") else "pure Python"
     print(
-        f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing, {ceiling}"
+        f"2-player {args.edition}, duplicate {unit}, {args.matches} deal seeds x 2 seat orders per pairing, {ceiling}, "
+        f"{build_kind}"
     )
     with contextlib.ExitStack() as stack:
         out = None

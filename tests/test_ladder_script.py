@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from rallye import mille
 from rallye.agents.levels import CPU_LIMITS
 from rallye.core.values import attributes
 
@@ -33,6 +34,8 @@ def test_ladder_csv_has_one_row_per_game_and_reproduces(tmp_path: Path) -> None:
     assert all(r["a"] == "medium" and r["b"] == "easy" and r["hands"] == "1" for r in rows)
     wins = sum(float(r["result_a"]) for r in rows)
     assert f"medium wins {wins:5.1f}/4" in printed
+    build = "compiled build (scripts/compile)" if mille.engine.__file__.endswith(".so") else "pure Python"
+    assert printed.splitlines()[0].endswith(f"levels with their CPU ceiling, {build}")  # which build played
     for r in rows:  # a hand's result follows from its points
         pa, pb = int(r["points_a"]), int(r["points_b"])
         assert float(r["result_a"]) == (1.0 if pa > pb else 0.5 if pa == pb else 0.0)
