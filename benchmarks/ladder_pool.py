@@ -1,10 +1,11 @@
 """Pool the per-game CSV files of several ``ladder.py`` runs into one figure per pairing.
 
 Runs of the same bots on different deal seeds add up: this prints, per pairing (A vs B),
-the games, A's wins (a drawn hand counts half) and win rate with two 95 % intervals,
-Wilson's over the games and the wider of that and the deal-clustered one
-(``rallye.sim.stats.rate_ci95``: the two seat orders of a deal are not independent), and
-A's mean margin per game averaged per deal, with its 95 % interval over the deals.
+the games, A's wins (a drawn hand counts half) and win rate with its 95 % intervals:
+Wilson's over the games, the deal-clustered one (``rallye.sim.stats.clustered_ci95``: the
+two seat orders of a deal are not independent) and the one reported, the wider of the two
+(``rallye.sim.stats.rate_ci95``, as a tournament reports); and A's mean margin per game
+averaged per deal, with its 95 % interval over the deals.
 
     python benchmarks/ladder_pool.py /tmp/ladder101.csv /tmp/ladder111.csv ...
 
@@ -42,7 +43,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from rallye.sim.stats import clustered_mean_ci95, mean_ci, rate_ci95, wilson
+from rallye.sim.stats import clustered_ci95, clustered_mean_ci95, mean_ci, rate_ci95, wilson
 
 FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
@@ -104,13 +105,15 @@ def summary(games: Games, goal: float | None = None) -> list[str]:
         wins = sum(w for w, _ in clusters)
         n = sum(k for _, k in clusters)
         wlo, whi = wilson(wins, n)
+        dlo, dhi = clustered_ci95(clusters)
         clo, chi = rate_ci95(clusters)
         margins = [sum(pa - pb for _, pa, pb in g) / len(g) for g in deals.values()]
         m, mlo, mhi = mean_ci(margins)
         both = sum(1 for g in deals.values() if len(g) == 2)
         out.append(
             f"{a} vs {b}: {a} won {wins:g} of {n} games = {wins / n:.1%}, Wilson [{wlo:.1%}, {whi:.1%}], "
-            f"deal-clustered [{clo:.1%}, {chi:.1%}]; margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a game; "
+            f"deal-clustered [{dlo:.1%}, {dhi:.1%}], reported (the wider) [{clo:.1%}, {chi:.1%}]; "
+            f"margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a game; "
             f"{len(deals)} deals ({both} in both seat orders)"
         )
         if goal is not None:

@@ -4,6 +4,7 @@ mix two versions of a bot."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -14,7 +15,7 @@ Capture = pytest.CaptureFixture[str]
 FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
 
-def _write(path: Path, rows: list[tuple[object, ...]]) -> Path:
+def _write(path: Path, rows: Sequence[tuple[object, ...]]) -> Path:
     with path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(FIELDS)
@@ -40,6 +41,25 @@ def test_two_runs_pool_and_a_repeated_file_counts_once(pool: Any, tmp_path: Path
     assert "margin +325 " in out and "2 deals (2 in both seat orders)" in out
     lo, hi = pool.wilson(3, 4)
     assert f"Wilson [{lo:.1%}, {hi:.1%}]" in out
+    clo, chi = pool.clustered_ci95([(1.0, 2), (2.0, 2)])
+    assert (
+        f"deal-clustered [{clo:.1%}, {chi:.1%}], reported (the wider) [{min(lo, clo):.1%}, {max(hi, chi):.1%}]" in out
+    )
+
+
+def test_the_reported_interval_is_wilsons_when_the_seat_orders_split(
+    pool: Any, tmp_path: Path, capsys: Capture
+) -> None:
+    # duplicate play's negative correlation: A wins one seat order of 60 of 80 deals and both
+    # of the other 20 (62.5 % of the games); the clustered interval is narrower than Wilson's and
+    # is printed, but not reported
+    rows = [("x", "y", d, s, 1.0 if s == 0 or d < 20 else 0.0, 5000, 4000, 4) for d in range(80) for s in (0, 1)]
+    assert pool.main([str(_write(tmp_path / "split.csv", rows))]) == 0
+    out = capsys.readouterr().out
+    lo, hi = pool.wilson(100, 160)
+    clo, chi = pool.clustered_ci95([(2.0, 2)] * 20 + [(1.0, 2)] * 60)
+    assert lo < clo and chi < hi
+    assert f"deal-clustered [{clo:.1%}, {chi:.1%}], reported (the wider) [{lo:.1%}, {hi:.1%}]" in out
 
 
 def test_the_same_game_with_another_result_is_refused(pool: Any, tmp_path: Path, capsys: Capture) -> None:
