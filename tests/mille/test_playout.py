@@ -6,7 +6,9 @@ fourré; Safeties; End of the trip; Empty draw pile; The match; table: extension
 
 from __future__ import annotations
 
+import gc
 import random
+import sys
 
 import pytest
 
@@ -14,7 +16,7 @@ from rallye.mille import apply, editions, get_edition, legal_actions, new_match,
 from rallye.mille.cards import SAFETIES
 from rallye.mille.engine import _W
 from rallye.mille.playout import Playout
-from rallye.mille.state import MilleState
+from rallye.mille.state import MilleState, Tableau
 
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
 
@@ -127,3 +129,33 @@ def test_the_working_copy_takes_every_field_of_a_state_in_order() -> None:
     for _ in range(30):
         assert Playout(s).state() == s
         s = apply(s, legal_actions(s)[-1])
+
+
+def _tableaus_alive() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, Tableau))
+
+
+def test_a_working_copy_lets_go_of_the_states_it_held() -> None:
+    """Taking over a state (``load``, and the next hand's deal at a hand's end) releases the
+    fields held before. The suite runs on the compiled build too, where calling ``__init__``
+    again on a working copy leaked every field it held, so a long run ran out of memory."""
+    s = new_match("wm2006", 2, seed=1)
+    t = apply(s, legal_actions(s)[0])
+    p = Playout(s)
+    held = sys.getrefcount(s.events), sys.getrefcount(s.tableaus), sys.getrefcount(t.tableaus)
+    for _ in range(20):
+        p.load(t)
+        p.load(s)
+    assert (sys.getrefcount(s.events), sys.getrefcount(s.tableaus), sys.getrefcount(t.tableaus)) == held
+
+    def through_a_hand_end() -> None:
+        q, rng, hand = Playout(s), random.Random(7), s.hand_no
+        while q.state().hand_no == hand:
+            q.apply(rng.choice(q.legal_actions()))
+
+    through_a_hand_end()
+    alive = _tableaus_alive()
+    for _ in range(5):
+        through_a_hand_end()
+    assert _tableaus_alive() == alive

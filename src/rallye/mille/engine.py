@@ -435,10 +435,16 @@ class _W:
     sheets: tuple[ScoreSheet, ...]
     winners: tuple[int, ...]
 
-    # ``__init__`` unpacks the state into the slots in one statement (a loop of setattr
-    # calls was the engine's single largest cost); the targets are the fields in order
-    # (``tests/mille/test_playout.py`` checks them against ``MilleState._fields``).
     def __init__(self, state: MilleState) -> None:
+        self._take(state)
+
+    # ``_take`` unpacks the state into the slots in one statement (a loop of setattr calls
+    # was the engine's single largest cost); the targets are the fields in order
+    # (``tests/mille/test_playout.py`` checks them against ``MilleState._fields``). It is
+    # not ``__init__`` called again on a working copy in use: compiled (scripts/compile),
+    # ``__init__``'s assignments take the slots for empty and do not release what they
+    # held, so every state taken over that way would leak.
+    def _take(self, state: MilleState) -> None:
         (
             self.edition,
             self.n_players,
@@ -673,7 +679,7 @@ def _end_hand(w: _W, *, completed_by: int | None) -> None:
         ed, state.n_players, state.sides, state.side_of, state.seed, state.hand_no + 1,
         (state.dealer + 1) % state.n_players, totals, sheets,
     )  # fmt: skip
-    _W.__init__(w, nxt)
+    w._take(nxt)
 
 
 def winners(state: MilleState) -> tuple[int, ...]:

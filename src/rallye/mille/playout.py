@@ -46,7 +46,7 @@ class Playout(_W):
 
     def load(self, state: MilleState) -> None:
         """Take over ``state`` (the playout then continues from it)."""
-        _W.__init__(self, state)
+        self._take(state)
 
     def copy(self) -> Playout:
         """An independent copy (every field is an immutable value)."""
