@@ -146,3 +146,35 @@ def test_goal_says_shown_not_shown_or_below(pool: Any, tmp_path: Path, capsys: C
     assert "no number of games would show it" in run(136, 100)  # 68 %
     with pytest.raises(SystemExit):
         pool.main([str(tmp_path / "150_100.csv"), "--goal", "70"])
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_readme_states_expert_s_record_as_its_files_hold_it(pool: Any) -> None:
+    """Expert's record in the README (README, "The 70 % goal") is what the committed runs
+    hold: the record's command names every file of today's expert (the first filter's
+    ``h16track_2[23]1000.csv`` aside), and the wins and games it states are the files'."""
+    results = ROOT / "benchmarks" / "results"
+    notes = (results / "README.md").read_text(encoding="utf-8")
+    command = notes.split("Today's expert's record: `ladder_pool.py ", 1)[1].split("`", 1)[0]
+    named = {p for arg in command.split() for p in ROOT.glob(arg)}
+    every = {p for p in results.glob("h16track_*.csv") if p.name not in ("h16track_221000.csv", "h16track_231000.csv")}
+    assert named == every, f"the record's command misses {sorted(p.name for p in every - named)}"
+    games = pool.read_games(sorted(named))
+    assert {(a, b) for a, b, _, _ in games} == {(EXPERT_SPEC, "medium")}
+    wins, n = sum(g[0] for g in games.values()), len(games)
+    stated = f"{wins:,.0f} of {n:,}"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"| all its games | | | **{stated}** |" in readme
+    assert f"| expert vs medium | | | {stated} ({wins / n:.1%}".replace("%", " %") in readme
+    assert f"has won {stated} 5000-point matches".replace(" ", "") in readme.replace("\n", "").replace(" ", "")
+    search = (ROOT / "src" / "rallye" / "agents" / "mille_search.py").read_text(encoding="utf-8")
+    assert f"{stated} matches ({wins / n:.1%})".replace("%", " %") in search
+
+
+#: the spec today's expert's record was played as (``tests/test_ladder_script.py`` checks the level is it)
+EXPERT_SPEC = (
+    "pimc/deals=160/plies=8400/top_k=4/extra_discards=3/horizon=16/endgame=20/z=1.0/min_gain=0.0"
+    "/style=fitted/track=1000"
+)
