@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from benchmark_modules import BENCHMARKS, EXPERT_SPEC
+
 Capture = pytest.CaptureFixture[str]
 FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
 
@@ -25,7 +27,7 @@ def _write(path: Path, rows: Sequence[tuple[object, ...]]) -> Path:
 
 @pytest.fixture
 def pool(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
     import ladder_pool
 
     return ladder_pool
@@ -148,7 +150,7 @@ def test_goal_says_shown_not_shown_or_below(pool: Any, tmp_path: Path, capsys: C
         pool.main([str(tmp_path / "150_100.csv"), "--goal", "70"])
 
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = BENCHMARKS.parent
 
 
 def test_the_readme_states_expert_s_record_as_its_files_hold_it(pool: Any) -> None:
@@ -171,10 +173,3 @@ def test_the_readme_states_expert_s_record_as_its_files_hold_it(pool: Any) -> No
     assert f"has won {stated} 5000-point matches".replace(" ", "") in readme.replace("\n", "").replace(" ", "")
     search = (ROOT / "src" / "rallye" / "agents" / "mille_search.py").read_text(encoding="utf-8")
     assert f"{stated} matches ({wins / n:.1%})".replace("%", " %") in search
-
-
-#: the spec today's expert's record was played as (``tests/test_ladder_script.py`` checks the level is it)
-EXPERT_SPEC = (
-    "pimc/deals=160/plies=8400/top_k=4/extra_discards=3/horizon=16/endgame=20/z=1.0/min_gain=0.0"
-    "/style=fitted/track=1000"
-)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from benchmark_modules import EXPERT_SPEC
 from rallye import mille
 from rallye.agents.levels import CPU_LIMITS
 from rallye.core.values import attributes
@@ -143,15 +144,6 @@ def test_ladder_truehands_sees_the_true_state_of_every_decision(monkeypatch: pyt
     res, pa, pb, hands = ladder.play(("truehands:pimc/deals=3/plies=60", "medium", 5, True, "wm2006", True))
     assert hands == 1 and res == (1.0 if pa > pb else 0.5 if pa == pb else 0.0)
     assert seen and all(seen)
-
-
-#: the spec whose matches against ``medium`` make ``expert``'s record since it took the
-#: tracker (``benchmarks/results/h16track_2[6-9]1000.csv``, ``h16track_3[0-9]1000.csv``,
-#: ``h16track_4[0-9]1000.csv`` and ``h16track_5[0-9]1000.csv``; README, "The 70 % goal")
-EXPERT_SPEC = (
-    "pimc/deals=160/plies=8400/top_k=4/extra_discards=3/horizon=16/endgame=20/z=1.0/min_gain=0.0"
-    "/style=fitted/track=1000"
-)
 
 
 def test_expert_is_the_spec_its_record_was_played_as(monkeypatch: pytest.MonkeyPatch) -> None:
