@@ -159,7 +159,9 @@ def test_the_readme_states_expert_s_record_as_its_files_hold_it(pool: Any) -> No
     ``h16track_2[23]1000.csv`` aside), and the wins and games it states are the files'."""
     results = ROOT / "benchmarks" / "results"
     notes = (results / "README.md").read_text(encoding="utf-8")
-    command = notes.split("Today's expert's record: `ladder_pool.py ", 1)[1].split("`", 1)[0]
+    lead = "Today's expert's record: `ladder_pool.py "
+    assert lead in notes, "the results README no longer gives the record's command"
+    command = notes.split(lead, 1)[1].split("`", 1)[0]
     named = {p for arg in command.split() for p in ROOT.glob(arg)}
     every = {p for p in results.glob("h16track_*.csv") if p.name not in ("h16track_221000.csv", "h16track_231000.csv")}
     assert named == every, f"the record's command misses {sorted(p.name for p in every - named)}"
