@@ -21,6 +21,13 @@ file that already holds games is refused, not overwritten::
     PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --exact --matches 400 \
         --first-seed 341000 --csv /tmp/expert_341000.csv --resume
 
+``--hands-csv FILE`` writes one row per *hand* of every game (:data:`HAND_FIELDS`: the
+game's deal seed and A's seat, the hand's number from 1, whether A started it, both sides'
+points and match totals, who completed the trip or called an extension), written before the
+game's ``--csv`` row, so a game in that file has all its hands here (``--resume`` appends
+to it as well; a game cut short and played again repeats its rows, the same ones). What
+starting a hand is worth to each bot: ``benchmarks/hand_starts.py FILE``.
+
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
 keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
 ``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
@@ -59,6 +66,13 @@ from rallye.agents.mille_search import PimcAgent
 
 DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
+#: ``--hands-csv``: one row per hand of a game, for A (``started_a``: A's side started the
+#: hand; ``completed``/``extended``: who completed the trip/called an extension, ``a``, ``b``
+#: or empty; ``total_a``/``total_b``: the match totals after the hand)
+HAND_FIELDS = (
+    "a", "b", "deal_seed", "seat_a", "hand", "started_a", "points_a", "points_b",
+    "total_a", "total_b", "completed", "extended",
+)  # fmt: skip
 
 
 #: How the diagnostics' names begin (``truehands:SPEC``, ``truehands-but-GROUP:SPEC``); read
@@ -121,6 +135,7 @@ def _number(key: str, v: str) -> int | float | str:
 Job = tuple[str, str, int, bool, str, bool]  # a, b, game seed, hands only, edition, exact
 GameKey = tuple[str, str, int, int]  # a, b, deal seed, a's seat
 Result = tuple[float, int, int, int]  # a's result, a's points, b's points, hands
+HandRow = tuple[int, int, int, int, int, int, str, str]  # HAND_FIELDS from "hand" on
 
 
 def game_key(job: Job) -> GameKey:
@@ -152,6 +167,11 @@ def read_games(path: Path) -> dict[GameKey, Result]:
 
 def play(job: Job) -> Result:
     """One game; returns (result for ``a`` in 0/0.5/1, points a, points b, hands)."""
+    return play_hands(job)[0]
+
+
+def play_hands(job: Job) -> tuple[Result, tuple[HandRow, ...]]:
+    """One game: its :func:`play` result and, per hand, the :data:`HAND_FIELDS` row from ``hand`` on."""
     a, b, seed, hands_only, edition, exact = job
     seat_a = seed % 2
     match_seed = seed // 2
@@ -163,19 +183,34 @@ def play(job: Job) -> Result:
         if s.current in cheats:  # the diagnostic is handed the true cards
             bots[s.current].state = s
         s = mille.apply(s, bots[s.current].choose(v, mille.legal_from_view(v)))
+    sheets = s.sheets[:1] if hands_only else s.sheets
     if hands_only:
-        pa, pb = s.sheets[0].hand_totals[seat_a], s.sheets[0].hand_totals[1 - seat_a]
+        pa, pb = sheets[0].hand_totals[seat_a], sheets[0].hand_totals[1 - seat_a]
         res = 1.0 if pa > pb else 0.5 if pa == pb else 0.0
     else:
         res = 1.0 if s.winners == (seat_a,) else 0.0
-        pa = sum(sh.hand_totals[seat_a] for sh in s.sheets)
-        pb = sum(sh.hand_totals[1 - seat_a] for sh in s.sheets)
-    return res, pa, pb, len(s.sheets)
+        pa = sum(sh.hand_totals[seat_a] for sh in sheets)
+        pb = sum(sh.hand_totals[1 - seat_a] for sh in sheets)
+    who = {seat_a: "a", 1 - seat_a: "b", None: ""}  # 2 players: a seat is its side
+    rows = tuple(
+        (
+            sh.hand + 1,
+            int((sh.dealer + 1) % 2 == seat_a),
+            sh.hand_totals[seat_a],
+            sh.hand_totals[1 - seat_a],
+            sh.totals[seat_a],
+            sh.totals[1 - seat_a],
+            who[sh.completed_by],
+            who[sh.extended_by],
+        )
+        for sh in sheets
+    )
+    return (res, pa, pb, len(s.sheets)), rows
 
 
-def _play_numbered(item: tuple[int, Job]) -> tuple[int, Result]:
+def _play_numbered(item: tuple[int, Job]) -> tuple[int, Result, tuple[HandRow, ...]]:
     k, job = item
-    return k, play(job)
+    return k, *play_hands(job)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -205,6 +240,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
+    ap.add_argument("--hands-csv", type=Path, help="write one row per hand of every game to this CSV file")
     ap.add_argument("--exact", action="store_true", help="lift the levels' CPU ceiling: whole count budgets")
     ap.add_argument("--resume", action="store_true", help="with --csv: keep the file's games, play the rest, append")
     args = ap.parse_args()
@@ -222,6 +258,13 @@ def main() -> None:
         append = args.csv.stat().st_size > 0
     elif args.csv and args.csv.is_file() and args.csv.stat().st_size > 0:
         ap.error(f"--csv: {args.csv} already holds games: --resume to carry that run on, or remove it")
+    hands_append = bool(args.hands_csv and args.hands_csv.is_file() and args.hands_csv.stat().st_size > 0)
+    if hands_append and not args.resume:
+        ap.error(f"--hands-csv: {args.hands_csv} already holds hands: --resume to carry that run on, or remove it")
+    if hands_append and not args.hands_csv.read_bytes().endswith(b"\n"):
+        ap.error(f"--hands-csv: {args.hands_csv}: its last line is incomplete (a run stopped while writing it?)")
+    if args.hands_csv and args.csv and args.hands_csv.resolve() == args.csv.resolve():
+        ap.error("--hands-csv and --csv are two files, one row per hand and one per game")
     try:
         pairings = [split_pair(pair) for pair in args.pairs.split(",")]
     except ValueError as e:
@@ -245,6 +288,16 @@ def main() -> None:
             if not append:
                 out.writeheader()
                 csv_file.flush()
+        hand_out = None
+        if args.hands_csv:
+            try:
+                hands_file = stack.enter_context(args.hands_csv.open("a" if hands_append else "w", newline=""))
+            except OSError as e:
+                ap.error(f"--hands-csv: cannot write {args.hands_csv}: {e.strerror}")
+            hand_out = csv.writer(hands_file)
+            if not hands_append:
+                hand_out.writerow(HAND_FIELDS)
+                hands_file.flush()
         pool = stack.enter_context(multiprocessing.Pool(args.workers))
         for a, b in pairings:
             jobs: list[Job] = [
@@ -255,10 +308,13 @@ def main() -> None:
             if args.resume:
                 print(f"{a} vs {b}: {len(done)} of {len(jobs)} games already in {args.csv}", flush=True)
             todo = [(k, j) for k, j in enumerate(jobs) if k not in done]
-            for k, r in pool.imap_unordered(_play_numbered, todo, chunksize=1):
+            for k, r, hand_rows in pool.imap_unordered(_play_numbered, todo, chunksize=1):
                 done[k] = r
+                seed = jobs[k][2]
+                if hand_out:  # before the game's row: a game in --csv has all its hands here
+                    hand_out.writerows((a, b, seed // 2, seed % 2, *h) for h in hand_rows)
+                    hands_file.flush()
                 if out:
-                    seed = jobs[k][2]
                     out.writerow(dict(zip(CSV_FIELDS, (a, b, seed // 2, seed % 2, *r), strict=True)))
                     csv_file.flush()
             results = [done[k] for k in range(len(jobs))]

@@ -41,6 +41,7 @@ import argparse
 import csv
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 from rallye.sim.stats import clustered_ci95, clustered_mean_ci95, mean_ci, rate_ci95, wilson
@@ -55,37 +56,45 @@ class PoolError(Exception):
     pass
 
 
+def csv_rows(path: Path, fields: tuple[str, ...], kind: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """The rows of a CSV file with these columns (``kind`` names such a file in the error),
+    each with where it was read (``PATH, line N``). Raises :class:`PoolError` for a file
+    that cannot be read, lacks a column, or has a line without the header's fields."""
+    try:
+        with path.open(newline="") as f:
+            reader = csv.DictReader(f)
+            missing = [k for k in fields if k not in (reader.fieldnames or ())]
+            if missing:
+                raise PoolError(f"{path}: not a {kind} (no column {', '.join(missing)})")
+            width = len(reader.fieldnames or ())
+            for line, row in enumerate(reader, start=2):
+                if None in row or None in row.values():
+                    raise PoolError(f"{path}, line {line}: its fields are not the header's {width}")
+                yield f"{path}, line {line}", row
+    except OSError as e:
+        raise PoolError(f"{path}: {e.strerror}") from None
+
+
 def read_games(paths: list[Path]) -> Games:
     """Every distinct game of these files."""
     games: Games = {}
     for path in paths:
-        try:
-            with path.open(newline="") as f:
-                reader = csv.DictReader(f)
-                missing = [k for k in FIELDS if k not in (reader.fieldnames or ())]
-                if missing:
-                    raise PoolError(f"{path}: not a ladder.py CSV (no column {', '.join(missing)})")
-                width = len(reader.fieldnames or ())
-                for line, row in enumerate(reader, start=2):
-                    try:
-                        if None in row or None in row.values():
-                            raise ValueError(f"its fields are not the header's {width}")
-                        key = (row["a"], row["b"], int(row["deal_seed"]), int(row["seat_a"]))
-                        res, hands = float(row["result_a"]), int(row["hands"])
-                        value = (res, int(row["points_a"]), int(row["points_b"]), hands, str(path))
-                        if key[3] not in (0, 1) or res not in (0.0, 0.5, 1.0):
-                            raise ValueError("a seat is 0 or 1, a result 0, 0.5 or 1")
-                    except (TypeError, ValueError) as e:
-                        raise PoolError(f"{path}, line {line}: {e}") from None
-                    seen = games.get(key)
-                    if seen is not None and seen[:3] != value[:3]:
-                        raise PoolError(
-                            f"deal {key[2]} seat {key[3]} of {key[0]} vs {key[1]} has different results in "
-                            f"{seen[4]} and {path}: two versions of a bot; pool one version only"
-                        )
-                    games.setdefault(key, value)
-        except OSError as e:
-            raise PoolError(f"{path}: {e.strerror}") from None
+        for where, row in csv_rows(path, FIELDS, "ladder.py CSV"):
+            try:
+                key = (row["a"], row["b"], int(row["deal_seed"]), int(row["seat_a"]))
+                res, hands = float(row["result_a"]), int(row["hands"])
+                value = (res, int(row["points_a"]), int(row["points_b"]), hands, str(path))
+                if key[3] not in (0, 1) or res not in (0.0, 0.5, 1.0):
+                    raise ValueError("a seat is 0 or 1, a result 0, 0.5 or 1")
+            except (TypeError, ValueError) as e:
+                raise PoolError(f"{where}: {e}") from None
+            seen = games.get(key)
+            if seen is not None and seen[:3] != value[:3]:
+                raise PoolError(
+                    f"deal {key[2]} seat {key[3]} of {key[0]} vs {key[1]} has different results in "
+                    f"{seen[4]} and {path}: two versions of a bot; pool one version only"
+                )
+            games.setdefault(key, value)
     return games
 
 
