@@ -5,7 +5,8 @@ and the starter draws and moves first. A bot's edge over its opponent may not be
 in the hands it starts and the ones it does not: a search can make more of the tempo, or
 read the opponent worse when the opponent has moved first. Per pairing (A against B) this
 prints A's mean point margin a hand (A's points less B's) in the hands A started and in the
-hands B started, with the share of those hands A won (a drawn hand counts half), and the
+hands B started, with the share of those hands A won (a drawn hand counts half) and who
+completed the trip or called an extension in them, and the
 difference between the two margins: what starting adds to A's margin, A's own gain from
 the tempo plus what B loses by not having it. Against the same opponent, two bots' figures
 compare: a bot whose difference is larger gains more from starting, or plays worse when it
@@ -27,7 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,13 +36,15 @@ from ladder_pool import PoolError, csv_rows
 
 from rallye.sim.stats import clustered_mean_ci95, rate_ci95, t95
 
+SIDES = ("a", "b", "")  # who completed the trip or called an extension: A, B or neither
 FIELDS = (
     "a", "b", "deal_seed", "seat_a", "hand", "started_a", "points_a", "points_b",
     "total_a", "total_b", "completed", "extended",
 )  # fmt: skip
 
-#: (A, B, deal seed, A's seat, hand) -> (A started it, A's points, B's points, where it was read)
-Hands = dict[tuple[str, str, int, int, int], tuple[bool, int, int, str]]
+#: (A, B, deal seed, A's seat, hand) -> (A started it, A's points, B's points, who completed
+#: the trip, who called an extension (``a``, ``b`` or ``""``), where it was read)
+Hands = dict[tuple[str, str, int, int, int], tuple[bool, int, int, str, str, str]]
 
 
 def read_hands(paths: list[Path]) -> Hands:
@@ -55,32 +58,44 @@ def read_hands(paths: list[Path]) -> Hands:
                 started = int(row["started_a"])
                 if key[3] not in (0, 1) or started not in (0, 1) or key[4] < 1:
                     raise ValueError("a seat is 0 or 1, started_a 0 or 1, a hand numbered from 1")
-                value = (bool(started), int(row["points_a"]), int(row["points_b"]), where)
+                if row["completed"] not in SIDES or row["extended"] not in SIDES:
+                    raise ValueError("completed and extended are a, b or empty")
+                value = (
+                    bool(started),
+                    int(row["points_a"]),
+                    int(row["points_b"]),
+                    row["completed"],
+                    row["extended"],
+                    where,
+                )
             except ValueError as e:
                 raise PoolError(f"{where}: {e}") from None
             seen = hands.setdefault(key, value)
-            if seen[:3] != value[:3]:
+            if seen[:5] != value[:5]:
                 raise PoolError(
                     f"hand {key[4]} of deal {key[2]} seat {key[3]} ({key[0]} vs {key[1]}) is recorded "
-                    f"differently at {seen[3]} and {where}: two versions of a bot; pool one version only"
+                    f"differently at {seen[5]} and {where}: two versions of a bot; pool one version only"
                 )
     return hands
 
 
 @dataclass(frozen=True)
 class Split:
-    """A's hands against B split by who started them (values are A's margins a hand, by deal)."""
+    """A's hands against B split by who started them (values are A's margins a hand, by
+    deal), and per split the hands' trips completed and extensions called, by side."""
 
     started: dict[int, list[int]]
     not_started: dict[int, list[int]]
+    counts: dict[bool, Counter[str]]
 
 
 def split(hands: Hands) -> dict[tuple[str, str], Split]:
     """(A, B) -> A's hand margins by deal, in the hands A started and in the others."""
     out: dict[tuple[str, str], Split] = {}
-    for (a, b, deal, _seat, _hand), (started, pa, pb, _) in hands.items():
-        s = out.setdefault((a, b), Split(defaultdict(list), defaultdict(list)))
+    for (a, b, deal, _seat, _hand), (started, pa, pb, completed, extended, _) in hands.items():
+        s = out.setdefault((a, b), Split(defaultdict(list), defaultdict(list), {True: Counter(), False: Counter()}))
         (s.started if started else s.not_started)[deal].append(pa - pb)
+        s.counts[started].update(("completed " + completed, "extended " + extended))
     return out
 
 
@@ -126,7 +141,10 @@ def summary(hands: Hands) -> list[str]:
         deals = set(s.started) | set(s.not_started)
         total = sum(map(len, s.started.values())) + sum(map(len, s.not_started.values()))
         lines.append(f"{a} (A) vs {b} (B): {total:,} hands of {len(deals):,} deals")
-        for label, margins in (("A started", s.started), ("B started", s.not_started)):
+        for label, margins, counts in (
+            ("A started", s.started, s.counts[True]),
+            ("B started", s.not_started, s.counts[False]),
+        ):
             if not margins:
                 lines.append(f"  {label}: no hands")
                 continue
@@ -135,7 +153,9 @@ def summary(hands: Hands) -> list[str]:
             n = sum(map(len, margins.values()))
             lines.append(
                 f"  {label}: {n:,} hands, A's margin {m:+.0f} [{lo:+.0f}, {hi:+.0f}] a hand, "
-                f"A won {won:.1%} [{wlo:.1%}, {whi:.1%}]"
+                f"A won {won:.1%} [{wlo:.1%}, {whi:.1%}]; trip completed by A {counts['completed a'] / n:.1%}, "
+                f"by B {counts['completed b'] / n:.1%}; extended by A {counts['extended a'] / n:.1%}, "
+                f"by B {counts['extended b'] / n:.1%}"
             )
         if s.started and s.not_started:
             d, lo, hi = difference_ci95(s.started, s.not_started)

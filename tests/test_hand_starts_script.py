@@ -83,20 +83,22 @@ def _write(path: Path, rows: list[tuple[object, ...]]) -> Path:
     return path
 
 
-def _hand(deal: int, seat: int, hand: int, started: int, pa: int, pb: int) -> tuple[object, ...]:
-    return ("x", "y", deal, seat, hand, started, pa, pb, pa, pb, "", "")
+def _hand(deal: int, seat: int, hand: int, started: int, pa: int, pb: int, done: str = "") -> tuple[object, ...]:
+    return ("x", "y", deal, seat, hand, started, pa, pb, pa, pb, done, "")
 
 
 def test_summary_splits_the_margins_by_who_started(tmp_path: Path) -> None:
     rows = []
     for deal in range(6):  # A gains 300 a hand it starts and 100 a hand it does not, noise +-50 by deal
         e = 50 if deal % 2 else -50
-        rows += [_hand(deal, 0, 1, 1, 1000 + e, 700), _hand(deal, 0, 2, 0, 800 - e, 700)]
+        rows += [_hand(deal, 0, 1, 1, 1000 + e, 700, "a" if deal < 3 else ""), _hand(deal, 0, 2, 0, 800 - e, 700, "b")]
     path = _write(tmp_path / "h.csv", rows + rows[:3])  # a hand recorded twice, the same: counted once
     lines = hand_starts.summary(hand_starts.read_hands([path]))
     assert lines[0] == "x (A) vs y (B): 12 hands of 6 deals"
     assert lines[1].startswith("  A started: 6 hands, A's margin +300 [") and "A won 100.0%" in lines[1]
+    assert "trip completed by A 50.0%, by B 0.0%; extended by A 0.0%" in lines[1]
     assert lines[2].startswith("  B started: 6 hands, A's margin +100 [")
+    assert "trip completed by A 0.0%, by B 100.0%" in lines[2]
     assert lines[3].startswith("  A started less B started: +200 [")
 
 
@@ -126,6 +128,10 @@ def test_difference_interval_is_the_wider_of_independent_and_clustered() -> None
         (",".join(hand_starts.FIELDS) + "\nx,y,1,0,one,1,0,0,0,0,,\n", "line 2: invalid literal"),
         (",".join(hand_starts.FIELDS) + "\nx,y,1,2,1,1,0,0,0,0,,\n", "line 2: a seat is 0 or 1"),
         (",".join(hand_starts.FIELDS) + "\nx,y,1,0,1,1,0\n", "line 2: its fields are not the header's 12"),
+        (
+            ",".join(hand_starts.FIELDS) + "\nx,y,1,0,1,1,0,0,0,0,A,\n",
+            "line 2: completed and extended are a, b or empty",
+        ),
     ],
 )
 def test_a_broken_file_is_refused_naming_the_line(tmp_path: Path, text: str, says: str) -> None:
