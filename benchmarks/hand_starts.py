@@ -32,15 +32,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from ladder import HAND_FIELDS
 from ladder_pool import PoolError, csv_rows
 
 from rallye.sim.stats import clustered_mean_ci95, rate_ci95, t95
 
 SIDES = ("a", "b", "")  # who completed the trip or called an extension: A, B or neither
-FIELDS = (
-    "a", "b", "deal_seed", "seat_a", "hand", "started_a", "points_a", "points_b",
-    "total_a", "total_b", "completed", "extended",
-)  # fmt: skip
+FIELDS = HAND_FIELDS
 
 #: (A, B, deal seed, A's seat, hand) -> (A started it, A's points, B's points, who completed
 #: the trip, who called an extension (``a``, ``b`` or ``""``), where it was read)

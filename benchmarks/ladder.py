@@ -258,13 +258,17 @@ def main() -> None:
         append = args.csv.stat().st_size > 0
     elif args.csv and args.csv.is_file() and args.csv.stat().st_size > 0:
         ap.error(f"--csv: {args.csv} already holds games: --resume to carry that run on, or remove it")
+    if args.hands_csv and args.csv and args.hands_csv.resolve() == args.csv.resolve():
+        ap.error("--hands-csv and --csv are two files, one row per hand and one per game")
     hands_append = bool(args.hands_csv and args.hands_csv.is_file() and args.hands_csv.stat().st_size > 0)
     if hands_append and not args.resume:
         ap.error(f"--hands-csv: {args.hands_csv} already holds hands: --resume to carry that run on, or remove it")
-    if hands_append and not args.hands_csv.read_bytes().endswith(b"\n"):
-        ap.error(f"--hands-csv: {args.hands_csv}: its last line is incomplete (a run stopped while writing it?)")
-    if args.hands_csv and args.csv and args.hands_csv.resolve() == args.csv.resolve():
-        ap.error("--hands-csv and --csv are two files, one row per hand and one per game")
+    if hands_append:  # rows are appended in its columns: refuse another kind of file before any game
+        text = args.hands_csv.read_bytes()
+        if not text.endswith(b"\n"):
+            ap.error(f"--hands-csv: {args.hands_csv}: its last line is incomplete (a run stopped while writing it?)")
+        if text.split(b"\n", 1)[0].decode("utf-8", "replace").strip() != ",".join(HAND_FIELDS):
+            ap.error(f"--hands-csv: {args.hands_csv}: line 1 is not the header of a --hands-csv file")
     try:
         pairings = [split_pair(pair) for pair in args.pairs.split(",")]
     except ValueError as e:

@@ -73,6 +73,11 @@ def test_hands_csv_is_refused_when_it_holds_hands_unless_resumed(tmp_path: Path)
     assert done.returncode == 2 and "last line is incomplete" in done.stderr
     done = _ladder("--matches", "1", "--csv", games, "--hands-csv", games, "--resume", check=False)
     assert done.returncode == 2 and "two files" in done.stderr
+    other = tmp_path / "other.csv"
+    other.write_text(games.read_text())  # a game file given as the hands file: not appended to
+    done = _ladder("--matches", "1", "--csv", games, "--hands-csv", other, "--resume", check=False)
+    assert done.returncode == 2 and "line 1 is not the header of a --hands-csv file" in done.stderr
+    assert other.read_text() == games.read_text()
 
 
 def _write(path: Path, rows: list[tuple[object, ...]]) -> Path:
