@@ -38,7 +38,6 @@ from ladder_pool import PoolError, csv_rows
 from rallye.sim.stats import clustered_mean_ci95, rate_ci95, t95
 
 SIDES = ("a", "b", "")  # who completed the trip or called an extension: A, B or neither
-FIELDS = HAND_FIELDS
 
 #: (A, B, deal seed, A's seat, hand) -> (A started it, A's points, B's points, who completed
 #: the trip, who called an extension (``a``, ``b`` or ``""``), where it was read)
@@ -50,7 +49,7 @@ def read_hands(paths: list[Path]) -> Hands:
     :class:`~ladder_pool.PoolError` naming the file and line)."""
     hands: Hands = {}
     for path in paths:
-        for where, row in csv_rows(path, FIELDS, "ladder.py --hands-csv file"):
+        for where, row in csv_rows(path, HAND_FIELDS, "ladder.py --hands-csv file"):
             try:
                 key = (row["a"], row["b"], int(row["deal_seed"]), int(row["seat_a"]), int(row["hand"]))
                 started = int(row["started_a"])

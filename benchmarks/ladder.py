@@ -154,15 +154,21 @@ def read_games(path: Path) -> dict[GameKey, Result]:
     text = path.read_text(encoding="utf-8")
     if not text:
         return {}
-    if not text.endswith("\n"):
-        raise ValueError("its last line is incomplete (a run stopped while writing it?): remove that line")
-    if tuple(next(csv.reader(text.splitlines()))) != CSV_FIELDS:
-        raise ValueError(f"line 1 is not this script's header ({','.join(CSV_FIELDS)})")
+    check_appendable(text, CSV_FIELDS)
     try:
         games = read_pooled([path])
     except PoolError as e:
         raise ValueError(str(e)) from None
     return {key: (res, pa, pb, hands) for key, (res, pa, pb, hands, _) in games.items()}
+
+
+def check_appendable(text: str, fields: tuple[str, ...]) -> None:
+    """Rows in ``fields``' columns may be appended to a file holding ``text`` (not empty):
+    else ``ValueError`` says why (a last line cut off, another header)."""
+    if not text.endswith("\n"):
+        raise ValueError("its last line is incomplete (a run stopped while writing it?): remove that line")
+    if tuple(next(csv.reader(text.splitlines()))) != fields:
+        raise ValueError(f"line 1 is not this script's header ({','.join(fields)})")
 
 
 def play(job: Job) -> Result:
@@ -264,11 +270,12 @@ def main() -> None:
     if hands_append and not args.resume:
         ap.error(f"--hands-csv: {args.hands_csv} already holds hands: --resume to carry that run on, or remove it")
     if hands_append:  # rows are appended in its columns: refuse another kind of file before any game
-        text = args.hands_csv.read_bytes()
-        if not text.endswith(b"\n"):
-            ap.error(f"--hands-csv: {args.hands_csv}: its last line is incomplete (a run stopped while writing it?)")
-        if text.split(b"\n", 1)[0].decode("utf-8", "replace").strip() != ",".join(HAND_FIELDS):
-            ap.error(f"--hands-csv: {args.hands_csv}: line 1 is not the header of a --hands-csv file")
+        try:
+            check_appendable(args.hands_csv.read_text(encoding="utf-8"), HAND_FIELDS)
+        except (ValueError, UnicodeDecodeError) as e:
+            ap.error(f"--hands-csv: {args.hands_csv}: {e}")
+        except OSError as e:
+            ap.error(f"--hands-csv: cannot read {args.hands_csv}: {e.strerror}")
     try:
         pairings = [split_pair(pair) for pair in args.pairs.split(",")]
     except ValueError as e:

@@ -33,7 +33,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
 def test_hands_csv_holds_every_hand_of_every_game(tmp_path: Path) -> None:
     games, hands = tmp_path / "games.csv", tmp_path / "hands.csv"
     _ladder("--matches", "3", "--csv", games, "--hands-csv", hands)
-    assert hands.read_text().splitlines()[0] == ",".join(hand_starts.FIELDS)
+    assert hands.read_text().splitlines()[0] == ",".join(hand_starts.HAND_FIELDS)
     by_game: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
     for r in _rows(hands):
         by_game[(r["deal_seed"], r["seat_a"])].append(r)
@@ -76,14 +76,14 @@ def test_hands_csv_is_refused_when_it_holds_hands_unless_resumed(tmp_path: Path)
     other = tmp_path / "other.csv"
     other.write_text(games.read_text())  # a game file given as the hands file: not appended to
     done = _ladder("--matches", "1", "--csv", games, "--hands-csv", other, "--resume", check=False)
-    assert done.returncode == 2 and "line 1 is not the header of a --hands-csv file" in done.stderr
+    assert done.returncode == 2 and "line 1 is not this script's header (a,b,deal_seed,seat_a,hand," in done.stderr
     assert other.read_text() == games.read_text()
 
 
 def _write(path: Path, rows: list[tuple[object, ...]]) -> Path:
     with path.open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(hand_starts.FIELDS)
+        w.writerow(hand_starts.HAND_FIELDS)
         w.writerows(rows)
     return path
 
@@ -130,11 +130,11 @@ def test_difference_interval_is_the_wider_of_independent_and_clustered() -> None
     ("text", "says"),
     [
         ("a,b,deal_seed\nx,y,1\n", "not a ladder.py --hands-csv file (no column seat_a"),
-        (",".join(hand_starts.FIELDS) + "\nx,y,1,0,one,1,0,0,0,0,,\n", "line 2: invalid literal"),
-        (",".join(hand_starts.FIELDS) + "\nx,y,1,2,1,1,0,0,0,0,,\n", "line 2: a seat is 0 or 1"),
-        (",".join(hand_starts.FIELDS) + "\nx,y,1,0,1,1,0\n", "line 2: its fields are not the header's 12"),
+        (",".join(hand_starts.HAND_FIELDS) + "\nx,y,1,0,one,1,0,0,0,0,,\n", "line 2: invalid literal"),
+        (",".join(hand_starts.HAND_FIELDS) + "\nx,y,1,2,1,1,0,0,0,0,,\n", "line 2: a seat is 0 or 1"),
+        (",".join(hand_starts.HAND_FIELDS) + "\nx,y,1,0,1,1,0\n", "line 2: its fields are not the header's 12"),
         (
-            ",".join(hand_starts.FIELDS) + "\nx,y,1,0,1,1,0,0,0,0,A,\n",
+            ",".join(hand_starts.HAND_FIELDS) + "\nx,y,1,0,1,1,0,0,0,0,A,\n",
             "line 2: completed and extended are a, b or empty",
         ),
     ],
