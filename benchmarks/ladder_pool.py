@@ -33,6 +33,13 @@ Wilson's interval clear of the goal were A's true rate the rate measured (at a r
 above the goal, none would):
 
     python benchmarks/ladder_pool.py benchmarks/results/h16track_3*.csv --goal 0.7
+
+**By seat** (``--seats``): per pairing, over the deals played in both seat orders, A's win
+rate from seat 0 (which starts the first, third and fifth hands) and from seat 1, and the
+difference, paired by deal: the mean over the deals of A's result from seat 0 less its result
+from seat 1, with its 95 % interval over the deals (and the same for A's margin):
+
+    python benchmarks/ladder_pool.py benchmarks/results/h16track_5*.csv --seats
 """
 
 from __future__ import annotations
@@ -208,6 +215,34 @@ def paired(first: Games, against: Games) -> list[str]:
     return out
 
 
+def seats(games: Games) -> list[str]:
+    """Per pairing, A's results by seat on the deals it played in both seat orders, paired by deal."""
+    out = []
+    for (a, b), deals in sorted(_by_seat(games).items()):
+        both = {d: g for d, g in deals.items() if len(g) == 2}
+        if not both:
+            out.append(f"{a} vs {b} by seat: no deal played in both seat orders")
+            continue
+        n = len(both)
+        w0, w1 = sum(g[0][0] for g in both.values()), sum(g[1][0] for g in both.values())
+        d, dlo, dhi = mean_ci([g[0][0] - g[1][0] for g in both.values()])
+        m, mlo, mhi = mean_ci([float(g[0][1] - g[1][1]) for g in both.values()])
+        out.append(
+            f"{a} vs {b} by seat, {n} deals in both seat orders: {a} won {w0:g} from seat 0 ({w0 / n:.1%}), "
+            f"{w1:g} from seat 1 ({w1 / n:.1%}); seat 0 less seat 1, paired by deal, {100 * d:+.1f} points of "
+            f"win rate [{100 * dlo:+.1f}, {100 * dhi:+.1f}], margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a match (95 %)"
+        )
+    return out
+
+
+def _by_seat(games: Games) -> dict[tuple[str, str], dict[int, dict[int, tuple[float, int]]]]:
+    """(A, B) -> deal -> A's seat -> (A's result, A's margin)."""
+    out: dict[tuple[str, str], dict[int, dict[int, tuple[float, int]]]] = defaultdict(lambda: defaultdict(dict))
+    for (a, b, deal, seat), (res, pa, pb, _, _) in games.items():
+        out[(a, b)][deal][seat] = (res, pa - pb)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", nargs="+", type=Path, help="ladder.py --csv files")
@@ -215,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         "--against", nargs="+", type=Path, metavar="CSV", help="also compare game by game with these runs' games"
     )
     ap.add_argument("--goal", type=float, metavar="RATE", help="also say whether A's win rate is shown above RATE")
+    ap.add_argument("--seats", action="store_true", help="also split A's results by seat, paired by deal")
     args = ap.parse_args(argv)
     if args.goal is not None and not 0.0 < args.goal < 1.0:
         ap.error("--goal is a win rate between 0 and 1 (0.7 for 70 %)")
@@ -224,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         if not games or against == {}:
             raise PoolError("no games in " + ("these files" if not games else "the --against files"))
         lines = summary(games, args.goal)
+        if args.seats:
+            lines += seats(games)
         if against is not None:
             lines += paired(games, against)
     except PoolError as e:

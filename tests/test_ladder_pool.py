@@ -150,6 +150,28 @@ def test_goal_says_shown_not_shown_or_below(pool: Any, tmp_path: Path, capsys: C
         pool.main([str(tmp_path / "150_100.csv"), "--goal", "70"])
 
 
+def test_seats_pairs_the_two_seat_orders_of_each_deal(pool: Any, tmp_path: Path, capsys: Capture) -> None:
+    # deals 0-3 in both seat orders, deal 4 from seat 0 only (left out); A wins from seat 0 on
+    # deals 0-2 and from seat 1 on deal 0 only: per deal seat 0 less seat 1 = 0, 1, 1, 0
+    rows = [
+        *(("x", "y", d, 0, 1.0 if d < 3 else 0.0, 5000 if d < 3 else 4000, 4500, 4) for d in range(5)),
+        *(("x", "y", d, 1, 1.0 if d == 0 else 0.0, 5000 if d == 0 else 3000, 4500, 4) for d in range(4)),
+    ]
+    assert pool.main([str(_write(tmp_path / "s.csv", rows)), "--seats"]) == 0
+    out = capsys.readouterr().out
+    d, lo, hi = pool.mean_ci([0.0, 1.0, 1.0, 0.0])
+    # margins: seat 0 +500, +500, +500, -500; seat 1 +500, -1500, -1500, -1500
+    m, mlo, mhi = pool.mean_ci([0.0, 2000.0, 2000.0, 1000.0])
+    assert (
+        "x vs y by seat, 4 deals in both seat orders: x won 3 from seat 0 (75.0%), 1 from seat 1 (25.0%); "
+        f"seat 0 less seat 1, paired by deal, {100 * d:+.1f} points of win rate [{100 * lo:+.1f}, {100 * hi:+.1f}], "
+        f"margin {m:+.0f} [{mlo:+.0f}, {mhi:+.0f}] a match"
+    ) in out
+    one_seat = _write(tmp_path / "one.csv", [("x", "y", 1, 0, 1.0, 5000, 4000, 4)])
+    assert pool.main([str(one_seat), "--seats"]) == 0
+    assert "x vs y by seat: no deal played in both seat orders" in capsys.readouterr().out
+
+
 ROOT = BENCHMARKS.parent
 
 
