@@ -1,4 +1,4 @@
-"""The rule model's table "Where the editions differ", cell by cell, played out as exact
+"""The table "Where the editions differ" (docs/rules/mille-bornes.md), cell by cell, played out as exact
 scenarios on each edition (the loaded configs are checked in ``test_edition_data.py``).
 Tests are named ``test_<edition>_<cell>``; a cell shared by several editions is one helper
 ``_<cell>(key)`` called by one named test per edition (at the end of the file)."""
