@@ -17,7 +17,7 @@ from rallye.core.errors import GameError
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("play", "rallye.tui.play", "play a game in the terminal against bots"),
     ("editions", "rallye.tui.info", "list the Mille Bornes editions"),
-    ("rules", "rallye.tui.info", "print an edition's cards and scoring values"),
+    ("rules", "rallye.tui.info", "how a game is played: the turn, the cards, the scoring"),
     ("replay", "rallye.tui.replay", "replay and verify a game record"),
     ("simulate", "rallye.sim.simulate", "play many bot matches and print statistics"),
     ("tournament", "rallye.sim.tournament", "duplicate-deal tournament with ratings"),
