@@ -198,12 +198,19 @@ def test_rules_mille_in_english_and_french_for_every_edition(lang: str, capsys: 
         assert "{" not in out
 
 
-def test_rules_explain_in_the_edition_language_or_english() -> None:
+def test_rules_explain_in_the_language_asked_else_the_editions() -> None:
     from rallye.tui.info import rules_language
 
     assert [rules_language(get_edition(k), None) for k in EDITION_KEYS] == ["de", "hu", "de", "de"]
-    assert rules_language(get_edition("wm2006"), "hu") == "en"  # the box has no Hungarian card names
-    assert rules_language(get_edition("hu"), "de") == "en"
+    assert rules_language(get_edition("wm2006"), "hu") == "hu"
+    assert rules_language(get_edition("hu"), "de") == "de"
+
+
+def test_rules_mille_in_a_language_the_box_has_no_names_in(capsys: pytest.CaptureFixture[str]) -> None:
+    """The rules in the language asked for, the cards under the box's own names."""
+    out = rules_out(capsys, "--edition", "wm2006", "--lang", "hu")
+    assert "Játékszabály" in out and "ha a menetoszlopod tetején Grüne Welle van" in out
+    assert "Die Krönung │ 300, ha a húzópakli kifogyása után ért célba" in out
 
 
 def test_every_rules_sentence_exists_in_every_language_with_the_same_fields() -> None:
@@ -232,3 +239,21 @@ def test_rules_print_no_internal_file_names(args: list[str], capsys: pytest.Capt
         assert main(["rules", *args, "--lang", lang]) == 0
         out = capsys.readouterr().out
         assert not re.search(r"\d{3}_[0-9a-f]{16}|\.txt\b|\.json\b|seed", out), out[:200]
+
+
+def test_rules_mille_for_a_house_file_named_in_one_language(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A house file may name its cards and score lines in its own language only: asked for
+    another, the rules are explained in it (or in English) with the box's own names."""
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parents[2] / "src/rallye/mille/editions/wm2006.json").read_text(encoding="utf-8"))
+    data["key"] = "house"
+    data["names"] = {"de": data["names"]["de"]}
+    data["score_words"] = {"de": data["score_words"]["de"]}
+    path = Path(str(tmp_path)) / "house.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = rules_out(capsys, "--edition", str(path), "--lang", "fr")
+    assert "Règles du jeu" in out and "si Grüne Welle est en haut de ta pile" in out
+    assert "Blitzaktion :" in out and "ROLL │ parade │ 14 │ Grüne Welle" in out

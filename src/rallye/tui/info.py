@@ -391,14 +391,23 @@ HOW_TO_PLAY: dict[str, dict[str, str]] = {
 
 def rules_language(ed: Edition, lang: str | None) -> str:
     """The language to explain ``ed`` in: the one asked for, else the edition's; English when
-    the edition has no card names in it or rallye no rules text.
+    rallye has no rules text in it. (Card names and score words come in it where the edition
+    has them, else in the edition's own language: see ``_shown``.)
 
     >>> from rallye.mille.edition import get_edition
     >>> rules_language(get_edition("hu"), None), rules_language(get_edition("wm2006"), "hu")
-    ('hu', 'en')
+    ('hu', 'hu')
     """
     want = lang or ed.language
-    return want if want in ed.languages() and want in HOW_TO_PLAY else "en"
+    return want if want in HOW_TO_PLAY else "en"
+
+
+def _shown(ed: Edition, lang: str) -> tuple[str, str]:
+    """The languages for the box's card names and score words: ``lang`` where the edition has
+    them, else its own (a house file may name its cards in one language only)."""
+    names = lang if lang in ed.languages() else ed.language
+    words = lang if lang in dict(ed.score_words) else ed.language
+    return names, words
 
 
 def _players_line(ed: Edition, w: dict[str, str], players: int | None) -> str:
@@ -424,8 +433,9 @@ def how_to_play(ed: Edition, lang: str | None = None, players: int | None = None
     if players is not None:
         ed.sides_for(players)  # a ConfigError naming the counts the edition has
     lang = rules_language(ed, lang)
+    nl, wl = _shown(ed, lang)
     w = HOW_TO_PLAY[lang]
-    n = {c: ed.card_name(c, lang) for c in CARDS}
+    n = {c: ed.card_name(c, nl) for c in CARDS}
     sizes = {len(s) for k in ((players,) if players else ed.players) for s in ed.sides_for(k)}
     if ed.target_alone == ed.target_team or sizes == {1}:
         target = w["target_same"].format(km=ed.target_alone if sizes == {1} else ed.target_team)
@@ -446,11 +456,11 @@ def how_to_play(ed: Edition, lang: str | None = None, players: int | None = None
         + " "
         + w["limit"].format(limit=n["SPEED_LIMIT"], d25=n["D25"], d50=n["D50"], end=n["END_OF_LIMIT"]),
     ]
-    safeties = w["safeties"].format(safeties=ed.word("safeties", lang))
+    safeties = w["safeties"].format(safeties=ed.word("safeties", wl))
     if ed.extra_turn_after_safety:
         safeties += " " + w["extra"]
     paragraphs.append(w["remedies"].format(roll=n["ROLL"], row=n["RIGHT_OF_WAY"]) + " " + safeties)
-    cf = w["cf"].format(cf=ed.word("coup_fourre", lang))
+    cf = w["cf"].format(cf=ed.word("coup_fourre", wl))
     if ed.extra_turn_after_safety_in_coup_fourre_turn and not ed.extra_turn_after_safety:
         cf += " " + w["cf_more"]
     paragraphs.append(cf)
@@ -460,7 +470,7 @@ def how_to_play(ed: Edition, lang: str | None = None, players: int | None = None
     if ex.allowed and (alone_ok or not ex.alone_only):
         end.append(
             w["ext"].format(
-                from_km=ex.from_km, to_km=ex.to_km, word=ed.word("extension", lang), points=ed.scoring.extension
+                from_km=ex.from_km, to_km=ex.to_km, word=ed.word("extension", wl), points=ed.scoring.extension
             )
         )
         if ex.ends_on_empty_draw:
@@ -489,9 +499,10 @@ def how_to_play(ed: Edition, lang: str | None = None, players: int | None = None
 def scoring_rows(ed: Edition, lang: str | None = None) -> list[tuple[str, str]]:
     """(the box's word for a score-sheet line, what it scores) for every line the edition has."""
     lang = rules_language(ed, lang)
+    nl, wl = _shown(ed, lang)
     w = HOW_TO_PLAY[lang]
     sc = ed.scoring
-    d200 = ed.card_name("D200", lang)
+    d200 = ed.card_name("D200", nl)
     values: dict[str, str | None] = {
         "distance": w["s_distance"],
         "safeties": w["s_safeties"].format(v=sc.safety),
@@ -512,7 +523,7 @@ def scoring_rows(ed: Edition, lang: str | None = None) -> list[tuple[str, str]]:
         "extension": w["s_extension"].format(v=sc.extension) if ed.extension.allowed and sc.extension else None,
         "hand_penalty": w["s_hand_penalty"] if ed.subtract_distance_in_hand else None,
     }
-    return [(ed.word(line, lang), text) for line in SCORE_LINES if (text := values[line]) is not None]
+    return [(ed.word(line, wl), text) for line in SCORE_LINES if (text := values[line]) is not None]
 
 
 def run_rules(args: argparse.Namespace) -> int:
@@ -529,21 +540,22 @@ def run_rules(args: argparse.Namespace) -> int:
     ed = get_edition(args.edition)
     paragraphs = how_to_play(ed, args.lang, args.players)
     lang = rules_language(ed, args.lang)
+    nl, wl = _shown(ed, lang)
     w = HOW_TO_PLAY[lang]
-    n = {c: ed.card_name(c, lang) for c in CARDS}
+    n = {c: ed.card_name(c, nl) for c in CARDS}
     console.print(Text(f"{ed.title} · {ed.key}", style="bold"))
     console.print(Text(w["how"], style="bold underline"))
     for i, para in enumerate(paragraphs):
         console.print(Text(para))
         if i == 3:  # after the driving rules: which card answers which
             pairs = Table(show_edge=False, pad_edge=False)
-            for head in (w["hazard"], w["remedy"], ed.word("safeties", lang)):
+            for head in (w["hazard"], w["remedy"], ed.word("safeties", wl)):
                 pairs.add_column(head)
             for hazard in ("STOP", "SPEED_LIMIT", "OUT_OF_GAS", "FLAT_TIRE", "ACCIDENT"):
                 remedy = next(r for r, h in REMEDY_FOR.items() if h == hazard)
                 pairs.add_row(n[hazard], n[remedy], n[SAFETY_FOR[hazard]])
             console.print(pairs)
-    pts = Table(title=ed.word("score_sheet", lang), title_justify="left", title_style="bold")
+    pts = Table(title=ed.word("score_sheet", wl), title_justify="left", title_style="bold")
     pts.add_column(w["line"])
     pts.add_column(w["scores"])
     for word, text in scoring_rows(ed, lang):
@@ -552,7 +564,7 @@ def run_rules(args: argparse.Namespace) -> int:
     cards = Table(title=w["cards"], title_justify="left", title_style="bold")
     for col in ("id", "kind", "count", "name"):
         cards.add_column(w[col], justify="right" if col == "count" else "left")
-    deck = rules_text(ed, lang, args.players)
+    deck = rules_text(ed, nl, args.players)
     for cid, count, name in deck:
         cards.add_row(cid, w[f"k_{kind(cid)}"], count, name)
     console.print(cards)
