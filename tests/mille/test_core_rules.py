@@ -1,4 +1,4 @@
-"""The rule model's common core (shared/rules/mille-bornes.md, "The common core"), clause
+"""The common core (docs/rules/mille-bornes.md, "The common core"), clause
 by clause, as exact scenarios. Each test is named after the clause it checks."""
 
 from __future__ import annotations

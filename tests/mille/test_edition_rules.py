@@ -1,4 +1,4 @@
-"""The rule model's table "Where the editions differ", cell by cell, played out as exact
+"""The table "Where the editions differ" (docs/rules/mille-bornes.md), cell by cell, played out as exact
 scenarios on each edition (the loaded configs are checked in ``test_edition_data.py``).
 Tests are named ``test_<edition>_<cell>``; a cell shared by several editions is one helper
 ``_<cell>(key)`` called by one named test per edition (at the end of the file)."""
@@ -358,7 +358,8 @@ def test_hu_extended_hand_also_ends_when_the_draw_pile_runs_out():
 
 
 def test_hu_extension_not_offered_once_the_draw_pile_is_empty():
-    """Project resolution (README): an extended hu hand would end at once, so none is offered."""
+    """Project resolution (docs/rules/mille-bornes.md, Resolution "hu extension"): an extended
+    hu hand would end at once, so none is offered."""
     s = scenario("hu", 2, hands={0: ["D100", "D25"]}, tableaus={0: driving(600)}, draw=[])
     sh = sheet(do(s, "play D100"))
     assert sh.completed_by == 0 and sh.line(0, "delayed_action") == 300

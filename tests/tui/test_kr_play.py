@@ -1,6 +1,6 @@
 """Knight Rider in the terminal: the session loop driven by injected input and a recording console.
 
-Rule-checking tests are named after the rule-model clause (shared/rules/knight-rider.md)
+Rule-checking tests are named after the rule-model clause (docs/rules/knight-rider.md)
 whose refusal or effect they show on screen.
 """
 

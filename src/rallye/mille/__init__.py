@@ -1,4 +1,4 @@
-"""Mille Bornes: the rules engine for the four editions (``shared/rules/mille-bornes.md``).
+"""Mille Bornes: the rules engine for the four editions (``docs/rules/mille-bornes.md``).
 
 >>> from rallye import mille
 >>> s = mille.new_match("hu", 4, seed=3)

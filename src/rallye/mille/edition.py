@@ -1,6 +1,6 @@
 """Editions are data: one JSON file per edition, loaded into a frozen :class:`Edition`.
 
-Every point of the rule model's table "Where the editions differ" is a field here, so a
+Every row of the table "Where the editions differ" (``docs/rules/mille-bornes.md``) is a field here, so a
 house-rule table is just another data file (``load_edition(path)``). A malformed file is a
 :class:`~rallye.core.errors.ConfigError` naming the file and the field.
 

@@ -1,6 +1,6 @@
 """The Mille Bornes rules engine: pure functions over :class:`MilleState`.
 
-Rule references in brackets name the clauses of ``shared/rules/mille-bornes.md``.
+Rule references in brackets name the clauses of ``docs/rules/mille-bornes.md``.
 
 ``legal_actions`` order (pinned by ``tests/data/mille_legal_order.json``):
 
