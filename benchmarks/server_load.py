@@ -119,12 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--edition", default="wm2006")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--profile", metavar="FILE", help="run the server under cProfile and write its profile here")
     args = p.parse_args(argv)
     port = _port()
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'load.db'}"
+        prof = ["-m", "cProfile", "-o", args.profile] if args.profile else []
         server = subprocess.Popen(
-            [sys.executable, "-m", "rallye", "serve", "--no-browser", "--port", str(port), "--database", db,
+            [sys.executable, *prof, "-m", "rallye", "serve", "--no-browser", "--port", str(port), "--database", db,
              "--bot-delay", "0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip

@@ -48,7 +48,7 @@ class Conn:
     ws: WebSocket
     seat: int | None
     name: str
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     tokens: float = BURST
     stamp: float = field(default_factory=time.monotonic)
     chat_at: float = 0.0
@@ -264,10 +264,10 @@ class Server:
         if not conns:
             return
         deadline = self.deadline(table)
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, str] = {}  # one encoding a seat, however many devices it has
         for c in conns:
             if c.seat not in cache:
-                cache[c.seat] = table.state_for(c.seat, deadline)
+                cache[c.seat] = encode(table.state_for(c.seat, deadline))
             c.queue.put_nowait(cache[c.seat])
 
     async def send_all(self, table: Table, msg: dict[str, Any]) -> None:
@@ -415,9 +415,13 @@ async def _writer(conn: Conn) -> None:
                 await conn.ws.close()
             return
         try:
-            await conn.ws.send_text(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+            await conn.ws.send_text(msg if isinstance(msg, str) else encode(msg))
         except Exception:
             return
+
+
+def encode(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 def _parse(raw: str | None) -> dict[str, Any]:

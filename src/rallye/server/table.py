@@ -29,7 +29,7 @@ PROTOCOL = 1
 #: an invite code's letters: no 0/o, 1/l/i, so a code read aloud is a code typed right
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10
-LOG_LENGTH = 100
+LOG_LENGTH = 30
 NAME_LENGTH = 24
 LEASE_SECONDS = 30.0
 TIMER_RANGE = (10, 3600)
