@@ -587,10 +587,10 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
             if clash:
                 return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
             head = read_jsonl(args.resume)[0][1]
-            seat, bots = resume_choices(
+            seats, bots = resume_choices(
                 args.resume, head, args.seat, args.bots, lambda spec, n: resolve_bots(spec, n, note)
             )
-            session = KRSession.resume(args.resume, seat, bots)
+            session = KRSession.resume(args.resume, seats[0] if seats else None, bots)
             if session.over:
                 return fail(f"the game in {args.resume} is over; see it with: rallye replay {args.resume}")
             console.print(

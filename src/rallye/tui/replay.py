@@ -83,7 +83,7 @@ def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, la
             tags[seat] = name
     # The summary shows only what is public after the match: the score sheets and totals.
     shown_lang, _ = pick_language(ed, lang)
-    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)))
+    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui="en")
     console.print(Text(f"{path}: a valid Mille Bornes record", style="bold green"), soft_wrap=True)
     console.print(f"edition   {ed.title} ({ed.key})", markup=False)
     console.print(f"players   {final.n_players}; seed {final.seed}", markup=False)
