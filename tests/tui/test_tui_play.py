@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from hotseat import ClearingConsole, assert_each_person_alone
 from rich.console import Console
 
 from rallye.agents import base as agents_base
@@ -336,17 +337,6 @@ def test_python_m_rallye_play_in_a_subprocess_quits_cleanly() -> None:
     assert proc.stderr == ""
 
 
-class ClearingConsole(Console):
-    """A recording console that notes each screen clear in ``log``."""
-
-    def __init__(self, log: list[object]) -> None:
-        super().__init__(file=io.StringIO(), width=120, record=True, color_system=None, force_terminal=False)
-        self.log = log
-
-    def clear(self, home: bool = True) -> None:
-        self.log.append("clear")
-
-
 def hot_seat_input(log: list[object], move: str = "1", limit: int = 20_000) -> Callable[[str], str]:
     """Enter at each 'pass the keyboard' prompt, ``move`` at every other one."""
     count = 0
@@ -382,20 +372,7 @@ def test_several_humans_at_one_keyboard_see_only_their_own_hand(monkeypatch: pyt
     assert {s for _, s in screens} == {0, 2}  # both people played, the bot's seat never shown
     # between two clears of the screen only one person's cards were ever shown, and every
     # change of person went through the pass screen, which names the next one
-    shown: int | None = None
-    cleared = passed = False
-    for e in log:
-        if e == "clear":
-            cleared, shown = True, None
-        elif isinstance(e, tuple) and e[0] == "pass":
-            assert cleared
-            passed = True
-        elif isinstance(e, tuple) and e[0] == "screen":
-            if shown is None:
-                assert cleared and passed, "a person's screen came without the pass screen"
-                cleared = passed = False
-            assert shown in (None, e[1])
-            shown = e[1]
+    assert_each_person_alone(log)
     out = c.export_text()
     assert "Pass the keyboard to P1 (human)" in out and "Pass the keyboard to P3 (human)" in out
     assert "People at this keyboard: P1 (human), P3 (human)" in out

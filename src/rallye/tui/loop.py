@@ -146,6 +146,52 @@ def seat_names(n_players: int, humans: Sequence[int], bots: Sequence[str]) -> li
     return names
 
 
+def people(human_seat: int | Sequence[int], players: int) -> tuple[int, ...]:
+    """The people's seats (one seat or several), sorted and checked (0-based)."""
+    humans = (human_seat,) if isinstance(human_seat, int) else tuple(sorted(set(human_seat)))
+    if not humans:
+        raise ValueError("at least one seat must be a person's")
+    for seat in humans:
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat + 1} does not exist; seats are 1..{players}")
+    return humans
+
+
+def session_seats(
+    players: int, human_seat: int | Sequence[int], bot_names: Sequence[str | None]
+) -> tuple[tuple[int, ...], tuple[str | None, ...]]:
+    """A session's people and its bot name per seat (``None`` for a person), checked."""
+    humans = people(human_seat, players)
+    if len(bot_names) != players:
+        raise ValueError(f"need a bot name per seat ({players}), got {len(bot_names)}")
+    names = tuple(None if s in humans else bot_names[s] for s in range(players))
+    if any(names[s] is None for s in range(players) if s not in humans):
+        raise ValueError("every seat that is not a person's needs a bot name")
+    return humans, names
+
+
+def resumed_seats(
+    header: dict[str, Any], players: int, human_seat: int | Sequence[int] | None, bots: Sequence[str] | None
+) -> tuple[tuple[int, ...], list[str | None]]:
+    """The people and bots of a resumed game: as given, else as the save's header says
+    (a seat saved without a bot name gets the random bot)."""
+    humans = saved_humans(header, players) if human_seat is None else people(human_seat, players)
+    if bots is not None:
+        return humans, seat_names(players, humans, bots)
+    saved = saved_settings(header).get("bots") or []
+    names: list[str | None] = [
+        None if s in humans else (saved[s] if s < len(saved) and saved[s] else "random") for s in range(players)
+    ]
+    return humans, names
+
+
+def resume_args(
+    args: Any, header: dict[str, Any], resolve: Callable[[str | None, int], list[str]]
+) -> tuple[tuple[int, ...] | None, list[str] | None]:
+    """:func:`resume_choices` for ``rallye play``'s parsed arguments."""
+    return resume_choices(args.resume, header, args.seat, args.bots, resolve, getattr(args, "humans", None))
+
+
 def clear_screen(console: Any) -> None:
     """Clear the terminal, its scrollback too, so the last player's hand cannot be read."""
     console.clear()

@@ -32,7 +32,16 @@ from rallye.mille.engine import legal_from_view, new_match
 from rallye.mille.record import Recorder, Replay, replay_lines
 from rallye.mille.state import Event, ScoreSheet
 from rallye.mille.view import MilleView, view_for
-from rallye.tui.loop import HEADER_FIELD, Quit, SavingLoop, bot_seed, saved_humans, saved_settings, seat_names
+from rallye.tui.loop import (
+    HEADER_FIELD,
+    Quit,
+    SavingLoop,
+    bot_seed,
+    people,
+    resumed_seats,
+    seat_names,
+    session_seats,
+)
 from rallye.tui.render import (
     Labels,
     event_text,
@@ -85,22 +94,10 @@ class MilleSession:
 
     def __init__(self, recorder: Recorder, human_seat: int | Sequence[int], bot_names: Sequence[str | None]) -> None:
         state = recorder.state
-        humans = (human_seat,) if isinstance(human_seat, int) else tuple(sorted(set(human_seat)))
-        if not humans:
-            raise ValueError("at least one seat must be a person's")
-        for seat in humans:
-            if not 0 <= seat < state.n_players:
-                raise ValueError(f"seat {seat + 1} does not exist; seats are 1..{state.n_players}")
-        if len(bot_names) != state.n_players:
-            raise ValueError(f"need a bot name per seat ({state.n_players}), got {len(bot_names)}")
+        humans, self.bot_names = session_seats(state.n_players, human_seat, bot_names)
         self.recorder = recorder
         self.human_seats: tuple[int, ...] = humans
         self.viewer = humans[0]
-        self.bot_names: tuple[str | None, ...] = tuple(
-            None if s in humans else bot_names[s] for s in range(state.n_players)
-        )
-        if any(self.bot_names[s] is None for s in range(state.n_players) if s not in humans):
-            raise ValueError("every seat that is not a person's needs a bot name")
         ply = sum(1 for line in recorder.lines if line.get("type") == "action")
         self._bots: dict[int, Agent] = {}
         for seat, name in enumerate(self.bot_names):
@@ -124,7 +121,7 @@ class MilleSession:
     ) -> MilleSession:
         """A fresh match; ``bots`` names the bots of the other seats, in seat order."""
         state = new_match(edition, players, seed)
-        humans = (human_seat,) if isinstance(human_seat, int) else tuple(human_seat)
+        humans = people(human_seat, players)
         return cls(Recorder.start(state), humans, seat_names(players, humans, bots))
 
     @classmethod
@@ -135,21 +132,7 @@ class MilleSession:
         header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
         lines = read_jsonl(path)
         replay = replay_lines(lines, str(path))
-        saved = saved_settings(lines[0][1])
-        n = replay.initial.n_players
-        if human_seat is None:
-            humans = saved_humans(lines[0][1], n)
-        else:
-            humans = (human_seat,) if isinstance(human_seat, int) else tuple(human_seat)
-        names: list[str | None]
-        if bots is not None:
-            names = seat_names(n, humans, bots)
-        else:
-            saved_bots = saved.get("bots") or []
-            names = [
-                None if s in humans else (saved_bots[s] if s < len(saved_bots) and saved_bots[s] else "random")
-                for s in range(n)
-            ]
+        humans, names = resumed_seats(lines[0][1], replay.initial.n_players, human_seat, bots)
         return cls(replay.recorder(), humans, names), replay
 
     # -- what the terminal may ask -------------------------------------------------------

@@ -142,17 +142,10 @@ def play_mille(
             if clash:
                 return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
             from rallye.core.record import read_jsonl
-            from rallye.tui.loop import resume_choices
+            from rallye.tui.loop import resume_args
 
             head = read_jsonl(args.resume)[0][1]
-            seats, bots = resume_choices(
-                args.resume,
-                head,
-                args.seat,
-                args.bots,
-                lambda spec, n: resolve_bots(spec, n, note),
-                getattr(args, "humans", None),
-            )
+            seats, bots = resume_args(args, head, lambda spec, n: resolve_bots(spec, n, note))
             session, replay = MilleSession.resume(args.resume, seats, bots)
             if replay.finished:
                 return fail(f"the match in {args.resume} is over; see it with: rallye replay {args.resume}")

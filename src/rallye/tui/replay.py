@@ -144,7 +144,7 @@ def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Conso
         if name:
             tags[seat] = name
     console.print(Text(f"{path}: a valid Knight Rider record", style="bold green"), soft_wrap=True)
-    console.print(record_summary(head, view, actions, Labels.for_view(view, tags)))
+    console.print(record_summary(head, view, actions, Labels.for_view(view, tags, lang="en")))
     if not view.over:
         console.print(Text(f"continue with: rallye play knightrider --resume {path}"), soft_wrap=True)
     return 0
