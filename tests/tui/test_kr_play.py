@@ -319,10 +319,10 @@ def test_missing_heuristic_bot_falls_back_with_a_note(monkeypatch: pytest.Monkey
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        (None, ("Molekül-Mantel", "Deine Karten:", "Übeltäter auf Quadrat", "Flucht-Karte", "Tschüss.")),
+        (None, ("Molekül-Mantel", "Deine Karten:", "Übeltäter auf Quadrat", "Varianten: Schnellaufbau", "Tschüss.")),
         ("de", ("Molekül-Mantel", "Deine Karten:", "Übeltäter auf Quadrat", "Flucht-Karte", "Tschüss.")),
         ("hu", ("Molekulapáncél", "A kártyáid:", "a gonosztevő helye:", "Menekülőkártya", "Viszlát.")),
-        ("en", ("Molecular Bonded Shell", "Your cards:", "villain on square", "Escape card", "Bye.")),
+        ("en", ("Molecular Bonded Shell", "Your cards:", "villain on square", "variants: quick build", "Bye.")),
         ("fr", ("Bouclier moléculaire", "Vos cartes :", "malfaiteur sur", "Carte de fuite", "Au revoir.")),
     ],
 )
@@ -445,3 +445,12 @@ def test_humans_option_for_knight_rider_saves_both_people(tmp_path: Path) -> Non
     c = console()
     assert play_knightrider(play_args(seed=4, humans="2,9", quick_build=True), c, feed([])) == 2
     assert "--humans: seat 9 does not exist; seats are 1..3" in c.export_text()
+
+
+def test_variants_are_named_in_words_with_plurals() -> None:
+    c = console()
+    play_knightrider(play_args(seed=1, tour=2, quick_build=True, lang="de"), c, feed(["quit", ""]))
+    assert "Varianten: Schnellaufbau, Rundfahrt: 2 Ziel-Tableaus" in c.export_text()
+    c = console()
+    play_knightrider(play_args(seed=1, tour=1, quick_build=True, lang="fr"), c, feed(["quit", ""]))
+    assert "variantes : construction rapide, circuit : 1 tuile cible" in c.export_text()

@@ -460,7 +460,7 @@ class _Loop(SavingLoop):
     def intro(self) -> None:
         v = self.s.view()
         lab = self.labels()
-        opts = [k for k, val in self.s.options.to_json().items() if val not in (None, False, 0)]
+        opts = [self.variant(k, val) for k, val in self.s.options.to_json().items() if val not in (None, False, 0)]
         self.say(
             "Knight Rider — "
             + self.tc.n("n_players", v.players)
@@ -484,6 +484,14 @@ class _Loop(SavingLoop):
                 line = Text("    · ")
                 line.append_text(event_text(e, lab))
                 self.c.print(line)
+
+    def variant(self, key: str, value: object) -> str:
+        """A variant in words (``--tour 2``: "tour: 2 target tiles"); an unknown one by its key."""
+        if isinstance(value, int) and not isinstance(value, bool) and self.t.has(f"variant.{key}"):
+            return self.t.n(f"variant.{key}", value)
+        if self.t.has(f"variant.{key}"):
+            return self.t(f"variant.{key}", value=value)
+        return f"{key}={value}"
 
     def hand_over_keyboard(self) -> None:
         """With several people at the keyboard: the pass screen before a new person's turn."""
