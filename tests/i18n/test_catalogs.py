@@ -71,3 +71,24 @@ def test_unknown_messages_and_languages_are_clear_errors() -> None:
         translator("xx", "common")
     with pytest.raises(CatalogError, match="has plural forms"):
         translator("en", "common")("n_players")
+
+
+ENGINES = {"mille": "rallye.mille.engine", "kr": "rallye.knightrider.engine"}
+
+
+@pytest.mark.parametrize("domain", sorted(ENGINES))
+def test_every_rule_an_engine_names_in_a_refusal_is_explained_in_its_catalog(domain: str) -> None:
+    """The terminal says a refusal's rule in the player's language (the engine's exact words
+    follow): every rule code in the engine's source has a ``rule.<code>`` message."""
+    import importlib
+    import inspect
+    import re
+
+    source = inspect.getsource(importlib.import_module(ENGINES[domain]))
+    codes = set(re.findall(r'rule="([a-z0-9-]+)"', source))
+    codes |= set(re.findall(r'return "([a-z0-9-]+)", ', source))  # mille: explain()'s (rule, reason)
+    codes |= set(re.findall(r'_illegal\([^()]*(?:\([^()]*\)[^()]*)*"([a-z0-9-]+)",?\s*\)', source, re.S))
+    codes -= {"deck", "action-code", "rng", "players", "options"}  # not refusals of a player's move
+    assert len(codes) >= 15
+    t = translator("de", domain)
+    assert sorted(c for c in codes if not t.has(f"rule.{c}")) == []

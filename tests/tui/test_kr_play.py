@@ -454,3 +454,13 @@ def test_variants_are_named_in_words_with_plurals() -> None:
     c = console()
     play_knightrider(play_args(seed=1, tour=1, quick_build=True, lang="fr"), c, feed(["quit", ""]))
     assert "variantes : construction rapide, circuit : 1 tuile cible" in c.export_text()
+
+
+def test_a_refusal_names_the_rule_in_the_players_language() -> None:
+    session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
+    to_the_chase(session)
+    c = console()
+    run_session(session, feed(["end", "quit", ""]), c, lang="hu")
+    out = c.export_text()
+    assert "elutasítva: előbb az autónak haladnia kell: egy pont sem veszhet el" in out
+    assert "[rule: move-all-pips]" in out

@@ -404,3 +404,13 @@ def test_bad_humans_option_is_a_clear_error(kw: dict[str, object], message: str)
     c = console()
     assert play_mille(play_args(seed=1, **kw), c, feed([])) == 2
     assert message in c.export_text()
+
+
+def test_a_refusal_names_the_rule_in_the_players_language_then_the_engines_words() -> None:
+    session = MilleSession.new("wm2006", 2, 1, 0, ["random"])  # seed 1: D100 in hand, nobody rolling
+    c = console()
+    run_session(session, feed(["play D100", "fly", "quit", ""]), c, lang="de")
+    out = c.export_text()
+    assert "abgelehnt: Kilometer nur, wenn dein Team fährt" in out
+    assert "  illegal 'play D100' by P1: distance needs a rolling side" in out  # the exact words, for reference
+    assert "nicht verstanden: das ist kein Zug (siehe 'help')" in out

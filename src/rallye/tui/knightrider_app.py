@@ -412,7 +412,7 @@ class _Loop(SavingLoop):
             try:
                 action = _parse_action(text)
             except GameError as exc:
-                self.say(self.tc("not_understood", error=exc), "red")
+                self.refuse(exc, self.t, understood=False)
                 self.say(self.t("type_an_action"), "dim")
                 return None
             return self.act(action)
@@ -451,7 +451,7 @@ class _Loop(SavingLoop):
         try:
             step = self.s.play(action)
         except GameError as exc:
-            self.say(self.tc("refused", error=exc), "red")
+            self.refuse(exc, self.t)
             return None
         self.announce(step)
         return step

@@ -9,7 +9,8 @@ from typing import Any, NoReturn
 
 from rich.text import Text
 
-from rallye.core.errors import RecordError
+from rallye.core.errors import GameError, RecordError
+from rallye.i18n import Translator
 from rallye.tui.words import common
 
 #: The record header field where the terminal keeps the human's seat and the bots.
@@ -278,6 +279,17 @@ class SavingLoop:
         else:
             self.say(self.tc("eof.not_saved"), "yellow")
         raise Quit
+
+    def refuse(self, exc: GameError, game_words: Translator, *, understood: bool = True) -> None:
+        """An engine's refusal: the rule broken in the screen's language, then the engine's
+        exact words (which name the input and the rule code) for reference."""
+        key = f"rule.{exc.rule}"
+        prefix = "refused" if understood else "not_understood"
+        if self.ui == "en" or not exc.rule or not game_words.has(key):
+            self.say(self.tc(prefix, error=exc), "red")
+            return
+        self.say(self.tc(prefix, error=game_words(key)), "red")
+        self.say(f"  {exc}", "dim")
 
     def pass_keyboard(self, seat_label: str) -> None:
         """Between two people's turns: clear the screen and wait until the next one is at

@@ -287,7 +287,7 @@ class _Loop(SavingLoop):
             try:
                 action = parse_action(text)
             except GameError as exc:
-                self.say(self.tc("not_understood", error=exc), "red")
+                self.refuse(exc, self.t, understood=False)
                 self.say(self.t("type_a_move"), "dim")
                 return None
             return self.move(action)
@@ -297,7 +297,7 @@ class _Loop(SavingLoop):
         try:
             move = self.s.play(action)
         except GameError as exc:
-            self.say(self.tc("refused", error=exc), "red")
+            self.refuse(exc, self.t)
             return None
         self.announce(move)
         return move
