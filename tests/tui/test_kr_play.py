@@ -464,3 +464,13 @@ def test_a_refusal_names_the_rule_in_the_players_language() -> None:
     out = c.export_text()
     assert "elutasítva: előbb az autónak haladnia kell: egy pont sem veszhet el" in out
     assert "[rule: move-all-pips]" in out
+
+
+def test_an_action_is_said_once_not_again_as_its_own_event() -> None:
+    session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
+    c = console()
+    run_session(session, feed(["1", "quit", ""]), c, lang="en")
+    out = c.export_text()
+    log = [line for line in out.splitlines() if line.startswith(("  P", "    · P"))]  # actions and events
+    seats = [line.split(" waits")[0].strip(" ·") for line in log if " waits at the " in line]
+    assert len(seats) == 3 and len(set(seats)) == 3  # each car's waiting place said once

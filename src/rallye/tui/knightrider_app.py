@@ -233,6 +233,8 @@ class KRSession:
 
 # -- the loop -------------------------------------------------------------------------------
 _KITT_WORDS = {"mantle": "MANTLE", "turbo1": "TURBO1", "turbo2": "TURBO2"}
+#: Events that only repeat the action line printed above them.
+_SAID_BY_THE_ACTION = frozenset({"detour", "enter", "recover"})
 
 
 _Quit = Quit
@@ -355,8 +357,8 @@ class _Loop(SavingLoop):
         line.append(" " + action_text(step.action, lab))
         self.c.print(line)
         for e in step.events:
-            if e.kind == "detour":
-                continue  # the action line above said it, with the square
+            if e.kind in _SAID_BY_THE_ACTION:
+                continue  # the action line above said it (a detour with its square)
             if e.kind == "turn":
                 self.c.rule(Text(event_text(e, lab).plain, style="bold"), align="left")
                 continue
