@@ -755,7 +755,7 @@ def record_summary(header: Mapping[str, Any], final: View, actions: int, labels:
     opts = header.get("options") or {}
     on = [f"{k}={val}" for k, val in opts.items() if val not in (None, False, 0)]
     rows: list[RenderableType] = [
-        Text(f"players   {v.players}; seed {header.get('seed')}"),
+        Text(f"players   {v.players}; seed {header.get('seed') if v.over else '(shown when the game is over)'}"),
     ]
     for p in range(v.players):
         rows.append(Text(f"          {labels.seat(p)}"))
