@@ -414,3 +414,19 @@ def test_a_refusal_names_the_rule_in_the_players_language_then_the_engines_words
     assert "abgelehnt: Kilometer nur, wenn dein Team fährt" in out
     assert "  illegal 'play D100' by P1: distance needs a rolling side" in out  # the exact words, for reference
     assert "nicht verstanden: das ist kein Zug (siehe 'help')" in out
+
+
+def test_a_save_naming_a_seat_that_does_not_exist_is_a_clear_error_unless_a_seat_is_given(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.jsonl"
+    play_mille(play_args(seed=3, save=str(path)), console(), feed(["1", "quit", ""]))
+    text = path.read_text(encoding="utf-8").replace('"human_seat":0', '"human_seat":7', 1)
+    assert '"human_seat":7' in text
+    path.write_text(text, encoding="utf-8")
+    c = console()
+    assert play_mille(play_args(resume=str(path), bots=None), c, feed([])) == 2
+    assert "are not seats of a 2-player game; choose with --seat or --humans" in c.export_text()
+    c = console()
+    assert play_mille(play_args(resume=str(path), bots=None, seat=2), c, feed(["quit", "n"])) == 0
+    assert "You play P2 (you)" in c.export_text()

@@ -150,7 +150,7 @@ class KRSession:
         for _, line in lines[1:]:
             if line.get("type") == "action":
                 recorder.play(_parse_action(line["action"]))
-        humans, names = resumed_seats(head, recorder.state.players, human_seat, bots)
+        humans, names = resumed_seats(head, recorder.state.players, human_seat, bots, path)
         return cls(recorder, humans, names)
 
     # -- what the terminal may ask -------------------------------------------------------

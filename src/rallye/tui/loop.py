@@ -96,16 +96,27 @@ def human_seats_arg(seat_arg: int | None, humans_arg: str | None, players: int) 
     return None
 
 
-def saved_humans(header: dict[str, Any], players: int) -> tuple[int, ...]:
-    """The people's seats a save file names (``human_seats``, else ``human_seat``, else seat 1)."""
+def saved_humans(header: dict[str, Any], players: int, source: str | Path | None = None) -> tuple[int, ...]:
+    """The people's seats a save file names (``human_seats``, else ``human_seat``; seat 1
+    when it names none). Seats that do not exist raise a
+    :class:`~rallye.core.errors.RecordError` naming ``source``; without a ``source``
+    (a summary, not a resume) they are left out."""
     raw = header.get(HEADER_FIELD)
-    seats = raw.get("human_seats") if isinstance(raw, dict) else None
-    if isinstance(seats, list) and seats and len(set(map(repr, seats))) == len(seats):
-        ints = [s for s in seats if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players]
-        if len(ints) == len(seats):
-            return tuple(sorted(ints))
-    seat = saved_settings(header).get("human_seat", 0)
-    return (seat,) if 0 <= seat < players else (0,)
+    if not isinstance(raw, dict) or ("human_seats" not in raw and "human_seat" not in raw):
+        return (0,)
+    wanted = raw.get("human_seats", [raw.get("human_seat")])
+    seats = wanted if isinstance(wanted, list) else [wanted]
+    good = [s for s in seats if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players]
+    if seats and len(good) == len(seats) and len(set(good)) == len(good):
+        return tuple(sorted(good))
+    if source is None:
+        return tuple(sorted(set(good)))
+    shown = ", ".join(repr(s)[:12] for s in seats[:5]) or "none"
+    raise RecordError(
+        f"{source}: line 1: the terminal's seats for people ({shown}, 0-based) are not seats of a "
+        f"{players}-player game; choose with --seat or --humans",
+        rule="record-header",
+    )
 
 
 def resume_choices(
@@ -172,11 +183,15 @@ def session_seats(
 
 
 def resumed_seats(
-    header: dict[str, Any], players: int, human_seat: int | Sequence[int] | None, bots: Sequence[str] | None
+    header: dict[str, Any],
+    players: int,
+    human_seat: int | Sequence[int] | None,
+    bots: Sequence[str] | None,
+    source: str | Path = "the save file",
 ) -> tuple[tuple[int, ...], list[str | None]]:
     """The people and bots of a resumed game: as given, else as the save's header says
     (a seat saved without a bot name gets the random bot)."""
-    humans = saved_humans(header, players) if human_seat is None else people(human_seat, players)
+    humans = saved_humans(header, players, source) if human_seat is None else people(human_seat, players)
     if bots is not None:
         return humans, seat_names(players, humans, bots)
     saved = saved_settings(header).get("bots") or []

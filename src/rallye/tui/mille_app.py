@@ -132,7 +132,7 @@ class MilleSession:
         header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
         lines = read_jsonl(path)
         replay = replay_lines(lines, str(path))
-        humans, names = resumed_seats(lines[0][1], replay.initial.n_players, human_seat, bots)
+        humans, names = resumed_seats(lines[0][1], replay.initial.n_players, human_seat, bots, path)
         return cls(replay.recorder(), humans, names), replay
 
     # -- what the terminal may ask -------------------------------------------------------
