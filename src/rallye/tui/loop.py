@@ -262,7 +262,8 @@ class SavingLoop:
             self.say(self.tc("save.failed", path=target, reason=exc.strerror or exc), "red")
             return False
         self.save_path = target
-        self.say(self.tc("save.done", path=target, game=self.game), "green")
+        done = "save.done_over" if self.s.over else "save.done"  # a finished game is not resumed
+        self.say(self.tc(done, path=target, game=self.game), "green")
         return True
 
     def quit(self) -> NoReturn:
