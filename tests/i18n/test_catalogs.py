@@ -92,3 +92,16 @@ def test_every_rule_an_engine_names_in_a_refusal_is_explained_in_its_catalog(dom
     assert len(codes) >= 15
     t = translator("de", domain)
     assert sorted(c for c in codes if not t.has(f"rule.{c}")) == []
+
+
+def test_every_message_id_the_terminal_names_literally_is_in_a_catalog() -> None:
+    """A literal ``t("id")``, ``t.n("id", …)`` or ``t.raw("id")`` in the terminal's code names
+    a message that exists (ids built at run time are checked by the screens' own tests)."""
+    import re
+
+    tui = Path(i18n.__file__).parent.parent / "tui"
+    call = re.compile(r'\b(?:t|tr|tc|resumed)(?:\.n|\.raw)?\(\s*"([a-z][a-z0-9_.-]*)"')
+    used = {m for path in tui.glob("*.py") for m in call.findall(path.read_text(encoding="utf-8"))}
+    known = {k for d in domains() for k in i18n.catalog(d, "en")}
+    assert len(used) > 100
+    assert sorted(used - known) == []
