@@ -8,8 +8,14 @@ The map draws every cell of the 3×3 tiles two characters wide: built-up cells `
 road cells on a grey ground, the centre ``░░`` (the escape pile, its card count in the
 middle), cars as seat number + heading arrow (``2→``; ``2x`` on its roof; ``12`` two
 cars side by side), the villain ``VV`` on red, detour cards as a letter and the roads
-they keep (``R┘`` a right curve joining west and north; ``XX`` a roadblock). Square
-coordinates run along the top and the left so a person can name squares.
+they keep (``R┘`` a right curve joining west and north; ``XX`` a roadblock), and the
+person's move choices as ``#1`` … ``#9`` (never a bare digit, which would read as a car).
+Both coordinate systems of the notation are on the axes: squares (tiles: ``place at``,
+``detour … at``) in bold, fields (the road cells cars stand on: ``move to``) in grey, and
+every coordinate elsewhere on screen says which it is ("square 3,-1", "field 10,-2").
+Seats are ``P1`` … everywhere (the map's car ``2`` is P2's; the rulebook's car numbers,
+the start player's car being "1", are not shown). Every word comes from the ``kr``
+catalog in the screen's language (German by default).
 
 >>> import io
 >>> from rallye.knightrider import Options, new_game, view_for
