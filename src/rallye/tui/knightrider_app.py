@@ -9,13 +9,14 @@ a rich ``Console``, so tests drive it with a list of lines and a recording conso
 A save file is the game record so far (``rallye.knightrider.record``). Its header
 carries, besides players, seed and options, a ``"tui"`` object
 ``{"human_seat": 0, "bots": [null, "random", "random"]}`` (0-based seat; a bot name per
-seat, ``null`` for the human) so ``--resume`` continues with the same seats; replay
-ignores that field. (The record module's ``Recorder`` has no way to add header fields,
-so :meth:`KRSession.lines` adds it to a copy of the header.)
+seat, ``null`` for the human; with several people also ``"human_seats": [0, 2]``) so
+``--resume`` continues with the same seats; replay verifies the game without that
+field. (The record module's ``Recorder`` has no way to add header fields, so
+:meth:`KRSession.lines` adds it to a copy of the header.)
 
 The menus a person sees: while building, the placements of the drawn tile, numbered and
 grouped by square (the squares are lettered on the map); in a turn, the moves sorted by
-distance to the villain (the first nine shown and marked on the map, ``all`` for the
+distance to the villain (the first nine shown and marked ``#1`` … ``#9`` on the map, ``all`` for the
 rest), then the playable K.I.T.T. cards and ``end``; detour cards are listed per square
 with ``detours X,Y`` and picked as ``d1``, ``d2``…
 """

@@ -8,8 +8,9 @@ drive it with a list of lines and a recording console.
 
 A save file is the game record so far (``Recorder.save``). Its header carries, besides the
 edition, players and seed, a ``"tui"`` object ``{"human_seat": 0, "bots": [null, "random"]}``
-(0-based seat; a bot name per seat, ``null`` for the human) so ``--resume`` continues with
-the same seats; ``rallye replay`` ignores that field.
+(0-based seat; a bot name per seat, ``null`` for the human; with several people at one
+keyboard also ``"human_seats": [0, 2]``) so ``--resume`` continues with the same seats;
+``rallye replay`` verifies the game without that field (it names the seats from it).
 """
 
 from __future__ import annotations
