@@ -86,9 +86,13 @@ def run_rules(args: argparse.Namespace) -> int:
     pts.add_column("points", justify="right")
     values = {
         "distance": "1 / km",
-        "safeties": f"{sc.safety} each",
+        "safeties": f"{sc.safety} each" + (", laid normally" if sc.coup_fourre_in_place else ""),
         "all_four": f"+{sc.all_four_bonus}" if sc.all_four_bonus else "—",
-        "coup_fourre": f"+{sc.coup_fourre_bonus} each",
+        "coup_fourre": (
+            f"{sc.safety + sc.coup_fourre_bonus} each, in place of the safety's {sc.safety}"
+            if sc.coup_fourre_in_place
+            else f"+{sc.coup_fourre_bonus} each"
+        ),
         "trip": str(sc.trip),
         "safe_trip": str(sc.safe_trip) if sc.safe_trip else "—",
         "delayed_action": str(sc.delayed_action) if sc.delayed_action else "—",
