@@ -3,7 +3,8 @@
 
 **Look-ahead** (:class:`LookaheadAgent`). Catching the villain takes an exact roll: the
 car must *end* its move on the villain's field, and in games of heuristic bots only
-about one turn in thirty starts with any roll that could do it. So a position is worth
+about one turn in thirty starts with any roll that could do it (measured under rules 1,
+before a move could end with a turn). So a position is worth
 its chance to hit, now and in the next rounds, and that chance is computed, not guessed:
 
 - :func:`reach_layers` lists every (field, heading) a car can end on with exactly ``c``
