@@ -95,7 +95,7 @@ def test_whole_game_choosing_the_first_offered_action_runs_to_the_end() -> None:
 
 def test_table_rolls_are_announced_from_the_events() -> None:
     """Ramming / oil slick: the ram and oil table rolls are shown with the table named."""
-    session = KRSession.new(2, 6, 0, ["random"], QUICK)  # a short game with both rolls
+    session = KRSession.new(2, 1, 0, ["random"], QUICK)  # a short game with both rolls (rules 2)
     c = console()
     run_session(session, always("1"), c, lang="en")
     out = c.export_text()

@@ -25,6 +25,7 @@ from rallye.mille.engine import (
     legal_actions,
     legal_from_view,
     new_match,
+    outcome,
     winners,
 )
 from rallye.mille.playout import Playout
@@ -56,6 +57,7 @@ __all__ = [
     "legal_from_view",
     "load_edition",
     "new_match",
+    "outcome",
     "parse_action",
     "view_for",
     "winners",
