@@ -255,3 +255,9 @@ def test_a_turn_timer_lets_a_bot_play_for_an_absent_person(database_url: str, mo
             assert st["log"][-1]["n"] == n + 1
         finally:
             close_all()
+
+
+def test_creating_tables_is_rate_limited_by_address(database_url: str) -> None:
+    with TestClient(create_app(database_url, bot_delay=0, request_rate=1)) as c:
+        codes = [c.post("/api/tables", json={"game": "mille"}).status_code for _ in range(25)]
+    assert codes[:20] == [201] * 20 and codes[-1] == 429
