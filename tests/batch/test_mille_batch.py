@@ -1,0 +1,179 @@
+"""The batched engine (:mod:`rallye.batch.mille`) against the pure engine: the same decks
+and the same actions through both, every edition and player count, compared after every
+step (legal actions and their order, the mask, whose turn, hands, tableaus, deck and draw
+position, discard pile, phase, target, extension, totals, each hand's score sheet line by
+line, the match's winners) [core: Coup fourré; Safeties; End of the trip; Empty draw
+pile; Scoring; The match; table: extension]."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from rallye.batch import MilleBatch, batch_deck
+from rallye.core.errors import ConfigError, IllegalAction
+from rallye.mille import apply, decode_action, editions, engine, legal_actions, new_match
+from rallye.mille.state import MilleState
+
+CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
+GAMES = 12  # games a batch
+HANDS = 14  # hands played through each game slot (more for the one-hand edition)
+
+
+@pytest.fixture
+def batch_decks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure engine deals every hand from the batched engine's shuffle."""
+    monkeypatch.setattr(
+        engine, "shuffled_deck", lambda ed, players, seed, hand_no: batch_deck(ed, players, seed, hand_no)
+    )
+
+
+def _pick(rnd: random.Random, codes: tuple[int, ...], bias: float) -> int:
+    """Mostly a play or an attack (random play alone seldom makes a trip), or any."""
+    plays = [c for c in codes if not 19 <= c < 38]
+    if plays and rnd.random() < bias:
+        return rnd.choice(plays)
+    return rnd.choice(codes)
+
+
+def _same(games: MilleBatch, b: int, state: MilleState, where: str) -> None:
+    diff = games.differences(b, state)
+    assert not diff, f"{where}: " + "; ".join(diff[:12])
+
+
+@pytest.mark.parametrize(("edition", "players"), CONFIGS)
+def test_batch_plays_exactly_like_the_engine(batch_decks: None, edition: str, players: int) -> None:
+    rnd = random.Random(f"batch/{edition}/{players}")
+    games = MilleBatch(edition, players, size=GAMES, seed=players)
+    states = [new_match(edition, players, seed=games.match_seed(b)) for b in range(GAMES)]
+    bias = [0.0 if b % 4 == 0 else 0.85 for b in range(GAMES)]
+    hands_wanted = HANDS if states[0].edition.match_target is not None else 3 * HANDS
+    hands = [0] * GAMES
+    seen = {"steps": 0, "hands": 0, "matches": 0, "coups": 0, "extend": 0, "decline": 0, "passed": 0, "ran_out": 0}
+    for b in range(GAMES):
+        _same(games, b, states[b], "dealt")
+    while min(hands) < hands_wanted:
+        mask = games.legal_mask().copy()
+        actions = np.full(GAMES, -1, dtype=np.int64)
+        for b, s in enumerate(states):
+            legal = tuple(a.code for a in legal_actions(s))
+            assert games.legal_actions(b) == legal, (edition, players, b, seen["steps"])
+            assert tuple(np.flatnonzero(mask[b])) == tuple(sorted(legal))
+            actions[b] = _pick(rnd, legal, bias[b])
+        flags = games.step(actions).copy()
+        seen["steps"] += GAMES
+        for b in range(GAMES):
+            before = states[b]
+            states[b] = s = apply(before, decode_action(int(actions[b])))
+            where = f"{edition}/{players} game {b} step {seen['steps']} after {decode_action(int(actions[b]))}"
+            seen["extend"] += actions[b] == 68
+            seen["decline"] += actions[b] == 69
+            seen["coups"] += sum(len(t.coups) for t in s.tableaus) > sum(len(t.coups) for t in before.tableaus)
+            seen["passed"] += s.draw_count == 0 and s.phase == "play" and s.hand_no == before.hand_no
+            seen["ran_out"] += s.ran_out_this_turn
+            ended = len(s.sheets) > len(before.sheets) or s.phase == "over"
+            assert bool(flags[b] & 1) == ended, where
+            assert bool(flags[b] & 2) == (s.phase == "over"), where
+            if ended:
+                hands[b] += 1
+                seen["hands"] += 1
+                assert games.last_sheet(b) == s.sheets[-1], where
+            if s.phase == "over":  # auto-reset: the result is kept, the next match dealt
+                seen["matches"] += 1
+                assert games.winners(b) == s.winners, where
+                assert games.result_totals(b) == s.totals, where
+                states[b] = s = new_match(edition, players, seed=games.match_seed(b))
+            _same(games, b, s, where)
+    assert seen["hands"] >= GAMES * hands_wanted and seen["matches"] > 0, seen
+    assert seen["coups"] > 0 and seen["passed"] > 0, seen
+    if states[0].edition.extension.allowed and players in (2, 3):
+        assert seen["extend"] > 0 and seen["decline"] > 0, seen
+
+
+def test_batch_deck_is_what_the_engine_deals_from_it() -> None:
+    deck = batch_deck("wm2006", 2, 12345, 3)
+    assert sorted(deck) == sorted(editions()[0].deck_for(2)) and deck != batch_deck("wm2006", 2, 12345, 4)
+    games = MilleBatch("wm2006", 2, size=1)
+    games.load(0, new_match("wm2006", 2, seed=9, deck=batch_deck("wm2006", 2, 9, 0)))
+    assert games.draw_pile(0) == batch_deck("wm2006", 2, 9, 0)[13:]
+
+
+def test_finished_games_stay_over_without_auto_reset() -> None:
+    games = MilleBatch("meilen", 3, size=5, seed=2, auto_reset=False)
+    for _ in range(5000):
+        if (games.current_players() < 0).all():
+            break
+        games.step(games.random_actions())
+    assert (games.current_players() < 0).all()
+    assert not games.legal_mask().any() and (games.random_actions() == -1).all()
+    assert all(games.phase(b) == "over" and games.winners(b) for b in range(5))
+    with pytest.raises(IllegalAction, match="match is over"):
+        games.step([0, -1, -1, -1, -1])
+    games.next_match(0)
+    assert games.phase(0) == "play" and games.legal_actions(0)
+
+
+def test_illegal_and_malformed_actions_are_refused_and_change_nothing() -> None:
+    games = MilleBatch("wm2006", 2, size=3, seed=4)
+    before = games.rows.copy()
+    legal = [games.legal_actions(b)[0] for b in range(3)]
+    bad = next(c for c in range(70) if c not in games.legal_actions(1))
+    with pytest.raises(IllegalAction, match=r"game 1: action \d+ .* is not legal; legal: "):
+        games.step([legal[0], bad, legal[2]])
+    assert (games.rows == before).all()
+    with pytest.raises(ValueError, match="3 integer codes"):
+        games.step([0, 1])
+    with pytest.raises(ValueError, match="integer codes"):
+        games.step(np.zeros(3))
+    with pytest.raises(IndexError, match=r"not in 0\.\.2"):
+        games.legal_actions(3)
+    with pytest.raises(ConfigError, match="not 5"):
+        MilleBatch("wm2006", 5, size=1)
+    with pytest.raises(ValueError, match="positive"):
+        MilleBatch("wm2006", 2, size=0)
+
+
+def test_loaded_states_continue_like_the_engine(batch_decks: None) -> None:
+    """A position from the middle of a pure match, loaded, plays on identically."""
+    rnd = random.Random(3)
+    s = new_match("hu", 4, seed=77)
+    for _ in range(37):
+        s = apply(s, rnd.choice(legal_actions(s)))
+    games = MilleBatch("hu", 4, size=2, seed=1)
+    games.load(1, s)
+    _same(games, 1, s, "loaded")
+    for step in range(400):
+        code = rnd.choice(games.legal_actions(1))
+        games.step([games.legal_actions(0)[0], code])
+        s = apply(s, decode_action(code))
+        if s.phase == "over":
+            break
+        _same(games, 1, s, f"step {step}")
+
+
+def test_random_play_and_rollouts_keep_going() -> None:
+    games = MilleBatch("fxschmid", 6, size=8, seed=5)
+    decisions, hands, matches = games.play_random(400)
+    assert decisions == 8 * 400 and hands > 0
+    assert (games.matches_finished().sum() == matches) and (games.current_players() >= 0).all()
+    rows, n = MilleBatch("wm2006", 2, size=6, seed=6, auto_reset=False).rollouts(to="hand")
+    assert rows.shape == (6, 2, 10) and n > 0 and (rows[:, :, 0].max(axis=1) > 0).any()
+
+
+def test_without_numba_the_batch_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core needs no JIT: without numba, importing the batch names the extra."""
+    import importlib
+    import sys
+
+    for name in [m for m in sys.modules if m == "rallye.batch" or m.startswith("rallye.batch.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "numba", None)
+    with pytest.raises(ImportError, match=r"pip install 'rallye\[fast\]'"):
+        importlib.import_module("rallye.batch")
+    import rallye.mille
+
+    assert rallye.mille.new_match("wm2006", 2).current == 0
