@@ -16,20 +16,12 @@ pytest.importorskip("numba")
 
 from rallye.batch import MilleBatch, batch_deck
 from rallye.core.errors import ConfigError, IllegalAction
-from rallye.mille import apply, decode_action, editions, engine, legal_actions, new_match
+from rallye.mille import apply, decode_action, editions, legal_actions, new_match
 from rallye.mille.state import MilleState
 
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
 GAMES = 12  # games a batch
 HANDS = 14  # hands played through each game slot (more for the one-hand edition)
-
-
-@pytest.fixture
-def batch_decks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pure engine deals every hand from the batched engine's shuffle."""
-    monkeypatch.setattr(
-        engine, "shuffled_deck", lambda ed, players, seed, hand_no: batch_deck(ed, players, seed, hand_no)
-    )
 
 
 def _pick(rnd: random.Random, codes: tuple[int, ...], bias: float) -> int:

@@ -23,6 +23,8 @@ Seeds = npt.NDArray[np.uint64]
 Mask = npt.NDArray[np.bool_]
 Flags = npt.NDArray[np.int8]
 Counts = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+Obs = npt.NDArray[np.float32]
 
 NC = 19  # card kinds
 MAXP = 6  # seats
@@ -693,17 +695,18 @@ def batch_masks(st: Rows, cfg: Row, mask: Mask) -> None:
 
 @njit(cache=True)
 def batch_step(st: Rows, cfg: Row, seeds: Seeds, actions: Row, auto_reset: bool, check: bool, flags: Flags) -> int:
-    """One decision in every game; returns the first game whose action is illegal (-1: none).
-    A finished game (not reset) takes action -1 and stays as it is."""
+    """One decision in every game whose action is not -1 (-1 leaves a game as it is; a
+    finished game, not reset, must take -1); returns the first game whose action is
+    illegal (-1: none), and then no game has moved."""
     buf = np.empty(NUM_ACTIONS, dtype=np.int32)
     for b in range(st.shape[0]):
         g = st[b]
         code = actions[b]
-        if g[PHASE] == OVER_PHASE:
-            if code != -1:
-                return b
-            flags[b] = 0
+        flags[b] = 0
+        if code == -1:
             continue
+        if g[PHASE] == OVER_PHASE:
+            return b
         if check:
             n = legal_codes(g, cfg, buf)
             ok = False
@@ -714,9 +717,8 @@ def batch_step(st: Rows, cfg: Row, seeds: Seeds, actions: Row, auto_reset: bool,
             if not ok:
                 return b
     for b in range(st.shape[0]):
-        g = st[b]
-        if g[PHASE] != OVER_PHASE:
-            flags[b] = step_one(g, cfg, seeds, b, actions[b], auto_reset)
+        if actions[b] != -1:
+            flags[b] = step_one(st[b], cfg, seeds, b, actions[b], auto_reset)
     return -1
 
 

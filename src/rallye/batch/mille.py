@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from rallye.batch import _encode
 from rallye.batch import _kernels as k
 from rallye.core.errors import ConfigError, IllegalAction
 from rallye.core.rng import Rng, derive_seed
@@ -125,6 +126,24 @@ def config_for(edition: str | Edition, players: int) -> I32:
     for i, c in enumerate(deck):
         cfg[k.C_BASEDECK + i] = CARD_INDEX[c]
     return cfg
+
+
+def encoding_table(edition: str | Edition, players: int) -> npt.NDArray[np.float64]:
+    """The observation encoding's constants of an edition with a player count (those of
+    :mod:`rallye.rl.mille_encoding`): each card's copies and their inverse, the rule flags,
+    the match target."""
+    ed = get_edition(edition)
+    deck = ed.deck_for(players)
+    enc = np.zeros(_encode.N_ENC, dtype=np.float64)
+    for i, c in enumerate(CARDS):
+        copies = deck.count(c)
+        enc[_encode.E_COPIES + i] = copies
+        enc[_encode.E_INVERSE + i] = 1.0 / copies if copies else 0.0
+    team = any(len(s) > 1 for s in ed.sides_for(players))
+    flags = (ed.extension.allowed, ed.empty_draw_ends_hand, ed.extra_turn_after_safety, team)
+    enc[_encode.E_FLAGS : _encode.E_FLAGS + 4] = [float(f) for f in flags]
+    enc[_encode.E_MATCH] = (ed.match_target or 0) / 10000.0
+    return enc
 
 
 def blank_row() -> I32:
@@ -269,6 +288,8 @@ class MilleBatch:
         self._flags = np.zeros(size, dtype=np.int8)
         self._mask = np.zeros((size, NUM_ACTIONS), dtype=np.bool_)
         self._actions = np.zeros(size, dtype=np.int32)
+        self._enc = encoding_table(self.edition, players)
+        self._obs = np.zeros((size, _encode.OBS_SIZE), dtype=np.float32)
         k.batch_new_matches(self.rows, self.config, self.seeds)
 
     # -- the loop ------------------------------------------------------------------
@@ -291,10 +312,11 @@ class MilleBatch:
         return self._actions
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer], *, check: bool = True) -> npt.NDArray[np.int8]:
-        """One decision in every game: ``actions[b]`` by game ``b``'s current player.
-        Returns per game 0, 1 (a hand ended) or 3 (the match ended). With ``check`` (the
-        default) an illegal action raises :class:`~rallye.core.errors.IllegalAction` and
-        changes no game; without it, actions must come from :meth:`legal_mask`."""
+        """One decision in every game: ``actions[b]`` by game ``b``'s current player; -1
+        leaves game ``b`` as it is (a finished game, not reset, must take -1). Returns per
+        game 0, 1 (a hand ended) or 3 (the match ended). With ``check`` (the default) an
+        illegal action raises :class:`~rallye.core.errors.IllegalAction` and changes no
+        game; without it, actions must come from :meth:`legal_mask`."""
         codes = np.asarray(actions)
         if codes.shape != (self.size,) or not np.issubdtype(codes.dtype, np.integer):
             raise ValueError(f"actions must be {self.size} integer codes, got an array of {codes.dtype} {codes.shape}")
@@ -323,6 +345,19 @@ class MilleBatch:
         rows = out.reshape(self.size, k.MAXS, k.N_LINES)[:, : self.n_sides, :]
         rows[ended == 0] = 0
         return rows, int(decisions)
+
+    def observe(self, seats: int | Sequence[int] | npt.NDArray[np.integer]) -> npt.NDArray[np.float32]:
+        """``(size, 270)`` float32: row ``b`` is the observation (version 1 of
+        :mod:`rallye.rl.mille_encoding`, equal to ``encode_view(view_for(state, seat))``) of
+        seat ``seats[b]`` of game ``b`` (one seat for all games if an int; -1: zeros), built
+        from that seat's view only. A view of an array the next call overwrites."""
+        want = np.full(self.size, seats, dtype=np.int32) if isinstance(seats, int | np.integer) else np.asarray(seats)
+        if want.shape != (self.size,) or not np.issubdtype(want.dtype, np.integer):
+            raise ValueError(f"seats must be one seat or {self.size} seats, got {want.dtype} {want.shape}")
+        if ((want < -1) | (want >= self.players)).any():
+            raise ValueError(f"seats must lie in 0..{self.players - 1} (or -1), got {sorted(set(want.tolist()))}")
+        _encode.batch_encode(self.rows, self.config, self._enc, want.astype(np.int32, copy=False), self._obs)
+        return self._obs
 
     # -- reading -------------------------------------------------------------------
     def current_players(self) -> I32:
