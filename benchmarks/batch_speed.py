@@ -9,6 +9,10 @@ A *decision* is one legal-action list, a uniformly random legal pick and the ste
   compiled (numba), one core; matches to the end, reset automatically;
 * ``batch python loop``: the same through the array API a training loop uses, one call
   each a round: ``legal_mask()``, ``random_actions()``, ``step(actions, check=False)``;
+* ``vector env``: :class:`rallye.batch.vector.MilleVector`, the learner's random pick (the
+  batch's compiled policy) then the other seats' random moves (compiled), each step
+  returning every game's observation (270 floats, the learner's view) and mask: learner
+  steps a second, and all seats' decisions a second;
 * ``openspiel C++ GAME``: ``pyspiel.evaluate_bots`` with uniform random bots, whole games
   played in OpenSpiel's own C++ loop; decisions a game are counted by replaying sample
   games with random moves from Python (chance nodes are not decisions).
@@ -79,6 +83,27 @@ def batch_python_rate(edition: str, players: int, size: int, seconds: float, see
         elapsed = clock() - start
         if elapsed >= seconds:
             return decisions / elapsed
+
+
+def vector_rate(edition: str, players: int, size: int, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """The vector environment (``rallye.batch.vector.MilleVector``, random opponents
+    compiled): ``(learner steps a second, all seats' decisions a second)``, each learner
+    step returning every game's observation (270 floats) and mask; the learner's pick is
+    the batch's compiled random policy."""
+    from rallye.batch.vector import MilleVector
+
+    env = MilleVector(edition, players, size, seed)
+    env.reset()
+    clock = time.process_time
+    steps = 0
+    others = env.other_decisions
+    start = clock()
+    while True:
+        env.step(env.games.random_actions())
+        steps += size
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return steps / elapsed, (steps + env.other_decisions - others) / elapsed
 
 
 def openspiel_decisions_per_game(game: str, samples: int = 200) -> float:
@@ -215,10 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     per_round = args.seconds / args.rounds
 
     per_game = {g: openspiel_decisions_per_game(g) for g in spiel_games}
-    rows: dict[str, list[float]] = {"batch": [], "batch_python": [], **{g: [] for g in spiel_games}}
+    rows: dict[str, list[float]] = {"batch": [], "batch_python": [], "vector": [], "vector_all": []}
+    rows.update({g: [] for g in spiel_games})
     for r in range(args.rounds):
         rows["batch"].append(batch_rate(args.edition, args.players, args.size, per_round, seed=r)[0])
         rows["batch_python"].append(batch_python_rate(args.edition, args.players, args.size, per_round, seed=r))
+        learner, everyone = vector_rate(args.edition, args.players, args.size, per_round, seed=r)
+        rows["vector"].append(learner)
+        rows["vector_all"].append(everyone)
         for g in spiel_games:
             rows[g].append(openspiel_rate(g, per_game[g], per_round, seed=1000 * r))
     med = {k: statistics.median(v) for k, v in rows.items()}
@@ -234,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         "rounds": args.rounds,
         "batch_decisions_per_s": med["batch"],
         "batch_python_loop_decisions_per_s": med["batch_python"],
+        "vector_env_learner_steps_per_s": med["vector"],
+        "vector_env_decisions_per_s": med["vector_all"],
         "openspiel_cpp_decisions_per_s": {g: med[g] for g in spiel_games},
         "openspiel_decisions_per_game": per_game,
         "ratio": med["batch"] / best if best else None,
@@ -258,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"  {f'batch ({args.size} games, compiled loop)':<42}{med['batch']:>14,.0f} /s")
     print(f"  {'batch, Python loop over the array API':<42}{med['batch_python']:>14,.0f} /s")
+    print(f"  {'vector env, learner steps with observations':<42}{med['vector']:>14,.0f} /s")
+    print(f"  {'vector env, all seats decisions':<42}{med['vector_all']:>14,.0f} /s")
     for g in spiel_games:
         print(f"  {f'openspiel C++ {g} ({per_game[g]:.1f} decisions a game)':<42}{med[g]:>14,.0f} /s")
     if best:

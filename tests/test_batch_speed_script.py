@@ -25,6 +25,7 @@ def test_json_has_the_checked_figures(batch_speed: ModuleType, capsys: pytest.Ca
     out = json.loads(capsys.readouterr().out)
     assert out["batch_decisions_per_s"] > 0 and out["openspiel_cpp_decisions_per_s"]["hearts"] > 0
     assert out["ratio"] == pytest.approx(out["batch_decisions_per_s"] / out["openspiel_cpp_decisions_per_s"]["hearts"])
+    assert 0 < out["vector_env_learner_steps_per_s"] < out["vector_env_decisions_per_s"]
     assert set(out["decisions_per_s_by_size"]) == {"1", "4"} and out["memory_bytes_per_game"] > 0
     assert 40 < out["openspiel_decisions_per_game"]["hearts"] < 70
     assert out["rollouts"]["playout_rollouts_per_s"] > 0 and out["rollouts"]["batch_decisions_per_rollout"] > 0
