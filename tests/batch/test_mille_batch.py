@@ -169,3 +169,25 @@ def test_without_numba_the_batch_says_how_to_get_it(monkeypatch: pytest.MonkeyPa
     import rallye.mille
 
     assert rallye.mille.new_match("wm2006", 2).current == 0
+
+
+def test_a_view_with_a_sampled_deal_loads_and_rolls_out() -> None:
+    """Determinized search: a seat's view plus a deal of its hidden cards (the search's
+    sampler) becomes a game of the batch, which plays it to the end of the hand."""
+    from rallye.agents.mille_sampler import sample_deal, state_from_view
+    from rallye.mille import view_for
+
+    rnd = random.Random(8)
+    s = new_match("wm2006", 3, seed=21)
+    for _ in range(25):
+        s = apply(s, rnd.choice(legal_actions(s)))
+    view = view_for(s, s.current)
+    games = MilleBatch("wm2006", 3, size=16, seed=2, auto_reset=False)
+    for b in range(16):
+        state = state_from_view(view, sample_deal(view, random.Random(b)))
+        games.load(b, state)
+        assert not games.differences(b, state) and games.hand(b, s.current) == s.hands[s.current]
+    rows, decisions = games.rollouts(to="hand")
+    assert decisions > 0 and rows.shape == (16, 3, 10)
+    assert all(games.last_sheet(b) is not None and games.last_sheet(b).hand == 0 for b in range(16))
+    assert (rows.sum(axis=2) == np.array([games.last_sheet(b).hand_totals for b in range(16)])).all()
