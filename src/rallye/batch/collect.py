@@ -106,17 +106,11 @@ class Collector:
     """One worker: ``num_envs`` games of the vector environment, kept across rounds."""
 
     def __init__(
-        self,
-        edition: str | Edition = "wm2006",
-        players: int = 2,
-        num_envs: int = 64,
-        seed: int = 0,
-        *,
-        seat: int = 0,
-        episode: str = "match",
-        reward: str = "score",
+        self, edition: str | Edition = "wm2006", players: int = 2, num_envs: int = 64, seed: int = 0, **options: Any
     ) -> None:
-        self.env = MilleVector(edition, players, num_envs, seed, seat=seat, episode=episode, reward=reward)
+        """``options``: MilleVector's ``seat``, ``episode`` and ``reward`` (default ``"score"``)."""
+        options.setdefault("reward", "score")
+        self.env = MilleVector(edition, players, num_envs, seed, **options)
         self.rng = np.random.default_rng([seed, 0x5E1F])
         self._last: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]] | None = None
         self.opponent: PolicyFn | None = None
