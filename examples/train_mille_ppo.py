@@ -1,9 +1,12 @@
 """Self-play PPO for 2-player Mille Bornes (wm2006) on the batched engine, PyTorch on CPU.
 
-The learner plays seat 0 of ``--envs`` matches in the vector environment
-(:class:`rallye.batch.vector.MilleVector`: observations from the learner's view, legal-action
+The learner plays seat 0 of ``--envs`` matches in each of ``--workers`` self-play
+collectors (:mod:`rallye.batch.collect`, on the vector environment
+:class:`rallye.batch.vector.MilleVector`: observations from the learner's view, legal-action
 masks, matches to 5000, auto-reset); seat 1 is played by a frozen copy of the policy,
-refreshed every ``--refresh`` iterations (self-play). Reward: each hand, the score
+refreshed every ``--refresh`` iterations (self-play). The collectors run the network's
+weights in NumPy, here or as Ray actors (``--backend ray``: on a cluster, more workers see
+more games a minute). Reward: each hand, the score
 difference / 1000 (``reward="score"``); a match is the episode. PPO with clipped ratios,
 generalised advantage estimates, masked logits (illegal actions get no probability), one
 network with a policy and a value head.
@@ -32,6 +35,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from rallye.batch.collect import MlpPolicy, collect_all, collectors
 from rallye.batch.vector import MilleVector
 from rallye.sim.stats import wilson
 
@@ -110,29 +114,29 @@ def eval_medium(net: Net, matches: int, seed: int) -> tuple[int, int]:
     return wins, n
 
 
-def collect(env: MilleVector, net: Net, steps: int, state: dict[str, Any]) -> dict[str, torch.Tensor]:
-    """``steps`` learner decisions in every match: observations, masks, actions, their
-    log-probabilities, values, rewards, ends."""
-    obs, mask = state["obs"], state["mask"]
-    buf: dict[str, list[Any]] = {k: [] for k in ("obs", "mask", "act", "logp", "val", "rew", "done")}
-    for _ in range(steps):
-        o, m = torch.from_numpy(obs.copy()), torch.from_numpy(mask.copy())
-        with torch.no_grad():
-            logits, v = net(o, m)
-            dist = torch.distributions.Categorical(logits=logits)
-            a = dist.sample()
-        obs, mask, rewards, dones = env.step(a.numpy())
-        for key, value in (("obs", o), ("mask", m), ("act", a), ("logp", dist.log_prob(a)), ("val", v)):
-            buf[key].append(value)
-        buf["rew"].append(torch.from_numpy(rewards.astype(np.float32)))
-        buf["done"].append(torch.from_numpy(dones.astype(np.float32)))
-        state["matches"] += int(dones.sum())
-    state["obs"], state["mask"] = obs, mask
+def numpy_policy(net: Net) -> MlpPolicy:
+    """The network's weights as a NumPy policy for the collectors (no torch in the workers)."""
+
+    def layer(lin: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+        return lin.weight.detach().numpy().T.copy(), lin.bias.detach().numpy().copy()
+
+    body = [layer(m) for m in net.body if isinstance(m, nn.Linear)]
+    return MlpPolicy(body, layer(net.pi), layer(net.v))
+
+
+def collect(workers: list[Any], net: Net, opponent: Net, steps: int) -> tuple[dict[str, torch.Tensor], int]:
+    """One round of ``steps`` learner decisions in every match of every collector: the
+    trajectories side by side (time, matches) as tensors, and the matches finished."""
+    outs = collect_all(workers, numpy_policy(net), steps, opponent=numpy_policy(opponent))
+    names = {"obs": "obs", "mask": "mask", "act": "actions", "logp": "logp", "val": "value", "rew": "rewards"}
+    b = {k: torch.from_numpy(np.concatenate([o[v] for o in outs], axis=1)) for k, v in names.items()}
+    b["logp"], b["val"], b["rew"] = b["logp"].float(), b["val"].float(), b["rew"].float()
+    b["done"] = torch.from_numpy(np.concatenate([o["dones"] for o in outs], axis=1).astype(np.float32))
+    last_obs = np.concatenate([o["last_obs"] for o in outs])
+    last_mask = np.concatenate([o["last_mask"] for o in outs])
     with torch.no_grad():
-        _, last = net(torch.from_numpy(obs.copy()), torch.from_numpy(mask.copy()))
-    out = {k: torch.stack(v) for k, v in buf.items()}
-    out["last"] = last
-    return out
+        _, b["last"] = net(torch.from_numpy(last_obs), torch.from_numpy(last_mask))
+    return b, sum(int(o["matches"]) for o in outs)
 
 
 def ppo_update(net: Net, opt: torch.optim.Optimizer, b: dict[str, torch.Tensor], args: argparse.Namespace) -> float:
@@ -178,24 +182,17 @@ def train(args: argparse.Namespace, log: bool = True) -> tuple[Net, list[dict[st
     net = Net(args.hidden)
     opponent = copy.deepcopy(net)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    env = MilleVector(
-        "wm2006",
-        2,
-        args.envs,
-        args.seed,
-        seat=0,
-        episode="match",
-        reward="score",
-        opponents=lambda o, m: act(opponent, o, m),
+    workers = collectors(
+        args.workers, backend=args.backend, num_envs=args.envs, seed=args.seed, seat=0, episode="match", reward="score"
     )
-    obs, mask = env.reset()
-    state: dict[str, Any] = {"obs": obs, "mask": mask, "matches": 0}
+    state: dict[str, Any] = {"matches": 0}
     history: list[dict[str, Any]] = []
     start = time.monotonic()
     it = 0
     while time.monotonic() - start < 60 * args.minutes and (args.iterations is None or it < args.iterations):
         it += 1
-        batch = collect(env, net, args.steps, state)
+        batch, matches = collect(workers, net, opponent, args.steps)
+        state["matches"] += matches
         loss = ppo_update(net, opt, batch, args)
         if it % args.refresh == 0:
             opponent.load_state_dict(net.state_dict())
@@ -204,7 +201,7 @@ def train(args: argparse.Namespace, log: bool = True) -> tuple[Net, list[dict[st
                 "iteration": it,
                 "minutes": (time.monotonic() - start) / 60,
                 "matches": state["matches"],
-                "decisions": it * args.steps * args.envs,
+                "decisions": it * args.steps * args.envs * args.workers,
                 "loss": loss,
             }
             for name, fn, k in (("random", eval_random, args.eval_random), ("medium", eval_medium, args.eval_medium)):
@@ -232,7 +229,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--minutes", type=float, default=30.0)
     p.add_argument("--iterations", type=int, default=None, help="stop after this many (default: the clock)")
-    p.add_argument("--envs", type=int, default=256)
+    p.add_argument("--envs", type=int, default=256, help="matches a collector")
+    p.add_argument("--workers", type=int, default=1, help="collectors (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="collectors here or as Ray actors")
     p.add_argument("--steps", type=int, default=64, help="learner decisions a match per iteration")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-4)
