@@ -191,3 +191,16 @@ def test_a_view_with_a_sampled_deal_loads_and_rolls_out() -> None:
     assert decisions > 0 and rows.shape == (16, 3, 10)
     assert all(games.last_sheet(b) is not None and games.last_sheet(b).hand == 0 for b in range(16))
     assert (rows.sum(axis=2) == np.array([games.last_sheet(b).hand_totals for b in range(16)])).all()
+
+
+def test_rollouts_to_the_end_of_the_match_and_of_nothing() -> None:
+    games = MilleBatch("wm2006", 2, size=3, seed=12, auto_reset=False)
+    rows, decisions = games.rollouts(to="match")
+    assert decisions > 0 and all(games.phase(b) == "over" for b in range(3))
+    assert [games.last_sheet(b).rows for b in range(3)] == [tuple(map(tuple, r.tolist())) for r in rows]
+    rows, decisions = games.rollouts(to="hand")  # finished games: nothing to play
+    assert decisions == 0 and not rows.any()
+    with pytest.raises(ValueError, match="'hand' or 'match'"):
+        games.rollouts(to="turn")
+    with pytest.raises(ValueError, match="this batch plays wm2006 with 2 players"):
+        games.load(0, new_match("hu", 2))

@@ -759,8 +759,8 @@ def batch_rollouts(
     st: Rows, cfg: Row, seeds: Seeds, until_hand_end: bool, max_steps: int, out_rows: Rows, out_flags: Flags
 ) -> int:
     """Roll every game out with the random policy, to the end of the hand (or match), no
-    reset: out_rows[b] = the hand's score sheet rows (side-major), out_flags[b] = 1 if a
-    hand ended. Returns the decisions taken."""
+    reset: out_flags[b] = 1 if it ended in this call, and then out_rows[b] = the last
+    hand's score sheet rows (side-major). Returns the decisions taken."""
     buf = np.empty(NUM_ACTIONS, dtype=np.int32)
     decisions = 0
     for b in range(st.shape[0]):
@@ -772,11 +772,9 @@ def batch_rollouts(
                 break
             f = step_one(g, cfg, seeds, b, buf[rand_below(seeds, b, n)], False)
             decisions += 1
-            if f and until_hand_end:
+            if f and (until_hand_end or f & 2):
                 out_flags[b] = 1
+                for i in range(MAXS * N_LINES):
+                    out_rows[b, i] = g[SH_ROWS + i]
                 break
-        if out_flags[b] or g[PHASE] == OVER_PHASE:
-            out_flags[b] = 1
-            for i in range(MAXS * N_LINES):
-                out_rows[b, i] = g[SH_ROWS + i]
     return decisions

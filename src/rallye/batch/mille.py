@@ -336,7 +336,8 @@ class MilleBatch:
     def rollouts(self, *, to: str = "hand", max_steps: int = 100_000) -> tuple[npt.NDArray[np.int32], int]:
         """Play every game on with the random policy to the end of its hand (``to="hand"``)
         or of its match (``"match"``), without reset: ``(rows, decisions)``, ``rows[b]``
-        the ``(sides, 10)`` score sheet of the hand that ended (zeros if none did)."""
+        the ``(sides, 10)`` score sheet of the last hand scored (zeros if game ``b`` did not
+        get there in this call: a finished match, or ``max_steps`` reached)."""
         if to not in ("hand", "match"):
             raise ValueError(f"to must be 'hand' or 'match', not {to!r}")
         out = np.zeros((self.size, k.MAXS * k.N_LINES), dtype=np.int32)
@@ -450,7 +451,7 @@ class MilleBatch:
         be this batch's); its later hands are dealt from ``state.seed`` by :func:`batch_deck`.
         A search loads a sampled deal (a view plus the hidden cards) this way and rolls out."""
         b = self._game(game)
-        if state.edition.key != self.edition.key or state.n_players != self.players:
+        if state.edition != self.edition or state.n_players != self.players:
             raise ValueError(
                 f"this batch plays {self.edition.key} with {self.players} players, "
                 f"not {state.edition.key} with {state.n_players}"
