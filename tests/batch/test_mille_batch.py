@@ -19,6 +19,8 @@ from rallye.core.errors import ConfigError, IllegalAction
 from rallye.mille import apply, decode_action, editions, legal_actions, new_match
 from rallye.mille.state import MilleState
 
+from .helpers import pure_apply, pure_match
+
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
 GAMES = 12  # games a batch
 HANDS = 14  # hands played through each game slot (more for the one-hand edition)
@@ -38,10 +40,10 @@ def _same(games: MilleBatch, b: int, state: MilleState, where: str) -> None:
 
 
 @pytest.mark.parametrize(("edition", "players"), CONFIGS)
-def test_batch_plays_exactly_like_the_engine(batch_decks: None, edition: str, players: int) -> None:
+def test_batch_plays_exactly_like_the_engine(edition: str, players: int) -> None:
     rnd = random.Random(f"batch/{edition}/{players}")
     games = MilleBatch(edition, players, size=GAMES, seed=players)
-    states = [new_match(edition, players, seed=games.match_seed(b)) for b in range(GAMES)]
+    states = [pure_match(edition, players, games.match_seed(b)) for b in range(GAMES)]
     bias = [0.0 if b % 4 == 0 else 0.85 for b in range(GAMES)]
     hands_wanted = HANDS if states[0].edition.match_target is not None else 3 * HANDS
     hands = [0] * GAMES
@@ -60,7 +62,7 @@ def test_batch_plays_exactly_like_the_engine(batch_decks: None, edition: str, pl
         seen["steps"] += GAMES
         for b in range(GAMES):
             before = states[b]
-            states[b] = s = apply(before, decode_action(int(actions[b])))
+            states[b] = s = pure_apply(before, decode_action(int(actions[b])))
             where = f"{edition}/{players} game {b} step {seen['steps']} after {decode_action(int(actions[b]))}"
             seen["extend"] += actions[b] == 68
             seen["decline"] += actions[b] == 69
@@ -78,7 +80,7 @@ def test_batch_plays_exactly_like_the_engine(batch_decks: None, edition: str, pl
                 seen["matches"] += 1
                 assert games.winners(b) == s.winners, where
                 assert games.result_totals(b) == s.totals, where
-                states[b] = s = new_match(edition, players, seed=games.match_seed(b))
+                states[b] = s = pure_match(edition, players, games.match_seed(b))
             _same(games, b, s, where)
     assert seen["hands"] >= GAMES * hands_wanted and seen["matches"] > 0, seen
     assert seen["coups"] > 0 and seen["passed"] > 0, seen
@@ -129,7 +131,7 @@ def test_illegal_and_malformed_actions_are_refused_and_change_nothing() -> None:
         MilleBatch("wm2006", 2, size=0)
 
 
-def test_loaded_states_continue_like_the_engine(batch_decks: None) -> None:
+def test_loaded_states_continue_like_the_engine() -> None:
     """A position from the middle of a pure match, loaded, plays on identically."""
     rnd = random.Random(3)
     s = new_match("hu", 4, seed=77)
@@ -141,7 +143,7 @@ def test_loaded_states_continue_like_the_engine(batch_decks: None) -> None:
     for step in range(400):
         code = rnd.choice(games.legal_actions(1))
         games.step([games.legal_actions(0)[0], code])
-        s = apply(s, decode_action(code))
+        s = pure_apply(s, decode_action(code))
         if s.phase == "over":
             break
         _same(games, 1, s, f"step {step}")

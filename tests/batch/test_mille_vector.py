@@ -17,18 +17,20 @@ from rallye.batch import MilleBatch
 from rallye.batch import _kernels as k
 from rallye.batch.vector import MilleVector
 from rallye.core.errors import IllegalAction
-from rallye.mille import apply, decode_action, editions, legal_actions, new_match, view_for
+from rallye.mille import decode_action, editions, legal_actions, view_for
 from rallye.rl.mille_encoding import encode_view, field_slice
 from rallye.rl.mille_vector import MilleVectorEnv
+
+from .helpers import pure_apply, pure_match
 
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
 
 
 @pytest.mark.parametrize(("edition", "players"), CONFIGS)
-def test_observation_is_the_view_encoding_of_every_seat(batch_decks: None, edition: str, players: int) -> None:
+def test_observation_is_the_view_encoding_of_every_seat(edition: str, players: int) -> None:
     rnd = random.Random(f"obs/{edition}/{players}")
     games = MilleBatch(edition, players, size=4, seed=11)
-    states = [new_match(edition, players, seed=games.match_seed(b)) for b in range(4)]
+    states = [pure_match(edition, players, games.match_seed(b)) for b in range(4)]
     for step in range(160):
         for seat in range(players):
             obs = games.observe(seat)
@@ -38,9 +40,9 @@ def test_observation_is_the_view_encoding_of_every_seat(batch_decks: None, editi
         codes = [rnd.choice([a.code for a in legal_actions(s)]) for s in states]
         flags = games.step(codes)
         for b in range(4):
-            states[b] = apply(states[b], decode_action(codes[b]))
+            states[b] = pure_apply(states[b], decode_action(codes[b]))
             if flags[b] & 2:
-                states[b] = new_match(edition, players, seed=games.match_seed(b))
+                states[b] = pure_match(edition, players, games.match_seed(b))
 
 
 def test_observation_holds_nothing_the_seat_has_not_seen() -> None:
