@@ -116,6 +116,8 @@ def test_opponents_policy_is_called_with_their_views() -> None:
         MilleVector("wm2006", 2, num_envs=2, seat=1, opponents=lambda o, m: [0]).reset()
     with pytest.raises(IllegalAction):
         env.step(np.full(5, 69))
+    with pytest.raises(ValueError, match=r"action code 0\.\.69"):
+        env.step(np.full(5, -1))
     with pytest.raises(ValueError, match="episode"):
         MilleVector(episode="game")
     with pytest.raises(ValueError, match="seat"):

@@ -96,7 +96,10 @@ class MilleVector:
         rewards = self._carry.copy()
         self._carry[:] = 0.0
         dones = np.zeros(self.num_envs, dtype=np.bool_)
-        flags = games.step(np.asarray(actions))
+        codes = np.asarray(actions)
+        if codes.shape == (self.num_envs,) and np.issubdtype(codes.dtype, np.integer) and (codes < 0).any():
+            raise ValueError(f"every environment needs an action code 0..69; got {codes[codes < 0][0]}")
+        flags = games.step(codes)
         _vector.env_rewards(games.rows, games.config, flags, self.seat, self._hand, self._win, rewards, dones)
         self._others(rewards, dones)
         if dones.any():
