@@ -119,6 +119,8 @@ def test_illegal_and_malformed_actions_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalAction, match=r"game 1: action \d+ .* is not legal; legal: "):
         games.step([legal[0], bad, legal[2]])
     assert (games.rows == before).all()
+    with pytest.raises(IllegalAction, match="game 2: 4294967301 is no action code"):
+        games.step(np.array([legal[0], legal[1], 2**32 + 5]))
     with pytest.raises(ValueError, match="3 integer codes"):
         games.step([0, 1])
     with pytest.raises(ValueError, match="integer codes"):

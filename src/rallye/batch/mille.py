@@ -320,6 +320,12 @@ class MilleBatch:
         codes = np.asarray(actions)
         if codes.shape != (self.size,) or not np.issubdtype(codes.dtype, np.integer):
             raise ValueError(f"actions must be {self.size} integer codes, got an array of {codes.dtype} {codes.shape}")
+        out_of_range = (codes < -1) | (codes >= NUM_ACTIONS)
+        if out_of_range.any():
+            b = int(np.flatnonzero(out_of_range)[0])
+            raise IllegalAction(
+                f"game {b}: {codes[b]} is no action code (0..{NUM_ACTIONS - 1}, or -1)", rule="notation"
+            )
         codes = codes.astype(np.int32, copy=False)
         bad = k.batch_step(self.rows, self.config, self.seeds, codes, self.auto_reset, check, self._flags)
         if bad >= 0:
