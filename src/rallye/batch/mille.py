@@ -30,7 +30,6 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from rallye.batch import _encode
 from rallye.batch import _kernels as k
 from rallye.core.errors import ConfigError, IllegalAction
 from rallye.core.rng import Rng, derive_seed
@@ -134,15 +133,15 @@ def encoding_table(edition: str | Edition, players: int) -> npt.NDArray[np.float
     the match target."""
     ed = get_edition(edition)
     deck = ed.deck_for(players)
-    enc = np.zeros(_encode.N_ENC, dtype=np.float64)
+    enc = np.zeros(k.N_ENC, dtype=np.float64)
     for i, c in enumerate(CARDS):
         copies = deck.count(c)
-        enc[_encode.E_COPIES + i] = copies
-        enc[_encode.E_INVERSE + i] = 1.0 / copies if copies else 0.0
+        enc[k.E_COPIES + i] = copies
+        enc[k.E_INVERSE + i] = 1.0 / copies if copies else 0.0
     team = any(len(s) > 1 for s in ed.sides_for(players))
     flags = (ed.extension.allowed, ed.empty_draw_ends_hand, ed.extra_turn_after_safety, team)
-    enc[_encode.E_FLAGS : _encode.E_FLAGS + 4] = [float(f) for f in flags]
-    enc[_encode.E_MATCH] = (ed.match_target or 0) / 10000.0
+    enc[k.E_FLAGS : k.E_FLAGS + 4] = [float(f) for f in flags]
+    enc[k.E_MATCH] = (ed.match_target or 0) / 10000.0
     return enc
 
 
@@ -289,7 +288,7 @@ class MilleBatch:
         self._mask = np.zeros((size, NUM_ACTIONS), dtype=np.bool_)
         self._actions = np.zeros(size, dtype=np.int32)
         self._enc = encoding_table(self.edition, players)
-        self._obs = np.zeros((size, _encode.OBS_SIZE), dtype=np.float32)
+        self._obs = np.zeros((size, k.OBS_SIZE), dtype=np.float32)
         k.batch_new_matches(self.rows, self.config, self.seeds)
 
     # -- the loop ------------------------------------------------------------------
@@ -363,7 +362,7 @@ class MilleBatch:
             raise ValueError(f"seats must be one seat or {self.size} seats, got {want.dtype} {want.shape}")
         if ((want < -1) | (want >= self.players)).any():
             raise ValueError(f"seats must lie in 0..{self.players - 1} (or -1), got {sorted(set(want.tolist()))}")
-        _encode.batch_encode(self.rows, self.config, self._enc, want.astype(np.int32, copy=False), self._obs)
+        k.batch_encode(self.rows, self.config, self._enc, want.astype(np.int32, copy=False), self._obs)
         return self._obs
 
     # -- reading -------------------------------------------------------------------

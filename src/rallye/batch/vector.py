@@ -1,6 +1,6 @@
 """A vector environment on the batched engine, as plain arrays: one learner seat in each of
 ``num_envs`` Mille Bornes games, the other seats played by the compiled random policy or by
-a policy the caller passes in. :class:`rallye.rl.mille_vector.MilleVectorEnv` is the same as
+a policy the caller passes in. :class:`rallye.rl.millek.MilleVectorEnv` is the same as
 a Gymnasium ``VectorEnv``.
 
 >>> from rallye.batch.vector import MilleVector
@@ -32,7 +32,6 @@ import numpy as np
 import numpy.typing as npt
 
 from rallye.batch import _kernels as k
-from rallye.batch import _vector
 from rallye.batch.mille import MilleBatch
 from rallye.mille.edition import Edition
 
@@ -80,7 +79,7 @@ class MilleVector:
         if seed is not None:
             self.games = MilleBatch(self.edition, self.players, self.num_envs, seed, auto_reset=False)
         else:
-            _vector.env_restart(self.games.rows, self.games.config, self.games.seeds, np.ones(self.num_envs, np.bool_))
+            k.env_restart(self.games.rows, self.games.config, self.games.seeds, np.ones(self.num_envs, np.bool_))
         self._carry[:] = 0.0
         self._settle(self._carry)
         return self.observe(), self.games.legal_mask()
@@ -100,11 +99,11 @@ class MilleVector:
         if codes.shape == (self.num_envs,) and np.issubdtype(codes.dtype, np.integer) and (codes < 0).any():
             raise ValueError(f"every environment needs an action code 0..69; got {codes[codes < 0][0]}")
         flags = games.step(codes)
-        _vector.env_rewards(games.rows, games.config, flags, self.seat, self._hand, self._win, rewards, dones)
+        k.env_rewards(games.rows, games.config, flags, self.seat, self._hand, self._win, rewards, dones)
         self._others(rewards, dones)
         if dones.any():
             self.final_obs[dones] = games.observe(self.seat)[dones]
-            _vector.env_restart(games.rows, games.config, games.seeds, dones)
+            k.env_restart(games.rows, games.config, games.seeds, dones)
             self._settle(self._carry)
         return self.observe(), games.legal_mask(), rewards, dones
 
@@ -121,12 +120,12 @@ class MilleVector:
             self._others(rewards, ended)
             if not ended.any():
                 return
-            _vector.env_restart(self.games.rows, self.games.config, self.games.seeds, ended)
+            k.env_restart(self.games.rows, self.games.config, self.games.seeds, ended)
 
     def _others(self, rewards: npt.NDArray[np.float64], dones: npt.NDArray[np.bool_]) -> None:
         games = self.games
         if self.opponents is None:
-            self.other_decisions += _vector.env_random_others(
+            self.other_decisions += k.env_random_others(
                 games.rows, games.config, games.seeds, self.seat, self._hand, self._win, rewards, dones
             )
             return
@@ -146,4 +145,4 @@ class MilleVector:
             codes[idx] = picked
             flags = games.step(codes)
             self.other_decisions += len(idx)
-            _vector.env_rewards(rows, games.config, flags, self.seat, self._hand, self._win, rewards, dones)
+            k.env_rewards(rows, games.config, flags, self.seat, self._hand, self._win, rewards, dones)
