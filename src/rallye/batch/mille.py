@@ -315,7 +315,8 @@ class MilleBatch:
         leaves game ``b`` as it is (a finished game, not reset, must take -1). Returns per
         game 0, 1 (a hand ended) or 3 (the match ended). With ``check`` (the default) an
         illegal action raises :class:`~rallye.core.errors.IllegalAction` and changes no
-        game; without it, actions must come from :meth:`legal_mask`."""
+        game; without it, actions must come from :meth:`legal_mask`. The flags are an array the
+        next call overwrites."""
         codes = np.asarray(actions)
         if codes.shape != (self.size,) or not np.issubdtype(codes.dtype, np.integer):
             raise ValueError(f"actions must be {self.size} integer codes, got an array of {codes.dtype} {codes.shape}")
