@@ -15,77 +15,46 @@ import pytest
 pytest.importorskip("numba")
 
 from rallye.batch import MilleBatch, batch_deck
+from rallye.batch import _kernels as k
+from rallye.batch.verify import Mismatch, lockstep, pure_apply
 from rallye.core.errors import ConfigError, IllegalAction
-from rallye.mille import apply, decode_action, editions, legal_actions, new_match
+from rallye.mille import apply, decode_action, editions, get_edition, legal_actions, new_match
 from rallye.mille.state import MilleState
 
-from .helpers import pure_apply, pure_match
-
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
-GAMES = 12  # games a batch
-HANDS = 14  # hands played through each game slot (more for the one-hand edition)
 
 
-def _pick(rnd: random.Random, codes: tuple[int, ...], bias: float) -> int:
-    """Mostly a play or an attack (random play alone seldom makes a trip), or any."""
-    plays = [c for c in codes if not 19 <= c < 38]
-    if plays and rnd.random() < bias:
-        return rnd.choice(plays)
-    return rnd.choice(codes)
+@pytest.mark.parametrize(("edition", "players"), CONFIGS)
+def test_batch_plays_exactly_like_the_engine(edition: str, players: int) -> None:
+    """12 games, 14 hands through each (42 matches of the one-hand edition), compared after
+    every step by :func:`rallye.batch.verify.lockstep`; every rule it names is reached."""
+    seen = lockstep(edition, players, games=12, hands=14)
+    one_hand = get_edition(edition).match_target is None
+    assert seen["hands"] >= 12 * (42 if one_hand else 14) and seen["matches"] > 0, seen
+    assert seen["coups"] > 0 and seen["passed"] > 0 and seen["ran_out"] > 0, seen
+    if get_edition(edition).extension.allowed and players in (2, 3):
+        assert seen["extend"] > 0 and seen["decline"] > 0, seen
+
+
+def test_a_difference_is_caught_and_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check can fail: a batch whose score sheets are off by one point is caught at the
+    first hand's end, with the line named."""
+    real = MilleBatch.step
+
+    def off_by_one(self: MilleBatch, actions: object, *, check: bool = True) -> np.ndarray:
+        flags = real(self, actions, check=check)
+        for b in np.flatnonzero(flags):
+            self.rows[b, k.SH_ROWS + 5] += 1  # side 0's safe-trip line
+        return flags
+
+    monkeypatch.setattr(MilleBatch, "step", off_by_one)
+    with pytest.raises(Mismatch, match="sheet"):
+        lockstep("wm2006", 2, games=4, hands=1)
 
 
 def _same(games: MilleBatch, b: int, state: MilleState, where: str) -> None:
     diff = games.differences(b, state)
     assert not diff, f"{where}: " + "; ".join(diff[:12])
-
-
-@pytest.mark.parametrize(("edition", "players"), CONFIGS)
-def test_batch_plays_exactly_like_the_engine(edition: str, players: int) -> None:
-    rnd = random.Random(f"batch/{edition}/{players}")
-    games = MilleBatch(edition, players, size=GAMES, seed=players)
-    states = [pure_match(edition, players, games.match_seed(b)) for b in range(GAMES)]
-    bias = [0.0 if b % 4 == 0 else 0.85 for b in range(GAMES)]
-    hands_wanted = HANDS if states[0].edition.match_target is not None else 3 * HANDS
-    hands = [0] * GAMES
-    seen = {"steps": 0, "hands": 0, "matches": 0, "coups": 0, "extend": 0, "decline": 0, "passed": 0, "ran_out": 0}
-    for b in range(GAMES):
-        _same(games, b, states[b], "dealt")
-    while min(hands) < hands_wanted:
-        mask = games.legal_mask().copy()
-        actions = np.full(GAMES, -1, dtype=np.int64)
-        for b, s in enumerate(states):
-            legal = tuple(a.code for a in legal_actions(s))
-            assert games.legal_actions(b) == legal, (edition, players, b, seen["steps"])
-            assert tuple(np.flatnonzero(mask[b])) == tuple(sorted(legal))
-            actions[b] = _pick(rnd, legal, bias[b])
-        flags = games.step(actions).copy()
-        seen["steps"] += GAMES
-        for b in range(GAMES):
-            before = states[b]
-            states[b] = s = pure_apply(before, decode_action(int(actions[b])))
-            where = f"{edition}/{players} game {b} step {seen['steps']} after {decode_action(int(actions[b]))}"
-            seen["extend"] += actions[b] == 68
-            seen["decline"] += actions[b] == 69
-            seen["coups"] += sum(len(t.coups) for t in s.tableaus) > sum(len(t.coups) for t in before.tableaus)
-            seen["passed"] += s.draw_count == 0 and s.phase == "play" and s.hand_no == before.hand_no
-            seen["ran_out"] += s.ran_out_this_turn
-            ended = len(s.sheets) > len(before.sheets) or s.phase == "over"
-            assert bool(flags[b] & 1) == ended, where
-            assert bool(flags[b] & 2) == (s.phase == "over"), where
-            if ended:
-                hands[b] += 1
-                seen["hands"] += 1
-                assert games.last_sheet(b) == s.sheets[-1], where
-            if s.phase == "over":  # auto-reset: the result is kept, the next match dealt
-                seen["matches"] += 1
-                assert games.winners(b) == s.winners, where
-                assert games.result_totals(b) == s.totals, where
-                states[b] = s = pure_match(edition, players, games.match_seed(b))
-            _same(games, b, s, where)
-    assert seen["hands"] >= GAMES * hands_wanted and seen["matches"] > 0, seen
-    assert seen["coups"] > 0 and seen["passed"] > 0, seen
-    if states[0].edition.extension.allowed and players in (2, 3):
-        assert seen["extend"] > 0 and seen["decline"] > 0, seen
 
 
 def test_batch_deck_is_what_the_engine_deals_from_it() -> None:

@@ -16,12 +16,11 @@ pytest.importorskip("gymnasium")
 from rallye.batch import MilleBatch
 from rallye.batch import _kernels as k
 from rallye.batch.vector import MilleVector
+from rallye.batch.verify import pure_apply, pure_match
 from rallye.core.errors import IllegalAction
 from rallye.mille import decode_action, editions, legal_actions, view_for
 from rallye.rl.mille_encoding import encode_view, field_slice
 from rallye.rl.mille_vector import MilleVectorEnv
-
-from .helpers import pure_apply, pure_match
 
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
 
