@@ -116,6 +116,7 @@ C_EMPTYENDS = 21
 C_CLOSEST = 22
 C_SUBTRACT = 23
 C_MATCHTARGET = 24  # -1: one hand
+C_CFINPLACE = 25  # hu: a coup fourré scores safety + bonus on its own line, in place of the safety's
 C_SIDEOF = 32
 C_SIDESIZE = C_SIDEOF + MAXP
 C_MEMBERS = C_SIDESIZE + MAXS  # C_MEMBERS + side * MAXM + i
@@ -267,7 +268,6 @@ def score_hand(g: Row, cfg: Row, completed_by: int) -> None:
         r = SH_ROWS + s * N_LINES
         g[r + 0] = g[base + S_KM]
         nsaf = g[base + S_SAFLEN]
-        g[r + 1] = cfg[C_SAFETY] * nsaf
         if nsaf == 4:
             g[r + 2] = cfg[C_ALL4]
         coups = 0
@@ -275,7 +275,12 @@ def score_hand(g: Row, cfg: Row, completed_by: int) -> None:
         while m:
             coups += m & 1
             m >>= 1
-        g[r + 3] = cfg[C_CFB] * coups
+        if cfg[C_CFINPLACE]:
+            g[r + 1] = cfg[C_SAFETY] * (nsaf - coups)
+            g[r + 3] = (cfg[C_SAFETY] + cfg[C_CFB]) * coups
+        else:
+            g[r + 1] = cfg[C_SAFETY] * nsaf
+            g[r + 3] = cfg[C_CFB] * coups
         if cfg[C_SUBTRACT]:
             in_hand = 0
             for i in range(cfg[C_SIDESIZE + s]):

@@ -101,6 +101,7 @@ def config_for(edition: str | Edition, players: int) -> I32:
     cfg[k.C_SAFETY] = sc.safety
     cfg[k.C_ALL4] = sc.all_four_bonus
     cfg[k.C_CFB] = sc.coup_fourre_bonus
+    cfg[k.C_CFINPLACE] = sc.coup_fourre_in_place
     cfg[k.C_TRIP] = sc.trip
     cfg[k.C_SAFETRIP] = sc.safe_trip
     cfg[k.C_DELAYED] = sc.delayed_action
