@@ -55,15 +55,15 @@ def test_mille_targets_own_side_attacked_side_or_the_discard() -> None:
         verb = text.split()[0]
         assert info["verb"] == verb
         if verb == "play":
-            assert info["target"] == view.side and info["card"] == text.split()[1]
+            assert info["side"] == view.side and info["card"] == text.split()[1]
         elif verb == "attack":
-            assert info["target"] == int(text.split()[1]) - 1 and info["target"] != view.side
+            assert info["side"] == int(text.split()[1]) - 1 and info["side"] != view.side
         else:
-            assert info["target"] is None
+            assert info["side"] is None
     # notation and the JSON view give the same answer as the values
     text, info = next(iter(infos.items()))
     assert action_info("mille", view.to_json(), text) == info
-    assert action_info("mille", view, "extend") == {"verb": "extend", "card": None, "target": None}
+    assert action_info("mille", view, "extend") == {"verb": "extend", "card": None, "side": None}
 
 
 def test_a_ram_stop_names_the_rammed_car_and_the_pips_left() -> None:

@@ -8,9 +8,9 @@ would drive, what would happen there) and never has to know a rule.
 Mille Bornes::
 
     {"verb": "play"|"attack"|"discard"|"extend"|"decline",
-     "card": card id or null, "target": side (0-based) or null}
+     "card": card id or null, "side": side (0-based) or null}
 
-``target`` is the side the card lands on: the player's own side for ``play``, the attacked
+``side`` is the side the card lands on: the player's own side for ``play``, the attacked
 side for ``attack``, null for ``discard`` (the discard pile), ``extend`` and ``decline``.
 
 Knight Rider (``kind`` first, then the fields of that kind)::
@@ -60,7 +60,7 @@ def action_info(game: str, view: object, action: object) -> dict[str, Any]:
     >>> from rallye.mille import new_match, view_for, legal_actions
     >>> s = new_match("wm2006", 2, seed=1)
     >>> action_info("mille", view_for(s, 0), "attack 2 STOP")
-    {'verb': 'attack', 'card': 'STOP', 'target': 1}
+    {'verb': 'attack', 'card': 'STOP', 'side': 1}
     """
     if game == "mille":
         return mille_info(_mille_view(view), _mille_action(action))
@@ -88,12 +88,12 @@ def _mille_action(action: object) -> mille.Action:
 
 def mille_info(view: MilleView, action: mille.Action) -> dict[str, Any]:
     if action.verb == "play":
-        target: int | None = view.side
+        side: int | None = view.side
     elif action.verb == "attack":
-        target = action.side
+        side = action.side
     else:
-        target = None
-    return {"verb": action.verb, "card": action.card, "target": target}
+        side = None
+    return {"verb": action.verb, "card": action.card, "side": side}
 
 
 # ----------------------------------------------------------------------------- Knight Rider
