@@ -1,0 +1,218 @@
+// One table: join or watch, the websocket to the server, and the parts both games share
+// (players and who is connected, whose turn, the moves so far, errors, the live region).
+// The game's own module draws the board and offers the legal actions the server sent.
+import { api, copyText, el, saveSeat, seats, tableLink } from "./common.js";
+import { languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
+import * as mille from "./mille.js";
+import * as knightrider from "./kr.js";
+
+const MODULES = { mille, knightrider };
+const $ = (id) => document.getElementById(id);
+const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+
+const ctx = {
+  code,
+  info: null,
+  table: null,
+  seat: null,
+  token: null,
+  state: null,
+  ws: null,
+  module: null,
+  lastSeen: -1,
+  t,
+  act,
+  say,
+  name: (seat) => seatName(seat),
+  refresh: () => render(),
+};
+window.rallye = ctx; // for tests and curious players: what this page was sent
+
+function seatName(seat) {
+  const s = ctx.table?.seats?.[seat];
+  const label = s?.name || (s?.kind === "bot" ? t("bot_named", { level: t(`level.${s.level}`) }) : t("seat", { seat: seat + 1 }));
+  return seat === ctx.seat ? t("you_named", { name: label }) : label;
+}
+
+function say(text) {
+  // The live region: other players' moves and the moments that matter, read out once.
+  const p = el("span", { text: text + " " });
+  $("announce").append(p);
+  while ($("announce").childNodes.length > 6) $("announce").firstChild.remove();
+}
+
+function act(action) {
+  if (!ctx.ws || ctx.ws.readyState !== WebSocket.OPEN || !ctx.state) return;
+  $("error").textContent = "";
+  ctx.ws.send(JSON.stringify({ type: "act", move_no: ctx.state.move_no, action, id: `m${ctx.state.move_no}` }));
+}
+
+function showError(msg) {
+  const text = msg.rule ? t("error.rule", { message: msg.message, rule: msg.rule }) : msg.message;
+  $("error").textContent = text;
+}
+
+function renderPlayers() {
+  const list = $("players");
+  list.replaceChildren();
+  const turn = ctx.state?.turn;
+  for (const s of ctx.table.seats) {
+    const conn = s.kind === "bot" ? t("table.bot") : s.connected ? t("table.online") : s.taken ? t("table.offline") : t("table.free");
+    const state = s.kind === "bot" ? "bot" : s.connected ? "on" : "off";
+    const extra = ctx.module?.seatNote?.(ctx, s.seat) ?? "";
+    list.append(
+      el(
+        "li",
+        { class: `player conn-${state}${turn === s.seat ? " to-act" : ""}`, "aria-current": turn === s.seat ? "true" : null },
+        el("span", { class: "dot", "aria-hidden": "true" }),
+        el("strong", { text: seatName(s.seat) }),
+        " ",
+        el("span", { class: "note", text: [conn, extra].filter(Boolean).join(" · ") }),
+        turn === s.seat ? el("span", { class: "badge", text: t("table.to_act") }) : null,
+      ),
+    );
+  }
+}
+
+function renderTurn() {
+  const st = ctx.state;
+  let text;
+  if (ctx.table.status === "waiting") text = t("table.waiting");
+  else if (!st) text = "";
+  else if (ctx.table.status === "over" || st.turn === null) text = t("table.over");
+  else if (st.turn === ctx.seat) text = t("table.your_turn");
+  else text = t("table.turn_of", { name: seatName(st.turn) });
+  $("turn").textContent = text;
+  const deadline = st?.deadline;
+  if (deadline) $("turn").textContent += " · " + t("table.deadline", { count: Math.ceil(deadline) });
+}
+
+function renderLog() {
+  const log = ctx.state?.log ?? [];
+  const list = $("log");
+  list.replaceChildren();
+  for (const entry of [...log].reverse()) {
+    list.append(el("li", { value: entry.n }, ctx.module.describe(ctx, entry)));
+  }
+}
+
+function renderWaiting() {
+  const waiting = ctx.table.status === "waiting";
+  $("waiting").hidden = !waiting;
+  if (waiting) {
+    const free = ctx.table.seats.filter((s) => s.kind === "person" && !s.taken).length;
+    $("waiting-text").textContent = t("table.waiting_for", { count: free });
+    $("invite-link").value = tableLink(code);
+  }
+}
+
+function render() {
+  if (!ctx.table) return;
+  $("title").textContent = `${t(`game.${ctx.table.game}`)} · ${code}`;
+  document.title = `${t(`game.${ctx.table.game}`)} ${code} · rallye`;
+  renderTurn();
+  renderPlayers();
+  renderWaiting();
+  if (ctx.state) {
+    ctx.module.render(ctx, { board: $("board"), controls: $("controls"), moment: $("moment"), result: $("result"), resultBody: $("result-body") });
+    renderLog();
+  }
+}
+
+function announceNew(state) {
+  const log = state.log ?? [];
+  if (ctx.lastSeen < 0) {
+    ctx.lastSeen = log.length ? log[log.length - 1].n : 0;
+    return;
+  }
+  for (const entry of log) {
+    if (entry.n <= ctx.lastSeen) continue;
+    if (entry.seat !== ctx.seat) say(ctx.module.describe(ctx, entry));
+  }
+  if (log.length) ctx.lastSeen = Math.max(ctx.lastSeen, log[log.length - 1].n);
+  if (state.turn === ctx.seat && ctx.seat !== null && state.turn !== ctx.state?.turn) say(t("table.your_turn"));
+}
+
+function connect(hello) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(code)}`);
+  ctx.ws = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", protocol: 1, ...hello }));
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "welcome") {
+      ctx.seat = msg.seat ?? null;
+      ctx.table = msg.table;
+      document.body.dataset.seat = ctx.seat ?? "watch";
+      render();
+    } else if (msg.type === "state") {
+      ctx.table = msg.table ?? ctx.table;
+      ctx.module?.stateChanged?.(ctx, msg);
+      announceNew(msg);
+      ctx.state = msg;
+      render();
+      document.body.dataset.move = msg.move_no;
+      document.body.dataset.ready = "1";
+    } else if (msg.type === "error") {
+      showError(msg);
+      if (msg.code === "bad-token") $("join").hidden = false;
+    } else if (msg.type === "again") {
+      location.href = `/t/${msg.code}`;
+    } else if (msg.type === "chat") {
+      say(`${msg.name}: ${msg.text}`);
+    }
+  };
+  ws.onclose = () => {
+    if (ctx.ws !== ws) return;
+    setTimeout(() => connect(hello), 1000);
+  };
+}
+
+function offerJoin() {
+  const free = ctx.table.seats.filter((s) => s.kind === "person" && !s.taken);
+  $("join").hidden = false;
+  $("join-name").value = localStorage.getItem("rallye.name") || "";
+  $("join-seat").replaceChildren(...free.map((s) => el("option", { value: s.seat, text: t("seat", { seat: s.seat + 1 }) })));
+  $("join-form").querySelector("button[type=submit]").hidden = free.length === 0;
+  $("join-form").onsubmit = async (ev) => {
+    ev.preventDefault();
+    const name = $("join-name").value.trim();
+    localStorage.setItem("rallye.name", name);
+    try {
+      const r = await api(`/api/tables/${code}/join`, { seat: Number($("join-seat").value), name });
+      saveSeat(code, { seat: r.seat, token: r.token, name, game: ctx.table.game });
+      ctx.table = r.table;
+      $("join").hidden = true;
+      connect({ token: r.token });
+    } catch (e) {
+      $("join-error").textContent = t("error.join", { message: e.message });
+    }
+  };
+  $("watch").onclick = () => {
+    $("join").hidden = true;
+    connect({ watch: true });
+  };
+}
+
+async function main() {
+  await loadLanguage(pageLanguage());
+  translatePage();
+  languagePicker($("lang"), () => render());
+  [ctx.info, { table: ctx.table }] = await Promise.all([api("/api/info"), api(`/api/tables/${code}`)]);
+  ctx.module = MODULES[ctx.table.game];
+  await ctx.module.setup?.(ctx);
+  $("copy").onclick = async () => {
+    const ok = await copyText($("invite-link").value);
+    if (!ok) $("invite-link").select();
+    $("copied").textContent = ok ? t("lobby.copied") : t("lobby.copy_by_hand");
+  };
+  render();
+  const mine = seats()[code];
+  if (mine?.token) connect({ token: mine.token });
+  else if (ctx.table.status === "waiting" && ctx.table.seats.some((s) => s.kind === "person" && !s.taken)) offerJoin();
+  else connect({ watch: true });
+}
+
+main().catch((e) => {
+  $("error").textContent = t("error.load", { message: e.message });
+});

@@ -1,0 +1,89 @@
+"""The pages' words: every id a page asks for exists in all four catalogs, alike in shape.
+
+The pages look words up by id (``t("mille.log.play", {...})``, ``data-i18n="..."``); an id
+missing from a catalog would show the bare id to a player, so the ids are read out of the
+page sources and checked here, with their placeholders and plural forms.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
+from rallye.knightrider.names import NAMES
+from rallye.web import CATALOGS, LANGUAGES, STATIC
+
+#: Ids built at run time from a fixed set of values (prefix → the values).
+DYNAMIC = {
+    "language.": LANGUAGES,
+    "game.": ("mille", "knightrider"),
+    "level.": ("easy", "medium", "hard", "expert"),
+    "status.": ("waiting", "playing", "over"),
+    "dir.": tuple("NESW"),
+    "mille.kind.": ("distance", "hazard", "remedy", "safety", "other"),
+    "kr.card.": KITT_KINDS + DETOUR_KINDS,
+    "kr.effect.": ("ram", "oil", "jump", "target", "win"),
+    "kr.ram.": tuple("123456"),
+    "kr.oil.": tuple("123456"),
+}
+
+
+def catalog(lang: str) -> dict[str, object]:
+    data: dict[str, object] = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    return data
+
+
+def used_ids() -> set[str]:
+    ids: set[str] = set()
+    for path in STATIC.rglob("*"):
+        if path.suffix not in (".js", ".html"):
+            continue
+        text = path.read_text("utf-8")
+        ids |= set(re.findall(r"""\bt\(\s*"([a-z_][\w.]*)\"""", text))
+        ids |= set(re.findall(r"""\"((?:kr|mille|table|lobby|error)\.[a-z_][\w.]*)\"""", text))
+        ids |= set(re.findall(r"""data-i18n(?:-[a-z-]+)?="([\w.]+)\"""", text))
+    for prefix, values in DYNAMIC.items():
+        ids |= {prefix + v for v in values}
+    return ids
+
+
+def placeholders(value: object) -> set[str]:
+    texts = value.values() if isinstance(value, dict) else [value]
+    return {p for s in texts for p in re.findall(r"\{(\w+)\}", str(s))}
+
+
+def test_every_id_a_page_uses_is_in_the_english_catalog() -> None:
+    missing = sorted(used_ids() - set(catalog("en")))
+    assert not missing, f"ids used by the pages but missing from en.json: {missing}"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_each_catalog_has_the_english_ids_shapes_and_placeholders(lang: str) -> None:
+    en, other = catalog("en"), catalog(lang)
+    assert set(other) == set(en), (sorted(set(en) - set(other)), sorted(set(other) - set(en)))
+    for key, value in en.items():
+        assert isinstance(other[key], dict) == isinstance(value, dict), f"{lang}: {key} plural or not"
+        if isinstance(value, dict):
+            assert isinstance(other[key], dict) and "other" in other[key] and "other" in value, key
+        assert placeholders(other[key]) <= placeholders(value), f"{lang}: {key} names a placeholder English lacks"
+
+
+def test_knight_rider_card_names_are_the_engines_in_german_and_english() -> None:
+    for lang in ("de", "en"):
+        cat = catalog(lang)
+        for kind, name in NAMES[lang].items():
+            if f"kr.card.{kind}" in cat:
+                assert cat[f"kr.card.{kind}"] == name, (lang, kind)
+
+
+def test_pages_load_nothing_from_another_host() -> None:
+    for path in STATIC.rglob("*"):
+        if path.suffix in (".js", ".html", ".css"):
+            text = path.read_text("utf-8")
+            refs = re.findall(r"""(?:src|href)=["']([^"']+)""", text) + re.findall(r"""url\(([^)]+)\)""", text)
+            refs += re.findall(r"""from\s+["']([^"']+)""", text)
+            for ref in refs:
+                assert not re.match(r"^(https?:)?//", ref.strip("'\"")), f"{path.name} loads {ref}"
