@@ -296,7 +296,7 @@ function controls(ctx, c) {
         document.getElementById("rotate")?.focus();
       }, text: t("kr.rotate") }),
       el("p", { class: "note", text: t("kr.place_hint") }),
-      el("ul", { class: "choice-list", "aria-label": t("kr.where_to_place") }, places.filter((l) => l.info.rot === cur.info.rot).map((l) =>
+      el("ul", { class: "choice-list", tabindex: "0", "aria-label": t("kr.where_to_place") }, places.filter((l) => l.info.rot === cur.info.rot).map((l) =>
         el("li", {}, el("button", { type: "button", "data-action": l.action, onclick: () => ctx.act(l.action), text: t("kr.place_here", { tile: l.info.tile, x: l.info.x, y: l.info.y, rot: l.info.rot }) })))),
     );
   } else if (v.drawn === 0 && v.phase === "build" && !myTurn) c.append(el("p", { class: "note", text: t("kr.build_wait") }));
@@ -314,7 +314,7 @@ function controls(ctx, c) {
   }
   if (moves.length) {
     c.append(el("details", { class: "all-moves" }, el("summary", { text: t("kr.all_moves", { count: moves.length }) }),
-      el("ul", { class: "choice-list" }, moves.map((l) => el("li", {}, el("button", { type: "button", "data-action": l.action, onclick: () => ctx.act(l.action), text: moveLabel(ctx, l.info) }))))));
+      el("ul", { class: "choice-list", tabindex: "0", "aria-label": t("kr.all_moves", { count: moves.length }) }, moves.map((l) => el("li", {}, el("button", { type: "button", "data-action": l.action, onclick: () => ctx.act(l.action), text: moveLabel(ctx, l.info) }))))));
     c.append(el("p", { class: "note", text: t("kr.move_hint") }));
   }
   // cards

@@ -287,7 +287,11 @@ export function render(ctx, parts) {
                 onclick: () => {
                   selected = selected === card ? null : card;
                   ctx.refresh();
-                  const first = document.querySelector("button.target.legal") ?? document.querySelector("button.target");
+                  const first =
+                    document.querySelector(".tableau.mine button.target.legal") ??
+                    document.querySelector(".tableau button.target.legal") ??
+                    document.querySelector("button.target.legal") ??
+                    document.querySelector("button.target");
                   if (selected && first) first.focus({ preventScroll: true });
                 },
               },

@@ -48,8 +48,13 @@ function act(action) {
 }
 
 function showError(msg) {
-  const text = msg.rule ? t("error.rule", { message: msg.message, rule: msg.rule }) : msg.message;
-  $("error").textContent = text;
+  // The rule broken in the page's words when the catalog knows it, else the server's sentence.
+  const known = (id) => (t(id) === id ? null : t(id));
+  const rule = (msg.rule && known(`rule.${msg.rule}`)) || known(`code.${msg.code}`);
+  const box = $("error");
+  box.replaceChildren(rule ? t("error.explained", { rule }) : t("error.rule", { message: msg.message }));
+  if (rule) box.append(" ", el("span", { class: "note", text: `(${msg.message})` }));
+  box.dataset.rule = msg.rule ?? msg.code ?? "";
 }
 
 function renderPlayers() {
