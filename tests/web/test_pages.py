@@ -123,6 +123,9 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     link = create_table(anna, base_url, "mille", ["person", "person"], "Anna", edition="wm2006")
     check_accessibility(anna, "lobby")
     shot(anna, "lobby")
+    anna.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    anna.click("#copy")
+    assert anna.evaluate("navigator.clipboard.readText()") == link
     anna.click("#go")
     anna.wait_for_selector("#waiting:not([hidden])")
     bob = pages.new(locale="fr-FR", **PHONE)
@@ -181,6 +184,19 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     assert '"hand":' in hidden and bob.evaluate("window.rallye.state.view.seat") == 1
     shot(anna, "mille-2p-score-sheet")
 
+    # the coup fourré moment: drawn from the view's events (here a copy of the view with one)
+    anna.evaluate(
+        """() => { const r = window.rallye; const v = r.state.view;
+        v.events = [...v.events, {seat: 1, kind: "coup_fourre", card: "DRIVING_ACE", side: 1}];
+        r.refresh(); }"""
+    )
+    assert "Bob" in anna.inner_text("#moment") and anna.is_visible("#moment")
+
+    # the lobby lists the tables this browser sits at
+    code = link.rsplit("/", 1)[1]
+    anna.goto(base_url + "/")
+    anna.wait_for_selector(f"#mine a[href='/t/{code}']")
+
 
 def test_a_team_table_with_two_bots_plays_to_the_end_of_a_hand(pages: Pages, base_url: str) -> None:
     anna = pages.new(locale="en-GB", **DESKTOP)
@@ -192,8 +208,16 @@ def test_a_team_table_with_two_bots_plays_to_the_end_of_a_hand(pages: Pages, bas
     join(bob, link, "Bob", 1)
     ready(anna)
     assert anna.locator(".tableau").count() == 2  # two sides: the teams
+    # someone who only watches sees the table but no hand
+    carl = pages.new(locale="en-GB", **PHONE)
+    carl.goto(link)
+    ready(carl)
+    assert carl.evaluate("window.rallye.seat") is None
+    assert carl.locator(".card-button").count() == 0 and carl.locator(".tableau").count() == 2
     play_mille_hand([anna, bob])
     anna.wait_for_selector("#result:not([hidden]) table.sheet")
+    carl.wait_for_selector("#result:not([hidden]) table.sheet")
+    shot(carl, "mille-4p-spectator-phone")
     shot(anna, "mille-4p-teams")
     shot(bob, "mille-4p-teams-dark-hu")
 

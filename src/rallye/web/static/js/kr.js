@@ -12,7 +12,17 @@ const DXY = [[0, -1], [1, 0], [0, 1], [-1, 0]];
 const ARM = [[1, 0], [2, 1], [1, 2], [0, 1]]; // local cell of each side's opening
 const KITT = ["MANTLE", "TURBO1", "TURBO2", "JUMP"];
 const DETOURS = ["STRAIGHT", "DEADEND", "ROADBLOCK", "RIGHT", "LEFT"];
-const DETOUR_MARK = { STRAIGHT: "S", DEADEND: "D", ROADBLOCK: "✕", RIGHT: "R", LEFT: "L" };
+
+// The sides a detour card joins to the middle field, as printed on it (turned by rot).
+function detourSides(kind, rot) {
+  const h = rot / 90;
+  const bit = (d) => 1 << ((h + d) % 4);
+  if (kind === "STRAIGHT") return bit(0) | bit(2);
+  if (kind === "DEADEND") return bit(0);
+  if (kind === "RIGHT") return bit(2) | bit(1);
+  if (kind === "LEFT") return bit(2) | bit(3);
+  return 15;
+}
 
 const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null };
 
@@ -164,12 +174,25 @@ function board(ctx) {
   for (const tile of v.tiles) base.append(drawTile(tile.x, tile.y, tile.openings, { number: tile.number }));
   if (v.start_tile) base.append(svg("rect", { class: "start-mark", x: v.start_tile[0] * 3 * C + 1, y: v.start_tile[1] * 3 * C + 1, width: 3 * C - 2, height: 3 * C - 2 }));
   for (const [x, y] of v.targets) base.append(svg("rect", { class: "target-mark", x: x * 3 * C + 2, y: y * 3 * C + 2, width: 3 * C - 4, height: 3 * C - 4 }));
+  const detourLayer = svg("g", {});
+  root.append(detourLayer);
   const topDetour = {};
   for (const d of v.detours) topDetour[squareKey(d.x, d.y)] = d;
   for (const d of Object.values(topDetour)) {
-    base.append(svg("g", { class: `detour ${d.kind.toLowerCase()}`, transform: `translate(${(3 * d.x + 1.5) * C},${(3 * d.y + 1.5) * C}) rotate(${d.rot})` },
-      svg("rect", { x: -C * 0.45, y: -C * 0.45, width: C * 0.9, height: C * 0.9, rx: 2 }),
-      svg("text", { y: C * 0.25, transform: `rotate(${-d.rot})` }, DETOUR_MARK[d.kind])));
+    // the card as it lies: a bar to each side it keeps joined to the middle, a cross for a roadblock
+    const label = t("kr.detour_at", { card: cardName(d.kind), x: d.x, y: d.y, name: ctx.name(d.player) });
+    const g = svg("g", { class: `detour ${d.kind.toLowerCase()}`, transform: `translate(${(3 * d.x + 1.5) * C},${(3 * d.y + 1.5) * C})`, role: "img", "aria-label": label },
+      svg("title", {}, label), svg("rect", { x: -C * 0.45, y: -C * 0.45, width: C * 0.9, height: C * 0.9, rx: 2 }));
+    const sides = detourSides(d.kind, d.rot);
+    const r = C * 0.45;
+    if (d.kind === "ROADBLOCK") {
+      g.append(svg("line", { x1: -r * 0.7, y1: -r * 0.7, x2: r * 0.7, y2: r * 0.7 }), svg("line", { x1: -r * 0.7, y1: r * 0.7, x2: r * 0.7, y2: -r * 0.7 }));
+    } else {
+      for (let side = 0; side < 4; side++) {
+        if ((sides >> side) & 1) g.append(svg("line", { x1: 0, y1: 0, x2: DXY[side][0] * r, y2: DXY[side][1] * r }));
+      }
+    }
+    detourLayer.append(g);
   }
   // labels for screen readers: what lies where
   const things = svg("g", {});
@@ -182,6 +205,16 @@ function board(ctx) {
   }
   const perField = {};
   for (const car of v.cars) {
+    if (!car.field && v.start_tile && car.side >= 0) {
+      // waiting beside the start tile, at its opening, facing in
+      const [lx, ly] = ARM[car.side];
+      const at = [3 * v.start_tile[0] + lx + DXY[car.side][0], 3 * v.start_tile[1] + ly + DXY[car.side][1]];
+      const label = t("kr.car_waits", { name: ctx.name(car.player), dir: dirName(car.side) });
+      const k = squareKey(...at);
+      const i = (perField[k] = (perField[k] ?? -1) + 1);
+      things.append(drawCar({ ...car, field: at }, i === 0 ? 0 : 1, label));
+      continue;
+    }
     if (!car.field) continue;
     const k = squareKey(...car.field);
     const i = (perField[k] = (perField[k] ?? -1) + 1);
