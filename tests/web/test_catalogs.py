@@ -14,7 +14,7 @@ import pytest
 
 from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.names import NAMES
-from rallye.web import CATALOGS, LANGUAGES, STATIC
+from rallye.web import CATALOGS, LANGUAGES, PAGES
 
 #: Ids built at run time from a fixed set of values (prefix → the values).
 DYNAMIC = {
@@ -38,7 +38,7 @@ def catalog(lang: str) -> dict[str, object]:
 
 def used_ids() -> set[str]:
     ids: set[str] = set()
-    for path in STATIC.rglob("*"):
+    for path in PAGES.rglob("*"):
         if path.suffix not in (".js", ".html"):
             continue
         text = path.read_text("utf-8")
@@ -80,7 +80,7 @@ def test_knight_rider_card_names_are_the_engines_in_german_and_english() -> None
 
 
 def test_pages_load_nothing_from_another_host() -> None:
-    for path in STATIC.rglob("*"):
+    for path in PAGES.rglob("*"):
         if path.suffix in (".js", ".html", ".css"):
             text = path.read_text("utf-8")
             refs = re.findall(r"""(?:src|href)=["']([^"']+)""", text) + re.findall(r"""url\(([^)]+)\)""", text)
