@@ -240,6 +240,13 @@ export function render(ctx, parts) {
       targetButton(ctx, null),
     ),
     el("div", { class: "pile" }, el("h3", { text: t("mille.trip") }), el("p", { class: "count", text: t("mille.target", { km: v.target }) }), el("p", { class: "note", text: `${word(ctx, "hand")} ${v.hand_no + 1}` })),
+    el(
+      "div",
+      { class: "pile totals" },
+      el("h3", { text: word(ctx, "total") }),
+      el("ul", {}, v.totals.map((n, i) => el("li", {}, `${sideName(ctx, i)}: `, el("strong", { text: String(n) })))),
+      edition(ctx).match_target ? el("p", { class: "note", text: t("mille.match_to", { points: edition(ctx).match_target }) }) : null,
+    ),
   );
   const order = v.sides.map((_, i) => i);
   if (v.side !== null && v.side !== undefined) order.sort((a, b) => (a === v.side ? -1 : b === v.side ? 1 : a - b));

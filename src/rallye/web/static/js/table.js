@@ -30,7 +30,7 @@ window.rallye = ctx; // for tests and curious players: what this page was sent
 
 function seatName(seat) {
   const s = ctx.table?.seats?.[seat];
-  const label = s?.name || (s?.kind === "bot" ? t("bot_named", { level: t(`level.${s.level}`) }) : t("seat", { seat: seat + 1 }));
+  const label = s?.name || (s?.kind === "bot" ? t("bot_named", { seat: seat + 1, level: t(`level.${s.level}`) }) : t("seat", { seat: seat + 1 }));
   return seat === ctx.seat ? t("you_named", { name: label }) : label;
 }
 
