@@ -24,7 +24,7 @@ function detourSides(kind, rot) {
   return 15;
 }
 
-const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null };
+const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null, centredFor: null };
 
 export function cardName(card) {
   return t(`kr.card.${card}`);
@@ -163,7 +163,8 @@ function board(ctx) {
   const b = bounds(v, legal);
   const w = (b.x1 - b.x0 + 1) * 3 * C;
   const h = (b.y1 - b.y0 + 1) * 3 * C;
-  const root = svg("svg", { viewBox: `${b.x0 * 3 * C} ${b.y0 * 3 * C} ${w} ${h}`, class: "kr-board", role: "group", "aria-label": t("kr.board_label", { count: v.tiles.length }) });
+  // a cell is drawn at least 20 px wide, so a phone scrolls the map rather than shrink it past tapping
+  const root = svg("svg", { viewBox: `${b.x0 * 3 * C} ${b.y0 * 3 * C} ${w} ${h}`, class: "kr-board", role: "group", "aria-label": t("kr.board_label", { count: v.tiles.length }), style: `min-width: ${(w / C) * 20}px` });
   const base = svg("g", { "aria-hidden": "true" });
   root.append(base);
   // the centre: face-down tiles, later the escape cards
@@ -391,7 +392,22 @@ function controls(ctx, c) {
 export function render(ctx, parts) {
   const v = ctx.state.view;
   parts.moment.hidden = true;
-  parts.board.replaceChildren(board(ctx));
+  const scroller = document.querySelector("#board .kr-scroll") ?? el("div", { class: "kr-scroll", tabindex: "0", "aria-label": t("kr.map") });
+  const keep = [scroller.scrollLeft, scroller.scrollTop];
+  scroller.replaceChildren(board(ctx));
+  if (!scroller.isConnected) parts.board.replaceChildren(scroller);
+  [scroller.scrollLeft, scroller.scrollTop] = keep;
+  if (ui.centredFor !== ctx.state.move_no && scroller.scrollWidth > scroller.clientWidth + 1) {
+    // a new state on a map wider than the screen: bring the choices (or your car) into sight
+    ui.centredFor = ctx.state.move_no;
+    const focus = scroller.querySelector("g.choice") ?? scroller.querySelector(`g.car-${ctx.seat}`) ?? scroller.querySelector("g.villain");
+    if (focus) {
+      const a = focus.getBoundingClientRect();
+      const box = scroller.getBoundingClientRect();
+      scroller.scrollLeft += a.left + a.width / 2 - (box.left + box.width / 2);
+      scroller.scrollTop += a.top + a.height / 2 - (box.top + box.height / 2);
+    }
+  }
   controls(ctx, parts.controls);
   if (v.over) {
     parts.result.hidden = false;
