@@ -304,3 +304,13 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
     assert turns == 3 or state(anna)["view"]["over"]
     assert anna.locator("#log li").count() > placed
     shot(anna, "kr-after-chase")
+
+    # on a phone, watching: the same map (scrolling), no hand, the moves in Hungarian
+    watcher = pages.new(locale="hu-HU", **PHONE)
+    watcher.goto(anna.url)
+    ready(watcher)
+    assert watcher.evaluate("window.rallye.seat") is None
+    assert watcher.locator("svg.kr-board g.tile:not(.ghost)").count() == len(state(anna)["view"]["tiles"])
+    assert watcher.locator("#controls .kr-hand button").count() == 0
+    check_accessibility(watcher, "Knight Rider, watching on a phone")
+    shot(watcher, "kr-spectator-phone")

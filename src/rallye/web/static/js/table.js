@@ -88,9 +88,14 @@ function renderTurn() {
   else if (st.turn === ctx.seat) text = t("table.your_turn");
   else text = t("table.turn_of", { name: seatName(st.turn) });
   $("turn").textContent = text;
-  const deadline = st?.deadline;
-  if (deadline) $("turn").textContent += " · " + t("table.deadline", { count: Math.ceil(deadline) });
+  const left = ctx.deadlineAt ? Math.max(0, Math.ceil((ctx.deadlineAt - Date.now()) / 1000)) : null;
+  if (left !== null && st?.turn !== null) $("turn").textContent += " · " + t("table.deadline", { count: left });
 }
+
+// The turn timer counts down between states (the server's deadline is seconds left when sent).
+setInterval(() => {
+  if (ctx.deadlineAt && ctx.table) renderTurn();
+}, 1000);
 
 function renderLog() {
   const log = ctx.state?.log ?? [];
@@ -155,6 +160,7 @@ function connect(hello) {
       ctx.module?.stateChanged?.(ctx, msg);
       announceNew(msg);
       ctx.state = msg;
+      ctx.deadlineAt = typeof msg.deadline === "number" ? Date.now() + msg.deadline * 1000 : null;
       render();
       document.body.dataset.move = msg.move_no;
       document.body.dataset.ready = "1";
