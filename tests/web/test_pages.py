@@ -40,7 +40,9 @@ def wait_past(page: Any, move_no: int) -> None:
     page.wait_for_function("n => window.rallye.state && window.rallye.state.move_no > n", arg=move_no)
 
 
-def create_table(page: Any, base_url: str, game: str, seats: list[str], name: str, edition: str | None = None) -> str:
+def create_table(
+    page: Any, base_url: str, game: str, seats: list[str], name: str, edition: str | None = None, timer: int = 0
+) -> str:
     """Fill the lobby form; ``seats`` holds "person" or a bot level per seat. Returns the invite link."""
     page.goto(base_url + "/")
     ready(page)
@@ -55,6 +57,8 @@ def create_table(page: Any, base_url: str, game: str, seats: list[str], name: st
         if kind != "person":
             page.select_option(f"{li} select.level", kind)
     page.check("#seat-list li:nth-child(1) input[name=sit]")
+    if timer:
+        page.fill("#turn-timer", str(timer))
     page.fill("#name", name)
     page.click("#create-form button[type=submit]")
     page.wait_for_selector("#invite:not([hidden])")
@@ -200,7 +204,9 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
 
 def test_a_team_table_with_two_bots_plays_to_the_end_of_a_hand(pages: Pages, base_url: str) -> None:
     anna = pages.new(locale="en-GB", **DESKTOP)
-    link = create_table(anna, base_url, "mille", ["person", "person", "easy", "easy"], "Anna", edition="wm2006")
+    link = create_table(
+        anna, base_url, "mille", ["person", "person", "easy", "easy"], "Anna", edition="wm2006", timer=600
+    )
     teams = anna.inner_text("#teams")
     assert "1 + 3" in teams and "2 + 4" in teams  # the edition's teams, drawn in the lobby
     anna.click("#go")
@@ -208,6 +214,7 @@ def test_a_team_table_with_two_bots_plays_to_the_end_of_a_hand(pages: Pages, bas
     join(bob, link, "Bob", 1)
     ready(anna)
     assert anna.locator(".tableau").count() == 2  # two sides: the teams
+    anna.wait_for_function("/\\d+ seconds? left/.test(document.getElementById('turn').textContent)")
     # someone who only watches sees the table but no hand
     carl = pages.new(locale="en-GB", **PHONE)
     carl.goto(link)

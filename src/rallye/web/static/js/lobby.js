@@ -115,7 +115,8 @@ async function create(ev) {
   const sit = sitEl ? Number(sitEl.value) : null;
   const name = $("name").value.trim();
   localStorage.setItem("rallye.name", name);
-  const body = { game, players: Number($("players").value), seats: seatsBody, sit, name };
+  const timer = Number($("turn-timer").value) || null;
+  const body = { game, players: Number($("players").value), seats: seatsBody, sit, name, turn_timer: timer };
   if (game === "mille") body.edition = $("edition").value;
   else {
     const f = $("create-form");
