@@ -124,8 +124,17 @@ function render() {
   renderPlayers();
   renderWaiting();
   if (ctx.state) {
+    // Drawing anew replaces the controls: keep the keyboard focus where it was, or, on your
+    // turn, put it on the first thing you can do (so keys alone play the game).
+    const was = document.activeElement;
+    const key = was && was !== document.body ? ["id", "data-action", "data-card", "data-dest", "data-square"].map((a) => [a, was.getAttribute(a)]).find(([, v]) => v) : null;
     ctx.module.render(ctx, { board: $("board"), controls: $("controls"), moment: $("moment"), result: $("result"), resultBody: $("result-body") });
     renderLog();
+    if (!document.activeElement || document.activeElement === document.body) {
+      const again = key && document.querySelector(`[${key[0]}="${CSS.escape(key[1])}"]`);
+      const first = ctx.state.turn === ctx.seat && ctx.seat !== null ? $("controls").querySelector("button:not([disabled])") : null;
+      (again || first)?.focus({ preventScroll: true });
+    }
   }
 }
 
