@@ -177,6 +177,9 @@ function connect(hello) {
       showError(msg);
       if (msg.code === "bad-token") $("join").hidden = false;
     } else if (msg.type === "again") {
+      // the new table keeps everyone's seat and token: remember it under the new code
+      const mine = seats()[code];
+      if (mine) saveSeat(msg.code, { ...mine });
       location.href = `/t/${msg.code}`;
     } else if (msg.type === "chat") {
       say(`${msg.name}: ${msg.text}`);
