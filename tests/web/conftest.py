@@ -52,7 +52,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "tables.db"
     app = create_app(database_url=f"sqlite:///{db}", bot_delay=0)
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, ws="websockets-sansio", log_level="warning", lifespan="on"
+    )  # as `rallye serve` runs it
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
