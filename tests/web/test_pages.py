@@ -226,6 +226,7 @@ def test_a_team_table_with_two_bots_plays_to_the_end_of_a_hand(pages: Pages, bas
     carl.wait_for_selector("#result:not([hidden]) table.sheet")
     shot(carl, "mille-4p-spectator-phone")
     shot(anna, "mille-4p-teams")
+    check_accessibility(bob, "Mille Bornes table, dark, Hungarian")
     shot(bob, "mille-4p-teams-dark-hu")
 
 

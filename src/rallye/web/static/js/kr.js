@@ -172,6 +172,20 @@ function board(ctx) {
   const cy = Math.min(...v.centre.map((c) => c[1]));
   base.append(svg("rect", { class: "centre", x: cx * 3 * C, y: cy * 3 * C, width: 6 * C, height: 6 * C, rx: 4 }));
   base.append(svg("text", { class: "centre-text", x: (cx + 1) * 3 * C, y: (cy + 1) * 3 * C - 2 }, v.centre_face_down ? t("kr.centre_face_down") : t("kr.escape_pile", { count: v.escape_left })));
+  const lastEscape = v.escape_turned[v.escape_turned.length - 1];
+  if (lastEscape && !v.centre_face_down) {
+    // the escape card last turned: the villain's tile in the middle, the arrow to where it fled
+    const ox = (cx + 1) * 3 * C;
+    const oy = (cy + 1) * 3 * C + C * 1.2;
+    const s = C * 0.5;
+    const { dx, dy } = lastEscape;
+    const moves = [dy ? `${Math.abs(dy)} ${dirName(dy < 0 ? 0 : 2)}` : "", dx ? `${Math.abs(dx)} ${dirName(dx > 0 ? 1 : 3)}` : ""].filter(Boolean).join(", ");
+    const label = t("kr.escape_last", { id: lastEscape.id, moves });
+    const card = svg("g", { class: "escape-card", role: "img", "aria-label": label }, svg("title", {}, label));
+    for (let r = -1; r <= 1; r++) for (let c = -2; c <= 2; c++) card.append(svg("rect", { class: r === 0 && c === 0 ? "v" : r === lastEscape.dy && c === lastEscape.dx ? "x" : "", x: ox + c * s - s / 2, y: oy + r * s - s / 2, width: s - 1, height: s - 1 }));
+    card.append(svg("line", { x1: ox, y1: oy, x2: ox + lastEscape.dx * s, y2: oy + lastEscape.dy * s }));
+    root.append(card);
+  }
   for (const tile of v.tiles) base.append(drawTile(tile.x, tile.y, tile.openings, { number: tile.number }));
   if (v.start_tile) base.append(svg("rect", { class: "start-mark", x: v.start_tile[0] * 3 * C + 1, y: v.start_tile[1] * 3 * C + 1, width: 3 * C - 2, height: 3 * C - 2 }));
   for (const [x, y] of v.targets) base.append(svg("rect", { class: "target-mark", x: x * 3 * C + 2, y: y * 3 * C + 2, width: 3 * C - 4, height: 3 * C - 4 }));

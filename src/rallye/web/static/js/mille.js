@@ -214,6 +214,7 @@ function scoreSheet(ctx, sheet) {
 
 export function render(ctx, parts) {
   const { view: v, legal = [] } = ctx.state;
+  for (const o of document.querySelectorAll("#cardlang option")) o.textContent = t(`language.${o.value}`);
   const myTurn = ctx.state.turn === ctx.seat && ctx.seat !== null;
   if (selected && !(v.hand ?? []).includes(selected)) selected = null;
 
