@@ -173,9 +173,13 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     ready(bob)
     assert seat_of(bob) == 1
     assert bob.evaluate("window.rallye.state.view.hand") == hand_before
-    # the other player's moves are announced in the live region
+    # the other player's moves are announced in the live region, and so is what they say
     announced = anna.inner_text("#announce")
     assert "Bob" in announced, announced
+    bob.fill("#chat-text", "Bonne chance !")
+    bob.press("#chat-text", "Enter")
+    anna.wait_for_selector("#chat-log li:has-text('Bonne chance !')")
+    assert "Bonne chance !" in anna.inner_text("#announce")
     check_accessibility(anna, "Mille Bornes table")
     shot(anna, "mille-2p-desktop")
     shot(bob, "mille-2p-phone")

@@ -162,6 +162,8 @@ function connect(hello) {
     if (msg.type === "welcome") {
       ctx.seat = msg.seat ?? null;
       ctx.table = msg.table;
+      $("chat-log").replaceChildren();
+      for (const line of msg.chat ?? []) addChat(line);
       document.body.dataset.seat = ctx.seat ?? "watch";
       render();
     } else if (msg.type === "state") {
@@ -182,13 +184,20 @@ function connect(hello) {
       if (mine) saveSeat(msg.code, { ...mine });
       location.href = `/t/${msg.code}`;
     } else if (msg.type === "chat") {
-      say(`${msg.name}: ${msg.text}`);
+      addChat(msg);
+      if (msg.seat !== ctx.seat || msg.seat === null) say(`${msg.name ?? t("table.watcher")}: ${msg.text}`);
     }
   };
   ws.onclose = () => {
     if (ctx.ws !== ws) return;
     setTimeout(() => connect(hello), 1000);
   };
+}
+
+function addChat(line) {
+  const who = line.name || (line.seat === null || line.seat === undefined ? t("table.watcher") : seatName(line.seat));
+  $("chat-log").append(el("li", {}, el("strong", { text: `${who}: ` }), line.text));
+  $("chat-log").scrollTop = $("chat-log").scrollHeight;
 }
 
 function offerJoin() {
@@ -228,6 +237,13 @@ async function main() {
     const ok = await copyText($("invite-link").value);
     if (!ok) $("invite-link").select();
     $("copied").textContent = ok ? t("lobby.copied") : t("lobby.copy_by_hand");
+  };
+  $("chat-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (!text || !ctx.ws || ctx.ws.readyState !== WebSocket.OPEN) return;
+    ctx.ws.send(JSON.stringify({ type: "chat", text }));
+    $("chat-text").value = "";
   };
   render();
   const mine = seats()[code];
