@@ -297,6 +297,10 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
         elif "move" in kinds:
             assert anna.locator(".dice").count() == 1  # the roll is shown
             dest = anna.locator("g.choice.dest").first
+            if turns == 1:
+                dest.hover()  # its path is drawn
+                assert anna.locator("polyline.path").count() >= 1
+                shot(anna, "kr-moves")
             dest.click()
             if state(anna)["move_no"] == before and anna.locator(".dest-choices button[data-action]").count():
                 shot(anna, "kr-choose-way")
