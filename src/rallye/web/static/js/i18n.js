@@ -45,6 +45,12 @@ export function t(id, params = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
+// The words for a server error: the catalog's for its code when there are some, else its message.
+export function errorWords(err) {
+  const id = `code.${err.code}`;
+  return err.code && (id in catalog || id in fallback) ? t(id) : err.message;
+}
+
 // Fill every element carrying data-i18n (text) or data-i18n-<attr> (an attribute).
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);

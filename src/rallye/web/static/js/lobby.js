@@ -1,6 +1,6 @@
 // The lobby: create a table, copy its invite link, open a table by code, return to your tables.
 import { api, copyText, el, saveSeat, seats, tableLink } from "./common.js";
-import { languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
+import { errorWords, languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
 
 let info = null;
 const $ = (id) => document.getElementById(id);
@@ -138,7 +138,7 @@ async function create(ev) {
     $("go").focus();
     showMine();
   } catch (e) {
-    $("create-error").textContent = t("error.create", { message: e.message });
+    $("create-error").textContent = t("error.create", { message: errorWords(e) });
   }
 }
 

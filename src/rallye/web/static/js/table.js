@@ -2,7 +2,7 @@
 // (players and who is connected, whose turn, the moves so far, errors, the live region).
 // The game's own module draws the board and offers the legal actions the server sent.
 import { api, copyText, el, saveSeat, seats, tableLink } from "./common.js";
-import { languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
+import { errorWords, languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
 import * as mille from "./mille.js";
 import * as knightrider from "./kr.js";
 
@@ -217,7 +217,7 @@ function offerJoin() {
       $("join").hidden = true;
       connect({ token: r.token });
     } catch (e) {
-      $("join-error").textContent = t("error.join", { message: e.message });
+      $("join-error").textContent = t("error.join", { message: errorWords(e) });
     }
   };
   $("watch").onclick = () => {
@@ -253,5 +253,5 @@ async function main() {
 }
 
 main().catch((e) => {
-  $("error").textContent = t("error.load", { message: e.message });
+  $("error").textContent = t("error.load", { message: errorWords(e) });
 });
