@@ -41,6 +41,7 @@ export function seatNote(ctx, seat) {
   const bits = [];
   if (car?.roof) bits.push(t("kr.on_roof"));
   if (car?.mantle) bits.push(cardName("MANTLE"));
+  if (v.targets.length) bits.push(t("kr.targets_reached", { count: car?.reached.length ?? 0, all: v.targets.length }));
   const [k, d] = v.hand_sizes[seat] ?? [0, 0];
   bits.push(t("kr.cards_held", { kitt: k, detour: d }));
   return bits.join(" · ");
