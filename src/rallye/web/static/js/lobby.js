@@ -158,7 +158,7 @@ async function showMine() {
     found = Object.entries(mine).map(([code, s]) => ({ code, game: s.game, seat: s.seat, status: "" }));
   }
   for (const g of found) {
-    const names = g.names ? g.names.join(", ") : "";
+    const names = (g.names ?? []).filter(Boolean).join(", ");
     const status = g.status ? t(`status.${g.status}`) : "";
     list.append(
       el(
