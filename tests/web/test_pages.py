@@ -147,8 +147,13 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
 
     # a refused move shows the rule it breaks: try a card where the server says no
     first = anna if my_turn(anna) else bob
-    first.locator(".card-button").first.click()
-    refused = first.locator("button.target:not(.legal)").first
+    for card in dict.fromkeys(first.evaluate("window.rallye.state.view.hand")):
+        first.locator(f".card-button[data-card='{card}']").first.click()
+        refused = first.locator(".tableau.mine button.target:not(.legal)")
+        if refused.count():  # this card may not go onto your own side now
+            break
+    else:
+        raise AssertionError("every card of the hand may be played onto one's own side")
     refused.click()
     first.wait_for_function("document.getElementById('error').textContent.length > 0")
     rule = first.get_attribute("#error", "data-rule")
