@@ -71,6 +71,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
+        if os.environ.get("RALLYE_REQUIRE_BROWSER"):  # CI installs it: missing there is a failure
+            pytest.fail(f"{CHROMIUM} is required (RALLYE_REQUIRE_BROWSER) but not installed")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 

@@ -48,7 +48,7 @@ class Conn:
     ws: WebSocket
     seat: int | None
     name: str
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     tokens: float = BURST
     stamp: float = field(default_factory=time.monotonic)
     chat_at: float = 0.0
@@ -77,10 +77,15 @@ class Server:
         bot_delay: float = 0.6,
         owner_url: str | None = None,
         bot_threads: int | None = None,
+        lease: float = LEASE_SECONDS,
+        owner: str | None = None,
     ) -> None:
         self.store = Store(database_url)
+        self.lease = lease
         self.bot_delay = bot_delay
-        self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
+        # who holds this process's tables: the same address after a restart is the same
+        # server, which takes its tables straight back (another waits out the lease)
+        self.owner = owner or f"{os.getpid()}-{secrets.token_hex(6)}"
         self.owner_url = owner_url
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -120,9 +125,9 @@ class Server:
 
     async def _renew(self) -> None:
         while True:
-            await asyncio.sleep(LEASE_SECONDS / 3)
+            await asyncio.sleep(self.lease / 3)
             with contextlib.suppress(Exception):
-                await self.db(self.store.renew, self.owner, time.time() + LEASE_SECONDS)
+                await self.db(self.store.renew, self.owner, time.time() + self.lease)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -146,7 +151,7 @@ class Server:
             if stored is None:
                 raise TableError("not-found", f"no table has the code {code!r}", status=404)
             if stored.status != "over":
-                lease = time.time() + LEASE_SECONDS
+                lease = time.time() + self.lease
                 if not await self.db(self.store.claim, stored.id, self.owner, self.owner_url, lease):
                     where = f" at {stored.owner_url}" if stored.owner_url else ""
                     raise TableError("elsewhere", f"this table is served by another server process{where}", status=409)
@@ -157,7 +162,7 @@ class Server:
 
     async def create(self, request: Any) -> tuple[Table, int | None, str | None]:
         table, seat, token = await self.db(
-            lambda: Table.create(self.store, request, owner=self.owner, owner_url=self.owner_url)
+            lambda: Table.create(self.store, request, owner=self.owner, owner_url=self.owner_url, lease=self.lease)
         )
         self.tables[table.code] = table
         self.kick(table)
@@ -178,6 +183,7 @@ class Server:
                     table.timer_bot,
                     owner=self.owner,
                     owner_url=self.owner_url,
+                    lease=self.lease,
                 )
             )
             await self.db(self.store.set_next, table.id, new.code)
@@ -258,10 +264,10 @@ class Server:
         if not conns:
             return
         deadline = self.deadline(table)
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, str] = {}  # one encoding a seat, however many devices it has
         for c in conns:
             if c.seat not in cache:
-                cache[c.seat] = table.state_for(c.seat, deadline)
+                cache[c.seat] = encode(table.state_for(c.seat, deadline))
             c.queue.put_nowait(cache[c.seat])
 
     async def send_all(self, table: Table, msg: dict[str, Any]) -> None:
@@ -409,9 +415,13 @@ async def _writer(conn: Conn) -> None:
                 await conn.ws.close()
             return
         try:
-            await conn.ws.send_text(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+            await conn.ws.send_text(msg if isinstance(msg, str) else encode(msg))
         except Exception:
             return
+
+
+def encode(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 def _parse(raw: str | None) -> dict[str, Any]:
@@ -550,9 +560,13 @@ def create_app(
     bot_delay: float = 0.6,
     owner_url: str | None = None,
     bot_threads: int | None = None,
+    lease: float = LEASE_SECONDS,
+    owner: str | None = None,
 ) -> Starlette:
     """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too)."""
-    server = Server(database_url, bot_delay=bot_delay, owner_url=owner_url, bot_threads=bot_threads)
+    server = Server(
+        database_url, bot_delay=bot_delay, owner_url=owner_url, bot_threads=bot_threads, lease=lease, owner=owner
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

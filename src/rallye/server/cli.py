@@ -41,6 +41,13 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="this server's address as clients reach it (for invite links and several processes on one database)",
     )
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=30.0,
+        help="seconds a process holds its tables without renewing; another process on the same database"
+        " takes them over after that (default 30)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
 
@@ -70,7 +77,13 @@ def run_serve(args: argparse.Namespace) -> int:
     print(
         f"rallye: open {url}/ to play (Ctrl-C stops the server; unfinished games resume at the next start)", flush=True
     )
-    app = create_app(database, bot_delay=args.bot_delay, owner_url=args.public_url)
+    if not 1 <= args.lease <= 3600:
+        print("rallye serve: --lease must be 1 to 3600 seconds", file=sys.stderr)
+        return 2
+    import socket
+
+    owner = args.public_url or f"{socket.gethostname()}:{args.port}"
+    app = create_app(database, bot_delay=args.bot_delay, owner_url=args.public_url, lease=args.lease, owner=owner)
     if not args.no_browser and _has_browser():
         import threading
         import webbrowser
@@ -82,6 +95,7 @@ def run_serve(args: argparse.Namespace) -> int:
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=65536,
+        ws_per_message_deflate=False,  # compressing every state cost a fifth of the server's time
         log_level="warning",
         lifespan="on",
     )

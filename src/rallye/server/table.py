@@ -29,7 +29,7 @@ PROTOCOL = 1
 #: an invite code's letters: no 0/o, 1/l/i, so a code read aloud is a code typed right
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10
-LOG_LENGTH = 100
+LOG_LENGTH = 30
 NAME_LENGTH = 24
 LEASE_SECONDS = 30.0
 TIMER_RANGE = (10, 3600)
@@ -114,7 +114,13 @@ class Table:
     # -- building ----------------------------------------------------------------------
     @classmethod
     def create(
-        cls, store: Store, request: dict[str, Any], *, owner: str, owner_url: str | None = None
+        cls,
+        store: Store,
+        request: dict[str, Any],
+        *,
+        owner: str,
+        owner_url: str | None = None,
+        lease: float = LEASE_SECONDS,
     ) -> tuple[Table, int | None, str | None]:
         """A new table from a client's request (docs/protocol.md, ``POST /api/tables``).
 
@@ -166,7 +172,8 @@ class Table:
             token = new_token()
             seats[sit].name = clean_name(request.get("name", "Player"))
             seats[sit].token_hash = token_hash(token)
-        return cls.open(store, game, settings, seats, timer, timer_bot, owner=owner, owner_url=owner_url), sit, token
+        table = cls.open(store, game, settings, seats, timer, timer_bot, owner=owner, owner_url=owner_url, lease=lease)
+        return table, sit, token
 
     @classmethod
     def open(
@@ -180,6 +187,7 @@ class Table:
         *,
         owner: str,
         owner_url: str | None,
+        lease: float = LEASE_SECONDS,
     ) -> Table:
         seed = secrets.randbelow(2**31 - 1) + 1
         match = game.new(settings, seed)
@@ -196,7 +204,7 @@ class Table:
             lines=match.lines,
             owner=owner,
             owner_url=owner_url,
-            lease_until=time.time() + LEASE_SECONDS,
+            lease_until=time.time() + lease,
         )
         return cls(table_id, code, game, settings, seats, match, store, owner, status, turn_timer, timer_bot)
 

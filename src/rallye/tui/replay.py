@@ -61,9 +61,23 @@ def error_text(exc: GameError) -> str:
     return exc.message if exc.rule and exc.message.endswith(tag) else str(exc)
 
 
+#: What a save file's summary says instead of the seed: the seed rebuilds every hand.
+SEED_HIDDEN = "(shown when the game is over)"
+
+
+def _seat_tags(header: dict[str, Any], players: int) -> dict[int, str]:
+    """Who played each seat, from the terminal's header field: ``human`` or a bot's name."""
+    from rallye.tui.loop import HEADER_FIELD, saved_humans, saved_settings
+
+    tags = {seat: "human" for seat in saved_humans(header, players)} if HEADER_FIELD in header else {}
+    for seat, name in enumerate(saved_settings(header).get("bots") or []):
+        if name:
+            tags[seat] = name
+    return tags
+
+
 def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, lang: str | None, quiet: bool) -> None:
     from rallye.mille.record import replay_lines
-    from rallye.tui.loop import saved_settings
     from rallye.tui.render import Labels, pick_language, result_text, sheet_table, totals_table
 
     rep = replay_lines(lines, str(path))
@@ -74,19 +88,13 @@ def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, la
     if quiet:
         console.print(Text(f"{path}: valid Mille Bornes record, {len(rep.actions)} moves, {status}"), soft_wrap=True)
         return
-    settings = saved_settings(lines[0][1])
-    tags: dict[int, str] = {}
-    if "human_seat" in settings:
-        tags[settings["human_seat"]] = "human"
-    for seat, name in enumerate(settings.get("bots") or []):
-        if name:
-            tags[seat] = name
+    tags = _seat_tags(lines[0][1], final.n_players)
     # The summary shows only what is public after the match: the score sheets and totals.
     shown_lang, _ = pick_language(ed, lang)
-    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)))
+    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui="en")
     console.print(Text(f"{path}: a valid Mille Bornes record", style="bold green"), soft_wrap=True)
     console.print(f"edition   {ed.title} ({ed.key})", markup=False)
-    console.print(f"players   {final.n_players}; seed {final.seed}", markup=False)
+    console.print(f"players   {final.n_players}; seed {final.seed if rep.finished else SEED_HIDDEN}", markup=False)
     for i in range(len(final.sides)):
         console.print(f"          {labels.side(i)}", markup=False)
     hands = len(sheets) + (0 if rep.finished else 1)
@@ -126,7 +134,6 @@ def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Conso
         return 2
     from rallye.knightrider.view import view_for
     from rallye.tui.knightrider_render import Labels, record_summary
-    from rallye.tui.loop import saved_settings
 
     final = mod.replay(lines, source=str(path))
     actions = sum(1 for _, line in lines if line.get("type") == "action")
@@ -136,15 +143,9 @@ def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Conso
         console.print(Text(f"{path}: valid Knight Rider record, {actions} actions, {status}"), soft_wrap=True)
         return 0
     head = lines[0][1]
-    settings = saved_settings(head)
-    tags: dict[int, str] = {}
-    if "human_seat" in settings:
-        tags[settings["human_seat"]] = "human"
-    for seat, name in enumerate(settings.get("bots") or []):
-        if name:
-            tags[seat] = name
+    tags = _seat_tags(head, view.players)
     console.print(Text(f"{path}: a valid Knight Rider record", style="bold green"), soft_wrap=True)
-    console.print(record_summary(head, view, actions, Labels.for_view(view, tags)))
+    console.print(record_summary(head, view, actions, Labels.for_view(view, tags, lang="en")))
     if not view.over:
         console.print(Text(f"continue with: rallye play knightrider --resume {path}"), soft_wrap=True)
     return 0
