@@ -47,6 +47,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield given.rstrip("/")
         return
     import uvicorn
+
     from rallye.server.app import create_app
 
     db = tmp_path_factory.mktemp("web") / "tables.db"

@@ -158,8 +158,8 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     first.wait_for_function("document.getElementById('error').textContent.length > 0")
     rule = first.get_attribute("#error", "data-rule")
     assert rule, "a refusal names the rule it breaks"
-    words = first.evaluate("id => window.rallye.t(id)", f"rule.{rule}")
-    assert words != f"rule.{rule}" and words in first.inner_text("#error")  # in the page's language
+    words = first.evaluate("rule => window.rallye.ruleWords(rule)", rule)
+    assert words and words in first.inner_text("#error")  # the game catalog's words, in the page's language
     shot(first, "mille-refused")
 
     # a few moves, Bob by keys alone; then Bob reloads and is back at his seat

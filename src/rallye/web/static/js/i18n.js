@@ -22,12 +22,33 @@ async function fetchCatalog(lang) {
   return r.json();
 }
 
+// Other domains a page also reads (a game's terminal catalog: the rules a refusal names).
+const extra = {}; // domain -> {lang, messages, fallback}
+
+async function fetchDomain(domain, lang) {
+  const r = await fetch(`/i18n/${domain}/${lang}.json`);
+  return r.ok ? r.json() : {};
+}
+
+export async function loadDomain(domain) {
+  const [messages, fb] = await Promise.all([fetchDomain(domain, current), current === "en" ? {} : fetchDomain(domain, "en")]);
+  extra[domain] = { messages, fallback: fb };
+}
+
 export async function loadLanguage(lang) {
   current = lang;
   catalog = await fetchCatalog(lang);
   if (lang !== "en" && Object.keys(fallback).length === 0) fallback = await fetchCatalog("en");
+  await Promise.all(Object.keys(extra).map(loadDomain));
   document.documentElement.lang = lang;
   return lang;
+}
+
+// A message of another domain, or null when it has none.
+export function tIn(domain, id) {
+  const d = extra[domain];
+  const s = d?.messages[id] ?? d?.fallback[id];
+  return typeof s === "string" ? s : null;
 }
 
 export function lang() {

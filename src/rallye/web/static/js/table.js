@@ -2,7 +2,7 @@
 // (players and who is connected, whose turn, the moves so far, errors, the live region).
 // The game's own module draws the board and offers the legal actions the server sent.
 import { api, copyText, el, saveSeat, seats, tableLink } from "./common.js";
-import { errorWords, languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
+import { errorWords, languagePicker, loadDomain, loadLanguage, pageLanguage, t, tIn, translatePage } from "./i18n.js";
 import * as mille from "./mille.js";
 import * as knightrider from "./kr.js";
 
@@ -47,10 +47,17 @@ function act(action) {
   ctx.ws.send(JSON.stringify({ type: "act", move_no: ctx.state.move_no, action, id: `m${ctx.state.move_no}` }));
 }
 
+// The rule a refusal names, in the page's language: the game's own catalog (the terminal
+// says the same words), or null.
+function ruleWords(rule) {
+  return rule ? tIn(ctx.table?.game === "mille" ? "mille" : "kr", `rule.${rule}`) : null;
+}
+ctx.ruleWords = ruleWords;
+
 function showError(msg) {
-  // The rule broken in the page's words when the catalog knows it, else the server's sentence.
+  // The rule broken in the page's words when a catalog knows it, else the server's sentence.
   const known = (id) => (t(id) === id ? null : t(id));
-  const rule = (msg.rule && known(`rule.${msg.rule}`)) || known(`code.${msg.code}`);
+  const rule = ruleWords(msg.rule) || known(`code.${msg.code}`);
   const box = $("error");
   box.replaceChildren(rule ? t("error.explained", { rule }) : t("error.rule", { message: msg.message }));
   if (rule) box.append(" ", el("span", { class: "note", text: `(${msg.message})` }));
@@ -232,6 +239,7 @@ async function main() {
   languagePicker($("lang"), () => render());
   [ctx.info, { table: ctx.table }] = await Promise.all([api("/api/info"), api(`/api/tables/${code}`)]);
   ctx.module = MODULES[ctx.table.game];
+  await loadDomain(ctx.table.game === "mille" ? "mille" : "kr");
   await ctx.module.setup?.(ctx);
   $("copy").onclick = async () => {
     const ok = await copyText($("invite-link").value);
