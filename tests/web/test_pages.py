@@ -287,6 +287,7 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
         wait_past(anna, before)
         placed += 1
     assert placed >= 8 and state(anna)["view"]["drawn"] == 0
+    assert "Molekül-Mantel" in anna.inner_text("#controls")  # the box's card names, as in the terminal
     tiles = state(anna)["view"]["tiles"]
     assert anna.locator("svg.kr-board g.tile:not(.ghost)").count() == len(tiles)
 

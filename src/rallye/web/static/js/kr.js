@@ -4,7 +4,7 @@
 // rotate and place) and the chase (the dice, every legal move as a path with its cost and
 // what happens there, K.I.T.T. and detour cards). Legal actions come from the server only.
 import { el, svg } from "./common.js";
-import { t } from "./i18n.js";
+import { t, tIn } from "./i18n.js";
 
 const C = 16; // one cell in SVG units; a tile is 3 × 3 cells
 const DIRS = "NESW";
@@ -26,12 +26,14 @@ function detourSides(kind, rot) {
 
 const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null, centredFor: null };
 
+// Card names, directions and the ram and oil tables: the game's own catalog (i18n/catalogs/kr),
+// the same words as the terminal's.
 export function cardName(card) {
-  return t(`kr.card.${card}`);
+  return tIn("kr", `card.${card}`) ?? card;
 }
 
 function dirName(d) {
-  return t(`dir.${DIRS[d]}`);
+  return tIn("kr", `dir.${DIRS[d]}`) ?? DIRS[d];
 }
 
 export function seatNote(ctx, seat) {
@@ -65,7 +67,7 @@ export function describe(ctx, entry) {
 
 function eventText(ctx, e) {
   const key = `kr.event.${e.kind}`;
-  const effect = e.kind === "ram" || e.kind === "oil" ? t(`kr.${e.kind}.${e.value}`) : "";
+  const effect = e.kind === "ram" || e.kind === "oil" ? (tIn("kr", `${e.kind}.${e.value}`) ?? "") : "";
   const s = t(key, { name: e.player === null ? "" : ctx.name(e.player), value: e.value ?? "", count: e.value ?? 0, effect });
   return s === key ? e.text : s;
 }
