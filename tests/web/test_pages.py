@@ -311,7 +311,11 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
                 dest.hover()  # its path is drawn
                 assert anna.locator("polyline.path").count() >= 1
                 shot(anna, "kr-moves")
-            dest.click()
+            if turns == 2:  # by keys: a destination is a focusable button too
+                dest.focus()
+                anna.keyboard.press("Enter")
+            else:
+                dest.click()
             if state(anna)["move_no"] == before and anna.locator(".dest-choices button[data-action]").count():
                 shot(anna, "kr-choose-way")
                 anna.locator(".dest-choices button[data-action]").first.click()
