@@ -344,3 +344,47 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
     assert watcher.locator("#controls .kr-hand button").count() == 0
     check_accessibility(watcher, "Knight Rider, watching on a phone")
     shot(watcher, "kr-spectator-phone")
+
+
+def test_a_finished_table_plays_again_with_the_same_seat(pages: Pages, base_url: str) -> None:
+    """A short Knight Rider game (a turn limit, set through the API as a program would) to its
+    end; "play again" opens the new table, where this browser still holds its seat."""
+    anna = pages.new(locale="en-GB", **DESKTOP)
+    anna.goto(base_url + "/")
+    ready(anna)
+    made = anna.request.post(
+        base_url + "/api/tables",
+        data={
+            "game": "knightrider",
+            "players": 2,
+            "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}],
+            "sit": 0,
+            "name": "Anna",
+            "options": {"quick_build": True, "turn_limit": 2},
+        },
+    ).json()
+    anna.evaluate(
+        "m => localStorage.setItem('rallye.seats', JSON.stringify({[m.code]: {seat: m.seat, token: m.token}}))", made
+    )
+    anna.goto(f"{base_url}/t/{made['code']}")
+    ready(anna)
+    deadline = time.monotonic() + 60
+    while not state(anna)["view"]["over"]:
+        assert time.monotonic() < deadline, "the short game did not end"
+        wait_my_turn(anna)
+        if state(anna)["view"]["over"]:
+            break
+        before = state(anna)["move_no"]
+        kinds = kr_kinds(anna)
+        if "move" in kinds:
+            anna.locator("#controls .all-moves button[data-action]").first.dispatch_event("click")
+        else:
+            anna.locator("#controls button[data-action]").last.click()
+        wait_past(anna, before)
+    anna.wait_for_selector("#result:not([hidden]) .winner")
+    shot(anna, "kr-over")
+    anna.click("#result button.primary")
+    anna.wait_for_url(lambda url: made["code"] not in url)
+    ready(anna)
+    assert anna.evaluate("window.rallye.seat") == 0
+    assert anna.evaluate("window.rallye.code") != made["code"]
