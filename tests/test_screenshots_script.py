@@ -72,7 +72,7 @@ def test_the_screens_show_what_a_player_sees(script: ModuleType) -> None:
     kr = _screen_text(script.render("knightrider.svg"))
     assert "VV" in kr  # the villain on the map
     assert any(card_name(k, "de") in kr for k in ("MANTLE", "TURBO1", "TURBO2", "JUMP"))
-    assert len(re.findall(r"^ *\d+ +[←↑→↓]+ ", kr, re.M)) >= 4  # numbered moves with their paths
+    assert len(re.findall(r"^ *\d+ +#\d+ +[←↑→↓]+ ", kr, re.M)) >= 4  # numbered moves (#n on the map) with their paths
 
 
 def test_the_script_writes_every_picture(script: ModuleType, tmp_path: Path) -> None:

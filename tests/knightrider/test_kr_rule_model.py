@@ -1,4 +1,4 @@
-"""The rule model's Resolutions (``shared/rules/knight-rider.md``) as scenarios, one test
+"""The rule model's Resolutions (``docs/rules/knight-rider.md``) as scenarios, one test
 or more per clause, each named after it; the engine docstring lists them (rules version 2,
 issue #54)."""
 
