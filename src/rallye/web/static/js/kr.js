@@ -404,6 +404,11 @@ function controls(ctx, c) {
   // the turned escape cards and the last events
   if (v.escape_turned.length) c.append(el("p", { class: "note", text: t("kr.escape_turned", { count: v.escape_turned.length, left: v.escape_left }) }));
   if (v.events.length) c.append(el("h3", { text: t("kr.what_happened") }), el("ul", { class: "events" }, v.events.map((e) => el("li", { text: eventText(ctx, e) }))));
+  // the two tables a roll is read on, for whoever does not know them by heart
+  const table = (kind) =>
+    el("table", { class: "sheet" }, el("caption", { text: t(`kr.table_${kind}`) }),
+      el("tbody", {}, [1, 2, 3, 4, 5, 6].map((r) => el("tr", {}, el("th", { scope: "row", text: String(r) }), el("td", { text: tIn("kr", `${kind}.${r}`) ?? "" })))));
+  c.append(el("details", { class: "roll-tables" }, el("summary", { text: t("kr.roll_tables") }), table("ram"), table("oil")));
 }
 
 export function render(ctx, parts) {

@@ -126,7 +126,8 @@ function renderWaiting() {
 function render() {
   if (!ctx.table) return;
   $("title").textContent = `${t(`game.${ctx.table.game}`)} · ${code}`;
-  document.title = `${t(`game.${ctx.table.game}`)} ${code} · rallye`;
+  const mine = ctx.state && ctx.seat !== null && ctx.state.turn === ctx.seat && ctx.state.legal?.length;
+  document.title = `${mine ? `▶ ${t("table.your_turn")} · ` : ""}${t(`game.${ctx.table.game}`)} ${code} · rallye`;
   renderTurn();
   renderPlayers();
   renderWaiting();
