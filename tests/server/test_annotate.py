@@ -141,3 +141,15 @@ def test_predicted_effects_are_what_the_engine_does(seed: int) -> None:
         i, r = r.randbelow(len(acts))
         s = apply(s, acts[i])
     assert {"move", "ram", "oil"} <= seen  # the check met the effects it is about
+
+
+def test_a_move_in_code_form_gets_its_canonical_path() -> None:
+    """``move to X,YH =C`` (no path, as a client may send it) is drawn along the engine's path."""
+    s = new_game(2, 21, Options(quick_build=True))
+    while not any(isinstance(a, Move) for a in legal_actions(s)):
+        s = apply(s, legal_actions(s)[0])
+    view = view_for(s, s.current)
+    move = next(a for a in legal_actions(s) if isinstance(a, Move))
+    assert action_info("knightrider", view, str(move.key())) == action_info("knightrider", view, move)
+    with pytest.raises(ValueError):
+        action_info("knightrider", view, f"move to {move.x},{move.y}{'NESW'[move.heading]} ={move.cost + 1}")

@@ -45,6 +45,7 @@ from typing import Any
 from rallye.knightrider import actions as kr
 from rallye.knightrider import geometry as g
 from rallye.knightrider.pieces import load_pieces
+from rallye.knightrider.sampling import legal_from_view
 from rallye.knightrider.track import compute_links, mask_table
 from rallye.knightrider.view import DetourView, TileView, View
 from rallye.mille import actions as mille
@@ -133,8 +134,6 @@ def _with_path(view: View, move: kr.Move) -> kr.Move:
     """``move`` with its canonical path (a code-form move carries none)."""
     if move.path:
         return move
-    from rallye.knightrider.sampling import legal_from_view
-
     for a in legal_from_view(view):
         if a == move and isinstance(a, kr.Move):
             return a
