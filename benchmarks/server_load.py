@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         prof = ["-m", "cProfile", "-o", args.profile] if args.profile else []
         server = subprocess.Popen(
             [sys.executable, *prof, "-m", "rallye", "serve", "--no-browser", "--port", str(port), "--database", db,
-             "--bot-delay", "0"],
+             "--bot-delay", "0", "--request-rate", "0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:

@@ -220,3 +220,44 @@ def test_knight_rider_table_plays_through_the_server(client: TestClient) -> None
     pieces = client.get("/api/knightrider/pieces").json()
     assert pieces["tiles"] and pieces["escape_cards"]
     anna.close()
+
+
+def test_a_flood_slows_only_the_client_that_sends_it(client: TestClient) -> None:
+    made = create(client, game="mille", players=2, seats=[{"kind": "person"}] * 2, sit=0, name="Anna")
+    code = made["code"]
+    bob_token = client.post(f"/api/tables/{code}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+    anna, bob = Player(client, code, made["token"]), Player(client, code, bob_token)
+    for i in range(60):
+        anna.send(type="ping", id=i)
+    assert anna.until("error")["code"] == "rate-limited"
+    bob.send(type="ping", id="b")
+    assert bob.until("pong")["ref"] == "b"  # bob is answered while anna's messages wait
+    assert anna.until("pong", lambda m: m["ref"] == 59)["ref"] == 59  # anna's are answered in the end
+    anna.close()
+    bob.close()
+
+
+def test_a_turn_timer_lets_a_bot_play_for_an_absent_person(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rallye.server import table as table_module
+
+    monkeypatch.setattr(table_module, "TIMER_RANGE", (1, 3600))
+    with TestClient(create_app(database_url, bot_delay=0)) as c:
+        try:
+            made = create(c, game="mille", players=2, seats=[{"kind": "person"}] * 2, sit=0, name="Anna",
+                          turn_timer=1, timer_bot="easy")  # fmt: skip
+            code = made["code"]
+            c.post(f"/api/tables/{code}/join", json={"seat": 1, "name": "Bob"})
+            anna = Player(c, code, made["token"])
+            assert anna.state["deadline"] is not None
+            n = anna.state["move_no"]
+            # nobody moves: after a second the timer's bot plays for whoever is to act
+            st = anna.until("state", lambda m: m["move_no"] > n)
+            assert st["log"][-1]["n"] == n + 1
+        finally:
+            close_all()
+
+
+def test_creating_tables_is_rate_limited_by_address(database_url: str) -> None:
+    with TestClient(create_app(database_url, bot_delay=0, request_rate=1)) as c:
+        codes = [c.post("/api/tables", json={"game": "mille"}).status_code for _ in range(25)]
+    assert codes[:20] == [201] * 20 and codes[-1] == 429

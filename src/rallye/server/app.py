@@ -43,6 +43,26 @@ CHAT_RATE = 1.0  # chat lines a second, per connection
 HELLO_SECONDS = 30.0
 
 
+class Buckets:
+    """Token buckets by key (a client's address): ``take(key)`` is ``False`` when empty."""
+
+    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self.state: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str) -> bool:
+        now = time.monotonic()
+        tokens, stamp = self.state.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        if len(self.state) >= self.size and key not in self.state:
+            self.state.clear()  # a bounded memory: forget the quiet ones
+        if tokens < 1.0:
+            self.state[key] = (tokens, now)
+            return False
+        self.state[key] = (tokens - 1.0, now)
+        return True
+
+
 @dataclass
 class Conn:
     ws: WebSocket
@@ -79,6 +99,7 @@ class Server:
         bot_threads: int | None = None,
         lease: float = LEASE_SECONDS,
         owner: str | None = None,
+        request_rate: float = 30.0,
     ) -> None:
         self.store = Store(database_url)
         self.lease = lease
@@ -96,6 +117,9 @@ class Server:
             max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="rallye-bot"
         )
         self._renewer: asyncio.Task[None] | None = None
+        # creating tables and taking seats: ``request_rate`` a minute from one address
+        # (bursts of 20); 0: no limit
+        self.http_buckets = Buckets(rate=request_rate / 60, burst=20) if request_rate > 0 else None
 
     # -- life --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -312,9 +336,17 @@ async def api_pieces(request: Request) -> Response:
     )
 
 
+def _limited(request: Request) -> None:
+    host = request.client.host if request.client else "?"
+    buckets = _server(request).http_buckets
+    if buckets is not None and not buckets.take(host):
+        raise TableError("rate-limited", "too many requests from your address; wait a minute", status=429)
+
+
 async def api_create(request: Request) -> Response:
     server = _server(request)
     try:
+        _limited(request)
         table, seat, token = await server.create(await _body(request))
     except TableError as exc:
         return _error(exc)
@@ -335,6 +367,7 @@ async def api_table(request: Request) -> Response:
 async def api_join(request: Request) -> Response:
     server = _server(request)
     try:
+        _limited(request)
         table = await server.get_table(request.path_params["code"])
         body = await _body(request)
         if not isinstance(body, dict):
@@ -517,6 +550,9 @@ async def ws_table(ws: WebSocket) -> None:
             conns.remove(conn)
         conn.queue.put_nowait(None)
         server.presence(table)
+        if not conns and table.over:  # a finished table nobody looks at leaves memory
+            server.tables.pop(table.code, None)
+            server.conns.pop(table.code, None)
         with contextlib.suppress(Exception):
             await server.show(table)
         with contextlib.suppress(Exception):
@@ -562,10 +598,17 @@ def create_app(
     bot_threads: int | None = None,
     lease: float = LEASE_SECONDS,
     owner: str | None = None,
+    request_rate: float = 30.0,
 ) -> Starlette:
     """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too)."""
     server = Server(
-        database_url, bot_delay=bot_delay, owner_url=owner_url, bot_threads=bot_threads, lease=lease, owner=owner
+        database_url,
+        bot_delay=bot_delay,
+        owner_url=owner_url,
+        bot_threads=bot_threads,
+        lease=lease,
+        owner=owner,
+        request_rate=request_rate,
     )
 
     @contextlib.asynccontextmanager

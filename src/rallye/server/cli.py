@@ -48,6 +48,12 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         help="seconds a process holds its tables without renewing; another process on the same database"
         " takes them over after that (default 30)",
     )
+    p.add_argument(
+        "--request-rate",
+        type=float,
+        default=30.0,
+        help="tables created and seats taken a minute from one address (bursts of 20; 0: no limit; default 30)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
 
@@ -77,13 +83,23 @@ def run_serve(args: argparse.Namespace) -> int:
     print(
         f"rallye: open {url}/ to play (Ctrl-C stops the server; unfinished games resume at the next start)", flush=True
     )
+    if not 0 <= args.request_rate <= 1_000_000:
+        print("rallye serve: --request-rate must be 0 to 1000000 a minute", file=sys.stderr)
+        return 2
     if not 1 <= args.lease <= 3600:
         print("rallye serve: --lease must be 1 to 3600 seconds", file=sys.stderr)
         return 2
     import socket
 
     owner = args.public_url or f"{socket.gethostname()}:{args.port}"
-    app = create_app(database, bot_delay=args.bot_delay, owner_url=args.public_url, lease=args.lease, owner=owner)
+    app = create_app(
+        database,
+        bot_delay=args.bot_delay,
+        owner_url=args.public_url,
+        lease=args.lease,
+        owner=owner,
+        request_rate=args.request_rate,
+    )
     if not args.no_browser and _has_browser():
         import threading
         import webbrowser
