@@ -15,7 +15,6 @@ const ctx = {
   info: null,
   table: null,
   seat: null,
-  token: null,
   state: null,
   ws: null,
   module: null,
@@ -168,6 +167,7 @@ function connect(hello) {
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "welcome") {
+      if ($("error").textContent === t("table.reconnecting")) $("error").textContent = "";
       ctx.seat = msg.seat ?? null;
       ctx.table = msg.table;
       $("chat-log").replaceChildren();
@@ -198,6 +198,7 @@ function connect(hello) {
   };
   ws.onclose = () => {
     if (ctx.ws !== ws) return;
+    $("error").textContent = t("table.reconnecting");
     setTimeout(() => connect(hello), 1000);
   };
 }
