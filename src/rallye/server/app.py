@@ -289,9 +289,10 @@ class Server:
             return
         deadline = self.deadline(table)
         cache: dict[int | None, str] = {}  # one encoding a seat, however many devices it has
+        summary = table.summary()
         for c in conns:
             if c.seat not in cache:
-                cache[c.seat] = encode(table.state_for(c.seat, deadline))
+                cache[c.seat] = encode(table.state_for(c.seat, deadline, summary))
             c.queue.put_nowait(cache[c.seat])
 
     async def send_all(self, table: Table, msg: dict[str, Any]) -> None:

@@ -30,6 +30,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -90,6 +91,24 @@ chat = Table(
     Column("name", String(40), nullable=False),
     Column("text", String(400), nullable=False),
     Column("at", Float, nullable=False),
+)
+
+
+# The statements of a move, built once (building them costs more than running them).
+_INSERT_LINES = insert(record_lines)
+_MOVE_ON = (
+    update(tables)
+    .where(
+        tables.c.id == bindparam("tid"),
+        tables.c.move_no == bindparam("expected"),
+        tables.c.owner == bindparam("me"),
+    )
+    .values(
+        move_no=bindparam("next_move"),
+        status=bindparam("new_status"),
+        result=bindparam("new_result"),
+        updated_at=bindparam("now"),
+    )
 )
 
 
@@ -235,7 +254,7 @@ class Store:
     def _insert_lines(conn: Connection, table_id: int, first: int, lines: Sequence[dict[str, Any]]) -> None:
         if lines:
             conn.execute(
-                insert(record_lines),
+                _INSERT_LINES,
                 [
                     {"table_id": table_id, "line_no": first + i, "text": json.dumps(line, ensure_ascii=False)}
                     for i, line in enumerate(lines)
@@ -256,9 +275,16 @@ class Store:
         """Commit one accepted move: its record lines and the counter, or :class:`Conflict`."""
         with self.engine.begin() as conn:
             done = conn.execute(
-                update(tables)
-                .where(tables.c.id == table_id, tables.c.move_no == move_no, tables.c.owner == owner)
-                .values(move_no=move_no + 1, status=status, result=result, updated_at=time.time())
+                _MOVE_ON,
+                {
+                    "tid": table_id,
+                    "expected": move_no,
+                    "me": owner,
+                    "next_move": move_no + 1,
+                    "new_status": status,
+                    "new_result": result,
+                    "now": time.time(),
+                },
             ).rowcount
             if done != 1:
                 raise Conflict(f"table {table_id} moved on or is owned by another process")

@@ -402,8 +402,11 @@ class Table:
             out["options"] = dict(self.settings["options"])
         return out
 
-    def state_for(self, seat: int | None, deadline: float | None = None) -> dict[str, Any]:
-        """The ``state`` message for a seat (``None``: a spectator)."""
+    def state_for(
+        self, seat: int | None, deadline: float | None = None, summary: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The ``state`` message for a seat (``None``: a spectator); ``summary``: the table's,
+        when the caller has it already (one for all seats of a broadcast)."""
         state = self.match.state
         turn = self.current()
         if seat is None:
@@ -421,7 +424,7 @@ class Table:
             "legal": legal,
             "turn": turn,
             "log": list(self.log),
-            "table": self.summary(),
+            "table": summary if summary is not None else self.summary(),
             "deadline": deadline,
         }
 

@@ -1,0 +1,29 @@
+"""examples/train_mille_ppo.py: two tiny PPO iterations on the vector environment change
+the network, and both evaluations play whole matches."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("numba")
+
+EXAMPLES = str(Path(__file__).resolve().parents[2] / "examples")
+
+
+def test_two_iterations_train_and_evaluate(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(EXAMPLES)
+    ppo = importlib.import_module("train_mille_ppo")
+    args = ppo.parse(["--iterations", "2", "--envs", "4", "--steps", "6", "--minibatch", "8", "--hidden", "16"])
+    args.eval_every, args.eval_random, args.eval_medium = 2, 2, 1
+    torch.manual_seed(0)
+    before = [p.detach().clone() for p in ppo.Net(16).parameters()]
+    net, history = ppo.train(args, log=False)
+    assert len(history) == 1 and history[0]["iteration"] == 2
+    assert any(not torch.equal(a, b) for a, b in zip(before, net.parameters(), strict=True))
+    w, n, lo, hi = history[0]["random"]
+    assert n == 2 and 0 <= w <= 2 and 0.0 <= lo <= hi <= 1.0
+    assert history[0]["medium"][1] == 1
