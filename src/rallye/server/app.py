@@ -635,6 +635,9 @@ def create_app(
     static = resources.files("rallye") / "web" / "static"
     if static.is_dir():
         routes.append(Mount("/static", app=StaticFiles(directory=str(static)), name="static"))
+    catalogs = resources.files("rallye") / "i18n" / "catalogs"
+    if catalogs.is_dir():  # the pages' words: /i18n/<domain>/<lang>.json
+        routes.append(Mount("/i18n", app=StaticFiles(directory=str(catalogs)), name="i18n"))
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server
     return app

@@ -1,0 +1,207 @@
+// The lobby: create a table, copy its invite link, open a table by code, return to your tables.
+import { api, copyText, el, saveSeat, seats, tableLink } from "./common.js";
+import { errorWords, languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
+
+let info = null;
+const $ = (id) => document.getElementById(id);
+
+function games() {
+  return info.games ?? info;
+}
+function editions() {
+  return games().editions ?? games().mille?.editions ?? [];
+}
+function kr() {
+  return games().knightrider ?? { players: [2, 3, 4, 5] };
+}
+function levels() {
+  return info.levels ?? games().levels ?? ["easy", "medium", "hard", "expert"];
+}
+function chosenGame() {
+  return document.querySelector("input[name=game]:checked").value;
+}
+function edition() {
+  return editions().find((e) => e.key === $("edition").value) ?? editions()[0];
+}
+
+function fillEditions() {
+  const sel = $("edition");
+  const keep = sel.value;
+  sel.replaceChildren(...editions().map((e) => el("option", { value: e.key, text: e.title })));
+  if (keep) sel.value = keep;
+}
+
+function fillPlayers() {
+  const sel = $("players");
+  const keep = Number(sel.value) || 2;
+  const counts = chosenGame() === "mille" ? edition().players : kr().players;
+  sel.replaceChildren(...counts.map((n) => el("option", { value: n, text: String(n) })));
+  sel.value = counts.includes(keep) ? keep : counts[0];
+}
+
+function sidesFor(n) {
+  if (chosenGame() !== "mille") return Array.from({ length: n }, (_, i) => [i]);
+  return edition().teams?.[String(n)] ?? Array.from({ length: n }, (_, i) => [i]);
+}
+
+function fillSeats() {
+  const n = Number($("players").value);
+  const sides = sidesFor(n);
+  const teamOf = {};
+  sides.forEach((s, i) => s.forEach((seat) => (teamOf[seat] = i)));
+  const teams = sides.some((s) => s.length > 1);
+  $("teams").textContent = teams
+    ? sides.map((s, i) => t("lobby.team_of", { team: teamLetter(i), seats: s.map((x) => x + 1).join(" + ") })).join(" · ")
+    : "";
+  const old = [...document.querySelectorAll("#seat-list li")].map((li) => ({
+    kind: li.querySelector("select.kind").value,
+    level: li.querySelector("select.level").value,
+  }));
+  const list = $("seat-list");
+  list.replaceChildren();
+  for (let i = 0; i < n; i++) {
+    const prev = old[i] ?? { kind: i === 0 ? "person" : "bot", level: "medium" };
+    const kind = el(
+      "select",
+      { class: "kind", "aria-label": t("lobby.seat_kind", { seat: i + 1 }) },
+      el("option", { value: "person", text: t("lobby.person") }),
+      el("option", { value: "bot", text: t("lobby.bot") }),
+    );
+    kind.value = prev.kind;
+    const level = el(
+      "select",
+      { class: "level", "aria-label": t("lobby.seat_level", { seat: i + 1 }) },
+      ...levels().map((l) => el("option", { value: l, text: t(`level.${l}`) })),
+    );
+    level.value = levels().includes(prev.level) ? prev.level : levels()[Math.min(1, levels().length - 1)];
+    const sit = el("input", { type: "radio", name: "sit", value: i, "aria-label": t("lobby.sit_here", { seat: i + 1 }) });
+    const sync = () => {
+      level.hidden = kind.value !== "bot";
+      sit.disabled = kind.value !== "person";
+      if (sit.disabled && sit.checked) sit.checked = false;
+    };
+    kind.onchange = sync;
+    const team = teams ? el("span", { class: `team team-${teamOf[i]}`, text: t("lobby.team", { team: teamLetter(teamOf[i]) }) }) : null;
+    list.append(
+      el("li", {}, el("span", { class: "seat-no", text: t("seat", { seat: i + 1 }) }), team, kind, level, el("label", { class: "sit" }, sit, " ", t("lobby.me"))),
+    );
+    sync();
+  }
+  const first = document.querySelector("#seat-list input[name=sit]:not(:disabled)");
+  if (first && !document.querySelector("input[name=sit]:checked")) first.checked = true;
+}
+
+export function teamLetter(i) {
+  return "ABCDEF"[i];
+}
+
+function refreshForm() {
+  const mille = chosenGame() === "mille";
+  $("edition-row").hidden = !mille;
+  $("kr-options").hidden = mille;
+  fillPlayers();
+  fillSeats();
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  $("create-error").textContent = "";
+  const game = chosenGame();
+  const seatsBody = [...document.querySelectorAll("#seat-list li")].map((li) => {
+    const kind = li.querySelector("select.kind").value;
+    return kind === "bot" ? { kind, level: li.querySelector("select.level").value } : { kind };
+  });
+  const sitEl = document.querySelector("input[name=sit]:checked");
+  const sit = sitEl ? Number(sitEl.value) : null;
+  const name = $("name").value.trim();
+  localStorage.setItem("rallye.name", name);
+  const timer = Number($("turn-timer").value) || null;
+  const body = { game, players: Number($("players").value), seats: seatsBody, sit, name, turn_timer: timer };
+  if (game === "mille") body.edition = $("edition").value;
+  else {
+    const f = $("create-form");
+    body.options = {
+      quick_build: f.quick_build.checked,
+      rolled_start: f.rolled_start.checked,
+      deal_spares: f.deal_spares.checked,
+      shuffle_cards: f.shuffle_cards.checked,
+      tour: Number(f.tour.value) || 0,
+    };
+  }
+  try {
+    const r = await api("/api/tables", body);
+    if (r.token) saveSeat(r.code, { seat: r.seat, token: r.token, name, game });
+    const link = tableLink(r.code);
+    $("invite").hidden = false;
+    $("invite-link").value = link;
+    $("go").href = `/t/${r.code}`;
+    $("go").focus();
+    showMine();
+  } catch (e) {
+    $("create-error").textContent = t("error.create", { message: errorWords(e) });
+  }
+}
+
+async function showMine() {
+  const mine = seats();
+  const tokens = Object.values(mine).map((s) => s.token);
+  const list = $("mine");
+  list.replaceChildren();
+  if (!tokens.length) {
+    list.append(el("li", { class: "note", text: t("lobby.none") }));
+    return;
+  }
+  let found = [];
+  try {
+    found = (await api("/api/my-games", { tokens })).games ?? [];
+  } catch {
+    found = Object.entries(mine).map(([code, s]) => ({ code, game: s.game, seat: s.seat, status: "" }));
+  }
+  for (const g of found) {
+    const names = (g.names ?? []).filter(Boolean).join(", ");
+    const status = g.status ? t(`status.${g.status}`) : "";
+    list.append(
+      el(
+        "li",
+        {},
+        el("a", { href: `/t/${g.code}`, text: `${t(`game.${g.game}`)} · ${g.code}` }),
+        " ",
+        el("span", { class: "note", text: [t("seat", { seat: g.seat + 1 }), status, names].filter(Boolean).join(" · ") }),
+      ),
+    );
+  }
+}
+
+function render() {
+  translatePage();
+  fillEditions();
+  refreshForm();
+  showMine();
+}
+
+async function main() {
+  await loadLanguage(pageLanguage());
+  info = await api("/api/info");
+  languagePicker($("lang"), render);
+  $("name").value = localStorage.getItem("rallye.name") || "";
+  for (const r of document.querySelectorAll("input[name=game]")) r.onchange = refreshForm;
+  $("edition").onchange = () => {
+    fillPlayers();
+    fillSeats();
+  };
+  $("players").onchange = fillSeats;
+  $("create-form").onsubmit = create;
+  $("copy").onclick = async () => {
+    const ok = await copyText($("invite-link").value);
+    if (!ok) $("invite-link").select();
+    $("copied").textContent = ok ? t("lobby.copied") : t("lobby.copy_by_hand");
+  };
+  $("join-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    location.href = `/t/${$("join-code").value.trim().toLowerCase()}`;
+  };
+  render();
+  document.body.dataset.ready = "1";
+}
+
+main();
