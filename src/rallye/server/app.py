@@ -324,7 +324,7 @@ def _server(request: Request | WebSocket) -> Server:
 
 
 async def api_info(request: Request) -> Response:
-    return JSONResponse({"protocol": PROTOCOL, **lobby_info()})
+    return JSONResponse({"protocol": PROTOCOL, "public_url": _server(request).owner_url, **lobby_info()})
 
 
 async def api_pieces(request: Request) -> Response:

@@ -57,6 +57,17 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
 
+def _lan_addresses() -> list[str]:
+    """This machine's own IPv4 addresses (not loopback), as its name resolves them."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
+
+
 def _has_browser() -> bool:
     if sys.platform in ("darwin", "win32"):
         return True
@@ -75,20 +86,22 @@ def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 60:
         print("rallye serve: --bot-delay must be 0 to 60 seconds", file=sys.stderr)
         return 2
-    database = args.database or default_database()
-    normalise_url(database)  # a clear error for a bad URL before anything starts
-    shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    url = args.public_url or f"http://{shown_host}:{args.port}"
-    print(f"rallye: database {database}", flush=True)
-    print(
-        f"rallye: open {url}/ to play (Ctrl-C stops the server; unfinished games resume at the next start)", flush=True
-    )
     if not 0 <= args.request_rate <= 1_000_000:
         print("rallye serve: --request-rate must be 0 to 1000000 a minute", file=sys.stderr)
         return 2
     if not 1 <= args.lease <= 3600:
         print("rallye serve: --lease must be 1 to 3600 seconds", file=sys.stderr)
         return 2
+    database = args.database or default_database()
+    normalise_url(database)  # a clear error for a bad URL before anything starts
+    shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    url = args.public_url or f"http://{shown_host}:{args.port}"
+    print(f"rallye: database {database}", flush=True)
+    print(f"rallye: open {url}/ to play", flush=True)
+    if args.host in ("0.0.0.0", "::") and not args.public_url:
+        for address in _lan_addresses():
+            print(f"rallye: other devices on your network open http://{address}:{args.port}/", flush=True)
+    print("rallye: Ctrl-C stops the server; unfinished games resume at the next start", flush=True)
     import socket
 
     owner = args.public_url or f"{socket.gethostname()}:{args.port}"

@@ -53,8 +53,11 @@ export function svg(tag, attrs = {}, ...children) {
   return e;
 }
 
-export function tableLink(code) {
-  return `${location.origin}/t/${code}`;
+// The invite link: the server's public address when it has one (rallye serve --public-url),
+// else the address this page was opened at.
+export function tableLink(code, info) {
+  const base = (info && info.public_url) || location.origin;
+  return `${base.replace(/\/+$/, "")}/t/${code}`;
 }
 
 export async function copyText(text) {

@@ -131,7 +131,7 @@ async function create(ev) {
   try {
     const r = await api("/api/tables", body);
     if (r.token) saveSeat(r.code, { seat: r.seat, token: r.token, name, game });
-    const link = tableLink(r.code);
+    const link = tableLink(r.code, info);
     $("invite").hidden = false;
     $("invite-link").value = link;
     $("go").href = `/t/${r.code}`;

@@ -118,7 +118,7 @@ function renderWaiting() {
   if (waiting) {
     const free = ctx.table.seats.filter((s) => s.kind === "person" && !s.taken).length;
     $("waiting-text").textContent = t("table.waiting_for", { count: free });
-    $("invite-link").value = tableLink(code);
+    $("invite-link").value = tableLink(code, ctx.info);
   }
 }
 
