@@ -143,8 +143,9 @@ class Server:
                 c.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await self.db(self.store.release, self.owner)
-        self.db_pool.shutdown(wait=False, cancel_futures=True)
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        # no thread outlives the server (a bot still thinking finishes its move first)
+        self.bot_pool.shutdown(wait=True, cancel_futures=True)
+        self.db_pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
     async def _renew(self) -> None:
