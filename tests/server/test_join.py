@@ -92,8 +92,7 @@ def test_join_a_knight_rider_table(tmp_path: Path, data_dir: Path, monkeypatch: 
     try:
         made = server.post(
             "/api/tables",
-            {"game": "knightrider", "players": 2,
-             "seats": [{"kind": "bot", "level": "easy"}, {"kind": "person"}]},
+            {"game": "knightrider", "players": 2, "seats": [{"kind": "bot", "level": "easy"}, {"kind": "person"}]},
         )  # fmt: skip  (the building phase: every answer is a move, and no early end)
         out = io.StringIO()
         args = _args(f"http://127.0.0.1:{port}/t/{made['code']}", name="Kit", lang="de")
