@@ -8,11 +8,12 @@ line by number; what the lines must mean is for each game's replay to check.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import RecordError
+from rallye.core.jsonio import FORMAT_RULE, LIMITS_RULE, MAX_LINE_BYTES, MAX_RECORD_BYTES, decode, loads, read_bytes
 
 Line = dict[str, Any]
 
@@ -32,41 +33,46 @@ def write_jsonl(path: str | Path, lines: Iterable[Line]) -> None:
     tmp.replace(p)
 
 
-def parse_jsonl(text: str, *, source: str = "<record>") -> list[tuple[int, Line]]:
-    """Parse record text into ``(line number, object)`` pairs, skipping blank lines."""
+def parse_jsonl(
+    text: str, *, source: str = "<record>", head: Callable[[int, Line], None] | None = None
+) -> list[tuple[int, Line]]:
+    """Parse record text into ``(line number, object)`` pairs, skipping blank lines, within
+    the limits of :mod:`rallye.core.jsonio`. ``head`` is shown the first object before any
+    other line is parsed, so a file that is not the right kind of record is refused at once."""
     out: list[tuple[int, Line]] = []
     for n, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
+        if len(raw) > MAX_LINE_BYTES:
             raise RecordError(
-                f"{source}: line {n} is not valid JSON ({exc.msg} at column {exc.colno});"
-                " the file may be truncated or edited",
-                rule="record-format",
-            ) from None
+                f"{source}: line {n} is longer than {MAX_LINE_BYTES:,} characters, the most a record line may be",
+                rule=LIMITS_RULE,
+            )
+        try:
+            obj = loads(raw, source=source, line=n, error=RecordError)
+        except RecordError as exc:
+            if exc.rule != FORMAT_RULE:
+                raise
+            raise RecordError(f"{exc.message}; the file may be truncated or edited", rule="record-format") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise RecordError(
                 f"{source}: line {n} is not a record object with a 'type' field",
                 rule="record-format",
             )
+        if head is not None and not out:
+            head(n, obj)
         out.append((n, obj))
     if not out:
         raise RecordError(f"{source}: the record is empty", rule="record-format")
     return out
 
 
-def read_jsonl(path: str | Path) -> list[tuple[int, Line]]:
-    """Read a record file; a missing or unreadable file is a :class:`RecordError`."""
+def read_jsonl(path: str | Path, *, head: Callable[[int, Line], None] | None = None) -> list[tuple[int, Line]]:
+    """Read a record file (at most :data:`~rallye.core.jsonio.MAX_RECORD_BYTES`); a missing,
+    unreadable, oversized or non-UTF-8 file is a :class:`RecordError`."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read the record ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{p}: the record is not UTF-8 text", rule="record-format") from None
-    return parse_jsonl(text, source=str(p))
+    data = read_bytes(p, what="record", limit=MAX_RECORD_BYTES, error=RecordError)
+    return parse_jsonl(decode(data, source=str(p), error=RecordError), source=str(p), head=head)
 
 
 def iter_field(line: Line, field: str, kind: type, *, where: str) -> Any:
