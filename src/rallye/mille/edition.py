@@ -143,6 +143,58 @@ class Edition:
     def languages(self) -> tuple[str, ...]:
         return tuple(lang for lang, _ in self.names)
 
+    def to_json(self) -> dict[str, Any]:
+        """The edition as an edition file's JSON: ``parse_edition(ed.to_json()) == ed``, so a
+        record can carry a house-rule edition whole (see :mod:`rallye.mille.record`)."""
+        sc, ex = self.scoring, self.extension
+        return {
+            "key": self.key,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "seed": self.seed,
+            "language": self.language,
+            "deck": dict(self.deck),
+            "players": list(self.players),
+            "teams": {str(n): [list(side) for side in sides] for n, sides in self.teams},
+            "target_alone": self.target_alone,
+            "target_team": self.target_team,
+            "small_game": {"players": list(self.small_game_players), "removed": list(self.small_game_removed)},
+            "extra_turn_after_safety": self.extra_turn_after_safety,
+            "extra_turn_after_safety_in_coup_fourre_turn": self.extra_turn_after_safety_in_coup_fourre_turn,
+            "scoring": {
+                "safety": sc.safety,
+                "all_four_bonus": sc.all_four_bonus,
+                "coup_fourre_bonus": sc.coup_fourre_bonus,
+                "trip": sc.trip,
+                "safe_trip": sc.safe_trip,
+                "delayed_action": sc.delayed_action,
+                "shutout": sc.shutout,
+                "shutout_to": sc.shutout_to,
+                "extension": sc.extension,
+            },
+            "extension": {
+                "allowed": ex.allowed,
+                "alone_only": ex.alone_only,
+                "from": ex.from_km,
+                "to": ex.to_km,
+                "ends_on_empty_draw": ex.ends_on_empty_draw,
+                "failed_bonus_to": ex.failed_bonus_to,
+            },
+            "empty_draw_ends_hand": self.empty_draw_ends_hand,
+            "closest_gets_trip_when_no_completion": self.closest_gets_trip_when_no_completion,
+            "subtract_distance_in_hand": self.subtract_distance_in_hand,
+            "match_target": self.match_target,
+            "names": {lang: dict(table) for lang, table in self.names},
+            "score_words": {lang: dict(table) for lang, table in self.score_words},
+            "notes": self.notes,
+        }
+
+    @property
+    def is_builtin(self) -> bool:
+        """This edition is exactly the built-in one of its key (not a house file reusing
+        the key with other values)."""
+        return self.key in EDITION_KEYS and _builtin()[self.key] == self
+
 
 #: (id of an edition, players) -> (that edition, its deck); the entry keeps the edition
 #: alive, so the id cannot be reused while cached.
@@ -361,15 +413,24 @@ def editions() -> tuple[Edition, ...]:
     return tuple(b[k] for k in EDITION_KEYS)
 
 
-def get_edition(name: str | Edition) -> Edition:
-    """Find an edition by key or alias (case-insensitive), or load it from a ``.json`` path."""
-    if isinstance(name, Edition):
-        return name
+def builtin_edition(name: str) -> Edition:
+    """A built-in edition by key or alias (case-insensitive); never reads a file, so it is
+    the look-up for names that come from records and views."""
     wanted = name.strip().lower()
     for ed in editions():
         if wanted == ed.key or wanted in (a.lower() for a in ed.aliases):
             return ed
-    if wanted.endswith(".json"):
-        return load_edition(name)
     known = ", ".join(f"{e.key} ({', '.join(e.aliases)})" for e in editions())
     raise ConfigError(f"unknown edition {name!r}; known: {known}", rule="edition")
+
+
+def get_edition(name: str | Edition) -> Edition:
+    """Find an edition by key or alias (case-insensitive), or load it from a ``.json`` path."""
+    if isinstance(name, Edition):
+        return name
+    if name.strip().lower().endswith(".json"):
+        try:
+            return builtin_edition(name)
+        except ConfigError:
+            return load_edition(name)
+    return builtin_edition(name)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rallye.core.errors import GameError, RecordError
 from rallye.core.values import frozen_builder, pickled_by_fields
 from rallye.mille.cards import CARDS
-from rallye.mille.edition import SCORE_LINES, Edition, get_edition
+from rallye.mille.edition import SCORE_LINES, Edition, builtin_edition, parse_edition
 from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, Event, MilleState, ScoreSheet, Tableau
 
 if TYPE_CHECKING:  # the engine's working copy (a playout) has a state's fields
@@ -73,6 +73,12 @@ class MilleView:
 
     # -- JSON ------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        if not self.edition.is_builtin:  # a house-rule edition: the whole of it
+            out["edition_data"] = self.edition.to_json()
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "version": VIEW_VERSION,
             "game": "mille",
@@ -123,7 +129,12 @@ class MilleView:
                 raise ValueError(f"field 'version' must be {VIEW_VERSION}")
             if not isinstance(data.get("edition"), str):
                 raise ValueError("field 'edition' must be an edition key")
-            ed = get_edition(data["edition"])
+            if "edition_data" in data:
+                ed = parse_edition(data["edition_data"], source="field 'edition_data'")
+                if ed.key != data["edition"]:
+                    raise ValueError("field 'edition_data' holds another edition than field 'edition' names")
+            else:
+                ed = builtin_edition(data["edition"])
 
             def cards(xs: Any, name: str) -> tuple[str, ...]:
                 if not isinstance(xs, list) or not all(x in CARDS for x in xs):
