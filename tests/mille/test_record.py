@@ -294,7 +294,7 @@ def test_record_never_reads_an_edition_file_it_names(tmp_path):
     path = _house_file(tmp_path)
     lines = Recorder.start(new_match("wm2006", 2, 5)).lines
     lines[0]["edition"] = str(path)
-    with pytest.raises(RecordError, match="unknown edition .*carries its edition in 'edition_data'"):
+    with pytest.raises(RecordError, match=r"unknown edition .*carries its edition in 'edition_data'"):
         replay_text(text_of(lines))
 
 
