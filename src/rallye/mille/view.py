@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rallye.core.errors import GameError, RecordError
 from rallye.core.values import frozen_builder, pickled_by_fields
-from rallye.mille.cards import CARDS
+from rallye.mille.cards import CARDS, DISTANCE_KM
 from rallye.mille.edition import SCORE_LINES, Edition, builtin_edition, parse_edition
 from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, Event, MilleState, ScoreSheet, Tableau
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # the engine's working copy (a playout) has a state's fields
     from rallye.mille.engine import _W
 
 PHASES = (PLAY_PHASE, EXTEND_PHASE, OVER_PHASE)
+#: The most cards a hand holds: six dealt, and one drawn when the turn begins.
+MAX_HAND = 7
 
 VIEW_VERSION = 1
 
@@ -237,6 +239,40 @@ def _impossible(v: MilleView) -> str | None:
             return f"event seat {e.seat} is not a seat"
     if any(w < 0 or w >= len(v.sides) for w in v.winners):
         return "field 'winners' must list sides"
+    return _impossible_cards(v)
+
+
+def _impossible_cards(v: MilleView) -> str | None:
+    """What makes a view's cards impossible: more than a hand can hold, more of a card than
+    the deck has, cards that do not add up to the deck, a distance that is not its pile's."""
+    ed, n = v.edition, v.n_players
+    for seat, size in enumerate(v.hand_sizes):
+        if size > MAX_HAND:
+            return f"P{seat + 1} holds {size} cards; a hand holds at most {MAX_HAND} (6 dealt and 1 drawn)"
+    deck = ed.deck_for(n)
+    if v.deck_size != len(deck):
+        return f"field 'deck_size' is {v.deck_size}; the {ed.key} deck for {n} players has {len(deck)} cards"
+    left = v.unseen_counts()
+    for card in CARDS:
+        if left[card] < 0:
+            return (
+                f"the view shows {deck.count(card) - left[card]} {card}; the {ed.key} deck for {n} players"
+                f" has {deck.count(card)}"
+            )
+    hidden = sum(size for seat, size in enumerate(v.hand_sizes) if seat != v.seat) + v.draw_count
+    if sum(left.values()) != hidden:
+        return (
+            f"the cards do not add up to the deck: {sum(left.values())} unseen, but the others' hands and the draw"
+            f" pile hold {hidden}"
+        )
+    for i, t in enumerate(v.tableaus):
+        km = sum(DISTANCE_KM.get(c, 0) for c in t.distance)
+        if any(c not in DISTANCE_KM for c in t.distance) or t.km != km:
+            return f"side {i}'s 'km' is {t.km}, but its distance pile adds up to {km}"
+        if t.d200 != t.distance.count("D200") or t.d200 > 2:
+            return f"side {i}'s 'd200' is {t.d200}; its distance pile holds {t.distance.count('D200')} (at most 2)"
+        if any(c not in t.safeties for c in t.coups):
+            return f"side {i}'s 'coups' must be some of its 'safeties'"
     return None
 
 
