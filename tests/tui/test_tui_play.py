@@ -62,7 +62,8 @@ def play_args(**kw: object) -> argparse.Namespace:
 def test_full_two_player_match_choosing_1_shows_hand_and_wm2006_score_sheet() -> None:
     session = MilleSession.new("wm2006", 2, 11, 0, ["random"])
     c = console()
-    assert run_session(session, always("1"), c) == 0
+    # "1" for every move, Enter after each hand (a move typed there is not taken for Enter)
+    assert run_session(session, lambda prompt: "" if prompt.startswith("Enter: next hand") else "1", c) == 0
     assert session.over
     out = c.export_text()
     assert "Your hand (7 cards)" in out

@@ -74,8 +74,9 @@ def bot_names(game: str, spec: str | None, players: int) -> list[str]:
         spec = "heuristic" if "heuristic" in agent_names(game) else "random"
     try:
         return parse_bots(game, spec, players)
-    except ValueError as exc:
-        raise SystemExit(f"rallye simulate: {exc}") from None
+    except ValueError as exc:  # a usage error: exit status 2, as argparse and every command give
+        print(f"rallye simulate: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def make_jobs(game: str, players: int, bots: Sequence[str], games: int, seed: int, **extra: Any) -> list[MatchJob]:

@@ -136,7 +136,7 @@ class KRSession:
         for _, line in lines[1:]:
             if line.get("type") == "action":
                 recorder.play(_parse_action(line["action"]))
-        saved = saved_settings(head)
+        saved = saved_settings(head, path)
         n = recorder.state.players
         seat = human_seat if human_seat is not None else saved.get("human_seat", 0)
         if not 0 <= seat < n:
@@ -605,14 +605,14 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
             players = args.players if args.players is not None else DEFAULT_PLAYERS
             if not 2 <= players <= 5:
                 return fail(f"Knight Rider is for 2 to 5 players, not {players}")
-            seat = (args.seat or 1) - 1
+            seat = (args.seat if args.seat is not None else 1) - 1  # --seat 0 is no seat
             if not 0 <= seat < players:
                 return fail(f"--seat must be 1..{players}")
             options = options_from_args(args)
+            bots = resolve_bots(args.bots, players - 1, note)  # a bad --bots is refused before the seed line
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
             if args.seed is None:
                 console.print(Text(f"seed {seed} (play this game again with --seed {seed})", style="dim"))
-            bots = resolve_bots(args.bots, players - 1, note)
             session = KRSession.new(players, seed, seat, bots, options)
             save_path = args.save
     except (ValueError, GameError) as exc:

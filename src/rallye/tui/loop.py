@@ -38,14 +38,23 @@ def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], 
     return parse_bots(game, ",".join(names), count)
 
 
-def saved_settings(header: dict[str, Any]) -> dict[str, Any]:
-    """The terminal's settings stored in a record header (``{}`` if none or malformed)."""
+def saved_settings(header: dict[str, Any], source: str | Path = "<record>") -> dict[str, Any]:
+    """The terminal's settings stored in a record header (``{}`` if none or malformed); a
+    human seat that is not a seat of the game is a :class:`RecordError` (for ``replay`` and
+    ``--resume`` alike)."""
     raw = header.get(HEADER_FIELD)
     if not isinstance(raw, dict):
         return {}
     out: dict[str, Any] = {}
     seat = raw.get("human_seat")
     if isinstance(seat, int) and not isinstance(seat, bool):
+        players = header.get("players")
+        if isinstance(players, int) and not 0 <= seat < players:
+            raise RecordError(
+                f"{source}: the header's '{HEADER_FIELD}.human_seat' is {seat}, not a seat of this"
+                f" {players}-player game (0..{players - 1})",
+                rule="record-header",
+            )
         out["human_seat"] = seat
     bots = raw.get("bots")
     if isinstance(bots, list) and all(b is None or isinstance(b, str) for b in bots):
@@ -73,7 +82,7 @@ def resume_choices(
         seat = seat_arg - 1
     if bots_arg is not None:
         return seat, resolve(bots_arg, players - 1)
-    saved = saved_settings(header).get("bots") or []
+    saved = saved_settings(header, source).get("bots") or []
     if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
         return seat, resolve(",".join(b for b in saved if b), players - 1)
     return seat, None
@@ -122,7 +131,10 @@ class SavingLoop:
             self.say(f"could not save to {target}: {exc.strerror or exc}", "red")
             return False
         self.save_path = target
-        self.say(f"saved to {target} (continue with: rallye play {self.game} --resume {target})", "green")
+        if getattr(self.s, "over", False):  # nothing to resume: say how to see it instead
+            self.say(f"saved to {target} (the game is over; see it with: rallye replay {target})", "green")
+        else:
+            self.say(f"saved to {target} (continue with: rallye play {self.game} --resume {target})", "green")
         return True
 
     def quit(self) -> NoReturn:

@@ -115,7 +115,7 @@ class MilleSession:
         header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
         lines = read_jsonl(path)
         replay = replay_lines(lines, str(path))
-        saved = saved_settings(lines[0][1])
+        saved = saved_settings(lines[0][1], path)
         n = replay.initial.n_players
         seat = human_seat if human_seat is not None else saved.get("human_seat", 0)
         names: list[str | None]
@@ -308,16 +308,22 @@ class _Loop(SavingLoop):
         self.say(f"You play {lab.seat(v.seat)}. Type 'help' for the commands.", "dim")
 
     def between_hands(self) -> None:
-        """A pause after a hand's score sheet: Enter (or any move-like input) goes on."""
+        """A pause after a hand's score sheet: Enter goes on; a typed move is not taken for
+        Enter (it would be lost), the player is told the hand is over."""
         while True:
             try:
                 line = self.read("Enter: next hand (or: sheet, save, quit)> ")
             except EOFError:
                 self.on_eof()
             word = line.strip().split(" ")[0].lower()
-            if word not in _INFO_COMMANDS:
+            if not word:
                 return
-            self.command(line, moves=False)
+            if word in _INFO_COMMANDS:
+                self.command(line, moves=False)
+            else:
+                self.say(
+                    f"The hand is over, so {line.strip()!r} is not played: press Enter for the next hand.", "yellow"
+                )
 
     def finish(self) -> None:
         v = self.s.view()

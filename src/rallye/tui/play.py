@@ -152,13 +152,13 @@ def play_mille(
             edition = get_edition(args.edition or "wm2006")
             players = args.players if args.players is not None else 2
             edition.sides_for(players)  # a clear error for a player count the box has not
-            seat = (args.seat or 1) - 1
+            seat = (args.seat if args.seat is not None else 1) - 1  # --seat 0 is no seat
             if not 0 <= seat < players:
                 return fail(f"--seat must be 1..{players}")
+            bots = resolve_bots(args.bots, players - 1, note)  # a bad --bots is refused before the seed line
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
             if args.seed is None:
                 console.print(Text(f"seed {seed} (play this deal again with --seed {seed})", style="dim"))
-            bots = resolve_bots(args.bots, players - 1, note)
             session = MilleSession.new(edition, players, seed, seat, bots)
             save_path = args.save
     except ValueError as exc:

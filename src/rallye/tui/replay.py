@@ -35,19 +35,23 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def replay_command(path: str | Path, console: Console, *, lang: str | None = None, quiet: bool = False) -> int:
     """Verify and summarise a record; 0 if it replays, 2 (with the reason) if not."""
-    try:
-        lines = read_jsonl(path)
-        game = lines[0][1].get("game")
-        if game == "mille":
-            _mille(path, lines, console, lang, quiet)
-        elif game == "knightrider":
-            return _knightrider(path, lines, console, quiet)
-        else:
+    from rallye.tui.loop import saved_settings
+
+    def known_game(n: int, head: Line) -> None:  # before the rest of the file is parsed
+        if head.get("game") not in ("mille", "knightrider"):
             raise RecordError(
-                f"{path}: line {lines[0][0]}: the header names no known game ({game!r}); "
+                f"{path}: line {n}: the header names no known game ({head.get('game')!r}); "
                 "expected 'mille' or 'knightrider'",
                 rule="record-format",
             )
+
+    try:
+        lines = read_jsonl(path, head=known_game)
+        saved_settings(lines[0][1], path)  # the terminal's seats, checked like --resume does
+        if lines[0][1].get("game") == "mille":
+            _mille(path, lines, console, lang, quiet)
+        else:
+            return _knightrider(path, lines, console, quiet)
     except GameError as exc:
         console.print(Text(f"rallye replay: {error_text(exc)}", style="bold red"), soft_wrap=True)
         return 2
