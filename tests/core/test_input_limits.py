@@ -11,7 +11,6 @@ never anything else.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 from collections.abc import Callable
@@ -114,14 +113,17 @@ def test_a_huge_line_in_a_record_is_refused_naming_it(tmp_path, reader):
     assert info.value.rule == "json-limits"
 
 
-def test_invalid_utf8_names_its_line(tmp_path):
-    read, good = READERS["mille record"]
-    lines = good.split(b"\n")
-    lines[3] = lines[3].replace(b"play", b"pl\xc3ay", 1)
+def _record_with_line_4_edited(tmp_path: Path, old: bytes, new: bytes) -> Path:
+    lines = READERS["mille record"][1].split(b"\n")
+    lines[3] = lines[3].replace(old, new, 1)
     path = tmp_path / "rec.jsonl"
     path.write_bytes(b"\n".join(lines))
+    return path
+
+
+def test_invalid_utf8_names_its_line(tmp_path):
     with pytest.raises(RecordError, match=r"line 4: not UTF-8"):
-        read(path)
+        replay_file(_record_with_line_4_edited(tmp_path, b"play", b"pl\xc3ay"))
 
 
 def test_json_errors_say_at_once_where():
@@ -206,8 +208,10 @@ def _fuzz(reader: str, folder: Path) -> None:
     def run(data: bytes) -> None:
         path = folder / reader.replace(" ", "_")
         path.write_bytes(data)
-        with contextlib.suppress(GameError):  # anything else fails the test
+        try:
             read(path)
+        except GameError as exc:  # anything else fails the test
+            str(exc).encode("utf-8")  # and the message can be printed
 
     run()
 
@@ -233,3 +237,49 @@ def test_fuzz_bot_lines_always_get_one_answer_line(game):
             assert lines[0].strip()
 
     run()
+
+
+# -- command-line options ---------------------------------------------------------------
+HOSTILE_OPTIONS = [
+    ["play", "mille", "--seed", "7" * 5000],
+    ["play", "mille", "--seed", "7" * 30],  # would make a record no reader accepts
+    ["play", "mille", "--players", "7" * 4000],
+    ["play", "mille", "--seat", "-1"],
+    ["play", "mille", "--delay", "nan"],
+    ["play", "mille", "--delay", "1e308"],
+    ["play", "knightrider", "--tour", "7" * 40],
+    ["simulate", "mille", "--games", "100000000000"],
+    ["simulate", "mille", "--workers", "100000000000", "--games", "2"],
+    ["simulate", "knightrider", "--turn-limit", "7" * 5000],
+    ["tournament", "--bots", "random,heuristic", "--matches", "7" * 5000],
+    ["tournament", "--bots", "random,heuristic", "--seed", "１２"],  # full-width digits
+    ["bot", "--seed", "7" * 5000],
+    ["rules", "mille", "--players", "7" * 5000],
+]
+
+
+@pytest.mark.parametrize("argv", HOSTILE_OPTIONS, ids=lambda a: " ".join(a)[:50])
+def test_hostile_option_values_are_usage_errors(argv, capsys):
+    from rallye.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: argument" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("edition", ["\udcff.json", "x" * 5000 + ".json", "[" * 100_000])
+def test_hostile_edition_option_is_a_clear_error(edition, capsys):
+    from rallye.cli import main
+
+    assert main(["rules", "mille", "--edition", edition]) == 2
+    assert "edition" in capsys.readouterr().err
+
+
+def test_a_lone_surrogate_in_a_record_gives_a_printable_message(tmp_path):
+    path = _record_with_line_4_edited(tmp_path, b'"action":"', b'"action":"\\ud800')
+    with pytest.raises(RecordError, match="line 4") as info:
+        replay_file(path)
+    assert "\\ud800" in str(info.value)
+    str(info.value).encode("utf-8")

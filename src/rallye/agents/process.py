@@ -20,6 +20,7 @@ import sys
 from typing import IO, Any, TextIO
 
 from rallye.agents.base import Agent, make_agent
+from rallye.core.cli_args import seed
 from rallye.core.errors import GameError, RecordError
 from rallye.core.jsonio import FORMAT_RULE, MAX_LINE_BYTES, iter_lines, loads
 
@@ -29,7 +30,7 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--level", choices=("easy", "medium", "hard", "expert"), help="a level (default: medium)")
     group.add_argument("--bot", metavar="NAME", help="a bot by name (random, heuristic, ismcts, or a level)")
-    p.add_argument("--seed", type=int, default=0, help="the bot's random seed (default: 0)")
+    p.add_argument("--seed", type=seed, default=0, help="the bot's random seed (default: 0)")
     p.add_argument(
         "--exact",
         action="store_true",

@@ -423,20 +423,26 @@ def plot(report: dict[str, Any], results: Sequence[MatchResult], path: Path) -> 
 
 
 def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
+    from rallye.core.cli_args import MAX_GAMES, MAX_WORKERS, seed, whole
     from rallye.sim.runner import BACKENDS
-    from rallye.sim.simulate import _positive
 
     p.add_argument("--game", choices=GAMES, default="mille")
     p.add_argument("--edition", default="wm2006", help="Mille Bornes edition (default wm2006)")
-    p.add_argument("--players", type=_positive, default=2)
+    p.add_argument("--players", type=whole(1, 64), default=2)
     p.add_argument("--bots", required=True, help="two or more bots or levels, comma separated")
-    p.add_argument("--matches", type=_positive, default=100, help="matches to play, rounded up to whole deals")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=_positive, default=None, help="processes (default: every available core)")
+    p.add_argument(
+        "--matches", type=whole(1, MAX_GAMES), default=100, help="matches to play, rounded up to whole deals"
+    )
+    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument(
+        "--workers", type=whole(1, MAX_WORKERS), default=None, help="processes (default: every available core)"
+    )
     p.add_argument("--backend", choices=BACKENDS, default="process", help="process pool (default) or ray")
     p.add_argument("--address", default=None, help="join this Ray cluster (with --backend ray)")
-    p.add_argument("--bootstrap", type=_positive, default=BOOTSTRAP_REPS, help="bootstrap repetitions for Elo")
-    p.add_argument("--turn-limit", type=_positive, default=2000, help="Knight Rider: chase turns before a draw")
+    p.add_argument("--bootstrap", type=whole(2, 100_000), default=BOOTSTRAP_REPS, help="bootstrap repetitions for Elo")
+    p.add_argument(
+        "--turn-limit", type=whole(1, 1_000_000), default=2000, help="Knight Rider: chase turns before a draw"
+    )
     p.add_argument("--out", type=Path, default=None, help="write CSV, JSON and a PNG plot here")
     p.add_argument("--json", action="store_true", help="print the report as JSON (no progress bar)")
 
