@@ -2,7 +2,12 @@
 
 Every point of the rule model's table "Where the editions differ" is a field here, so a
 house-rule table is just another data file (``load_edition(path)``). A malformed file is a
-:class:`~rallye.core.errors.ConfigError` naming the file and the field.
+:class:`~rallye.core.errors.ConfigError` naming the file and the field. So is one that makes
+no playable game: a file is read within the limits of :mod:`rallye.core.jsonio` (at most
+1 MB); targets are from 1 to :data:`MAX_TARGET` km; a card appears at most
+:data:`MAX_COPIES` times and the deck holds at most :data:`MAX_DECK` cards; points are at
+most :data:`MAX_POINTS` and a match target from 1 to :data:`MAX_MATCH_TARGET`. A game played
+with a house-rule edition carries it whole in its record (:mod:`rallye.mille.record`).
 
 >>> get_edition("hungarian").key
 'hu'
