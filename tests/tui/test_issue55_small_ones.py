@@ -169,3 +169,30 @@ def test_tournament_report_prints_an_open_interval_for_a_clean_sweep() -> None:
     for b in report["bots"]:
         lo, hi = b["elo_ci95"]
         assert lo is None or hi is None or lo < hi, b
+
+
+HOSTILE_LINES = ["7" * 5000, "²", "d²", "d" + "9" * 5000, "[" * 200_000, "attack " + "9" * 5000 + " STOP", "\udcff"]
+
+
+@pytest.mark.parametrize("game", ["mille", "knightrider"])
+def test_hostile_typed_lines_get_a_message_not_a_traceback(game: str) -> None:
+    """Issue 55 item 6 for the terminal's own input: a 5,000-digit menu number made ``int``
+    raise, and '²' passes ``str.isdigit`` but not ``int``."""
+    from rallye.tui.knightrider_app import KRSession
+    from rallye.tui.knightrider_app import run_session as kr_run
+
+    lines = iter([*HOSTILE_LINES, "quit", "n"])
+
+    def read(prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    c = console()
+    if game == "mille":
+        assert run_session(MilleSession.new("wm2006", 2, 3, 0, ["random"]), read, c) == 0
+    else:
+        assert kr_run(KRSession.new(3, 3, 0, ["random", "random"]), read, c) == 0
+    out = c.export_text()
+    assert out.count("not understood") + out.count("there is no") >= len(HOSTILE_LINES)

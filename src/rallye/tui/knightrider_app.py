@@ -63,6 +63,7 @@ from rallye.tui.loop import (
     Quit,
     SavingLoop,
     bot_seed,
+    choice_number,
     resume_choices,
     saved_settings,
 )
@@ -397,14 +398,12 @@ class _Loop(SavingLoop):
             self.save(rest.strip() or None)
         elif w in ("quit", "exit", "q"):
             self.quit()
-        elif text.isdigit():
-            k = int(text)
+        elif (k := choice_number(text)) is not None:
             if not 1 <= k <= len(self.menu):
                 self.say(f"there is no choice {k}; the choices are numbered 1..{len(self.menu)}", "red")
                 return None
             return self.act(self.menu[k - 1])
-        elif w.startswith("d") and w[1:].isdigit() and not rest:
-            k = int(w[1:])
+        elif w.startswith("d") and (k := choice_number(w[1:])) is not None and not rest:
             if not 1 <= k <= len(self.dmenu):
                 listed = f"d1..d{len(self.dmenu)}" if self.dmenu else "none listed: type 'detours X,Y' first"
                 self.say(f"there is no detour choice {w}; ({listed})", "red")
@@ -435,7 +434,8 @@ class _Loop(SavingLoop):
         places = [a for a in self.menu if isinstance(a, Place) and (a.x, a.y) == sq]
         if len(parts) == 2:
             rot = parts[1].rstrip("°")
-            asked = int(rot) if rot.isdigit() else -1
+            asked = choice_number(rot)
+            asked = -1 if asked is None else asked
             return next((p for p in places if p.rot == asked), Place(sq[0], sq[1], asked))
         if len(places) == 1:
             return places[0]

@@ -88,6 +88,15 @@ def resume_choices(
     return seat, None
 
 
+def choice_number(text: str) -> int | None:
+    """The menu number a player typed, or ``None`` if ``text`` is not one: ASCII digits only
+    (``str.isdigit`` also takes '²', which ``int`` refuses), and a number longer than any
+    menu (5,000 digits would be refused by ``int`` too) stands for no choice (``0``)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    return int(text) if len(text) <= 9 else 0
+
+
 class Quit(Exception):
     """The player left the game (after the offer to save)."""
 

@@ -31,7 +31,7 @@ from rallye.mille.engine import legal_from_view, new_match
 from rallye.mille.record import Recorder, Replay, replay_lines
 from rallye.mille.state import Event, ScoreSheet
 from rallye.mille.view import MilleView, view_for
-from rallye.tui.loop import HEADER_FIELD, Quit, SavingLoop, bot_seed, saved_settings
+from rallye.tui.loop import HEADER_FIELD, Quit, SavingLoop, bot_seed, choice_number, saved_settings
 from rallye.tui.render import (
     Labels,
     event_text,
@@ -272,9 +272,8 @@ class _Loop(SavingLoop):
             self.quit()
         elif not moves:
             return None
-        elif text.isdigit():
+        elif (k := choice_number(text)) is not None:
             legal = self.s.legal()
-            k = int(text)
             if not 1 <= k <= len(legal):
                 self.say(f"there is no move {k}; the moves are numbered 1..{len(legal)}", "red")
                 return None
