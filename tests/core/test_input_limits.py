@@ -283,3 +283,22 @@ def test_a_lone_surrogate_in_a_record_gives_a_printable_message(tmp_path):
         replay_file(path)
     assert "\\ud800" in str(info.value)
     str(info.value).encode("utf-8")
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=60) | st.from_regex(r"[+-]?[0-9]{1,60}(\.[0-9]*)?(e[+-]?[0-9]{1,4})?", fullmatch=True))
+def test_fuzz_option_values_give_a_bounded_value_or_a_usage_error(text):
+    import argparse
+
+    from rallye.core.cli_args import SEED_DIGITS, seconds, seed, whole
+
+    for parse, ok in (
+        (whole(1, 64), lambda v: 1 <= v <= 64),
+        (seed, lambda v: abs(v) < 10**SEED_DIGITS),
+        (seconds, lambda v: 0 <= v <= 60),
+    ):
+        try:
+            value = parse(text)
+        except argparse.ArgumentTypeError:
+            continue
+        assert ok(value), (text, value)

@@ -74,7 +74,7 @@ def answer_knightrider(agent: Agent, line: str) -> str:
 def _parse(line: str) -> Any:
     """The line's JSON, or the ``error:`` line that refuses it (within the limits of
     :mod:`rallye.core.jsonio`)."""
-    if len(line) > MAX_LINE_BYTES:
+    if len(line.rstrip("\r\n")) > MAX_LINE_BYTES:
         return f"error: the view is longer than {MAX_LINE_BYTES:,} characters, the most a line may be"
     try:
         return loads(line, source="the view", line=None, error=RecordError)
