@@ -196,3 +196,20 @@ def test_hostile_typed_lines_get_a_message_not_a_traceback(game: str) -> None:
         assert kr_run(KRSession.new(3, 3, 0, ["random", "random"]), read, c) == 0
     out = c.export_text()
     assert out.count("not understood") + out.count("there is no") >= len(HOSTILE_LINES)
+
+
+@pytest.mark.parametrize("game", ["mille", "knightrider"])
+def test_replay_stops_at_the_first_bad_line_without_parsing_the_rest(tmp_path: Path, game: str) -> None:
+    """The 41 MB file of issue 55 item 9 took 8 s and 615 MB to refuse: the first lines are
+    refused now before the rest is read (and a file beyond 16 MB before anything)."""
+    from rallye.knightrider.record import header as kr_header
+    from rallye.mille import new_match
+    from rallye.mille.record import Recorder
+
+    head = Recorder.start(new_match("wm2006", 2, 5)).lines[0] if game == "mille" else kr_header(3, 5)
+    path = tmp_path / "rec.jsonl"
+    path.write_bytes(json.dumps(head).encode() + b'\n{"type": "nonsense"}\n{broken\n')
+    c = console()
+    assert replay_command(path, c, quiet=True) == 2
+    out = c.export_text()
+    assert "line 2" in out and "line 3" not in out, out

@@ -8,7 +8,7 @@ line by number; what the lines must mean is for each game's replay to check.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +33,12 @@ def write_jsonl(path: str | Path, lines: Iterable[Line]) -> None:
     tmp.replace(p)
 
 
-def parse_jsonl(
-    text: str, *, source: str = "<record>", head: Callable[[int, Line], None] | None = None
-) -> list[tuple[int, Line]]:
-    """Parse record text into ``(line number, object)`` pairs, skipping blank lines, within
-    the limits of :mod:`rallye.core.jsonio`. ``head`` is shown the first object before any
-    other line is parsed, so a file that is not the right kind of record is refused at once."""
-    out: list[tuple[int, Line]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
+def iter_jsonl(text: str, *, source: str = "<record>") -> Iterator[tuple[int, Line]]:
+    """Record text as ``(line number, object)`` pairs, skipping blank lines, within the limits
+    of :mod:`rallye.core.jsonio`, one line at a time: a reader that refuses a line (the
+    header first) has not paid for parsing the rest."""
+    seen = False
+    for n, raw in enumerate(_lines(text), start=1):
         if not raw.strip():
             continue
         if len(raw) > MAX_LINE_BYTES:
@@ -59,20 +57,46 @@ def parse_jsonl(
                 f"{source}: line {n} is not a record object with a 'type' field",
                 rule="record-format",
             )
-        if head is not None and not out:
-            head(n, obj)
-        out.append((n, obj))
-    if not out:
+        seen = True
+        yield n, obj
+    if not seen:
         raise RecordError(f"{source}: the record is empty", rule="record-format")
-    return out
 
 
-def read_jsonl(path: str | Path, *, head: Callable[[int, Line], None] | None = None) -> list[tuple[int, Line]]:
-    """Read a record file (at most :data:`~rallye.core.jsonio.MAX_RECORD_BYTES`); a missing,
+def parse_jsonl(text: str, *, source: str = "<record>") -> list[tuple[int, Line]]:
+    """Parse record text into ``(line number, object)`` pairs (see :func:`iter_jsonl`)."""
+    return list(iter_jsonl(text, source=source))
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, split at ``\\n`` only (``str.splitlines`` also splits at
+    U+2028 and others, which a line may hold inside a string) and one at a time."""
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        if stop < 0:
+            stop = end
+        yield text[start:stop].removesuffix("\r")
+        start = stop + 1
+
+
+def read_text(path: str | Path) -> str:
+    """A record file's text (at most :data:`~rallye.core.jsonio.MAX_RECORD_BYTES`); a missing,
     unreadable, oversized or non-UTF-8 file is a :class:`RecordError`."""
     p = Path(path)
-    data = read_bytes(p, what="record", limit=MAX_RECORD_BYTES, error=RecordError)
-    return parse_jsonl(decode(data, source=str(p), error=RecordError), source=str(p), head=head)
+    return decode(
+        read_bytes(p, what="record", limit=MAX_RECORD_BYTES, error=RecordError), source=str(p), error=RecordError
+    )
+
+
+def read_jsonl(path: str | Path) -> list[tuple[int, Line]]:
+    """Read a whole record file (see :func:`read_text`, :func:`iter_jsonl`)."""
+    return parse_jsonl(read_text(path), source=str(path))
+
+
+def iter_jsonl_file(path: str | Path) -> Iterator[tuple[int, Line]]:
+    """Read a record file line by line (see :func:`read_text`, :func:`iter_jsonl`)."""
+    return iter_jsonl(read_text(path), source=str(path))
 
 
 def iter_field(line: Line, field: str, kind: type, *, where: str) -> Any:

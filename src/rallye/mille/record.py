@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import ConfigError, GameError, RecordError
-from rallye.core.record import Line, parse_jsonl, read_jsonl, write_jsonl
+from rallye.core.record import Line, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.mille.actions import Action, parse_action
 from rallye.mille.cards import CARDS
 from rallye.mille.edition import Edition, builtin_edition, parse_edition
@@ -231,8 +231,8 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
 
 
 def replay_text(text: str, source: str = "<record>") -> Replay:
-    return replay_lines(parse_jsonl(text, source=source), source)
+    return replay_lines(iter_jsonl(text, source=source), source)
 
 
 def replay_file(path: str | Path) -> Replay:
-    return replay_lines(read_jsonl(path), str(path))
+    return replay_lines(iter_jsonl_file(path), str(path))

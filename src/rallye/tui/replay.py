@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
-from rallye.core.record import Line, read_jsonl
+from rallye.core.record import Line, iter_jsonl_file
 
 KNIGHTRIDER_RECORD = "rallye.knightrider.record"
 
@@ -37,21 +39,21 @@ def replay_command(path: str | Path, console: Console, *, lang: str | None = Non
     """Verify and summarise a record; 0 if it replays, 2 (with the reason) if not."""
     from rallye.tui.loop import saved_settings
 
-    def known_game(n: int, head: Line) -> None:  # before the rest of the file is parsed
+    try:
+        lines = iter_jsonl_file(path)  # parsed as the replay reads them: a bad header stops it
+        first = next(lines)
+        n, head = first
         if head.get("game") not in ("mille", "knightrider"):
             raise RecordError(
                 f"{path}: line {n}: the header names no known game ({head.get('game')!r}); "
                 "expected 'mille' or 'knightrider'",
                 rule="record-format",
             )
-
-    try:
-        lines = read_jsonl(path, head=known_game)
-        saved_settings(lines[0][1], path)  # the terminal's seats, checked like --resume does
-        if lines[0][1].get("game") == "mille":
-            _mille(path, lines, console, lang, quiet)
+        saved_settings(head, path)  # the terminal's seats, checked like --resume does
+        if head.get("game") == "mille":
+            _mille(path, head, itertools.chain([first], lines), console, lang, quiet)
         else:
-            return _knightrider(path, lines, console, quiet)
+            return _knightrider(path, head, itertools.chain([first], lines), console, quiet)
     except GameError as exc:
         console.print(Text(f"rallye replay: {error_text(exc)}", style="bold red"), soft_wrap=True)
         return 2
@@ -65,7 +67,9 @@ def error_text(exc: GameError) -> str:
     return exc.message if exc.rule and exc.message.endswith(tag) else str(exc)
 
 
-def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, lang: str | None, quiet: bool) -> None:
+def _mille(
+    path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, lang: str | None, quiet: bool
+) -> None:
     from rallye.mille.record import replay_lines
     from rallye.tui.loop import saved_settings
     from rallye.tui.render import Labels, pick_language, result_text, sheet_table, totals_table
@@ -78,7 +82,7 @@ def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, la
     if quiet:
         console.print(Text(f"{path}: valid Mille Bornes record, {len(rep.actions)} moves, {status}"), soft_wrap=True)
         return
-    settings = saved_settings(lines[0][1])
+    settings = saved_settings(head)
     tags: dict[int, str] = {}
     if "human_seat" in settings:
         tags[settings["human_seat"]] = "human"
@@ -113,7 +117,7 @@ def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, la
         )
 
 
-def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Console, quiet: bool) -> int:
+def _knightrider(path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, quiet: bool) -> int:
     try:
         mod: Any = importlib.import_module(KNIGHTRIDER_RECORD)
     except ModuleNotFoundError as exc:
@@ -132,14 +136,20 @@ def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Conso
     from rallye.tui.knightrider_render import Labels, record_summary
     from rallye.tui.loop import saved_settings
 
-    final = mod.replay(lines, source=str(path))
-    actions = sum(1 for _, line in lines if line.get("type") == "action")
+    actions = 0
+
+    def counted() -> Iterator[tuple[int, Line]]:
+        nonlocal actions
+        for n, line in lines:
+            actions += line.get("type") == "action"
+            yield n, line
+
+    final = mod.replay(counted(), source=str(path))
     view = view_for(final, 0)  # only its public parts are shown
     status = "finished" if view.over else "in progress (a save file)"
     if quiet:
         console.print(Text(f"{path}: valid Knight Rider record, {actions} actions, {status}"), soft_wrap=True)
         return 0
-    head = lines[0][1]
     settings = saved_settings(head)
     tags: dict[int, str] = {}
     if "human_seat" in settings:
