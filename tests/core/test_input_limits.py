@@ -302,3 +302,10 @@ def test_fuzz_option_values_give_a_bounded_value_or_a_usage_error(text):
         except argparse.ArgumentTypeError:
             continue
         assert ok(value), (text, value)
+
+
+def test_a_line_separator_inside_a_string_does_not_split_a_record_line():
+    from rallye.core.record import parse_jsonl
+
+    text = '{"type":"header","name":"a\u2028b\x85c"}\r\n\n{"type":"end"}'
+    assert parse_jsonl(text) == [(1, {"type": "header", "name": "a\u2028b\x85c"}), (3, {"type": "end"})]
