@@ -158,11 +158,17 @@ def test_elo_of_a_bot_that_won_everything_is_a_bound_not_a_zero_width_interval()
     assert more is not None and more > lo and math.isfinite(more)
 
 
-def test_tournament_report_prints_an_open_interval_for_a_clean_sweep() -> None:
-    from rallye.sim.tournament import TournamentConfig, play_tournament
+def test_tournament_report_prints_an_open_interval_for_a_clean_sweep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rallye.sim.tournament import TournamentConfig, play_tournament, print_report, write_outputs
 
     config = TournamentConfig(game="mille", bots=("heuristic", "random"), players=2, matches=4, seed=3, bootstrap=20)
-    report, _ = play_tournament(config, workers=1)
+    report, results = play_tournament(config, workers=1)
+    print_report(report)
+    assert "+∞)" in capsys.readouterr().out
+    written = write_outputs(report, results, tmp_path)
+    assert ",inf," in (tmp_path / "bots.csv").read_text(encoding="utf-8") and written
     by = {b["bot"]: b for b in report["bots"]}
     assert by["heuristic"]["match_wins"] == by["heuristic"]["matches"]  # this seed is a clean sweep
     assert by["heuristic"]["elo_ci95"][1] is None and by["random"]["elo_ci95"][0] is None
