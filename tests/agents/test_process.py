@@ -200,3 +200,12 @@ def test_bot_exits_quietly_when_its_reader_goes_away() -> None:
     proc.stderr.close()
     assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("value", "what"), [("2.5", "must be an integer"), ("1e400", "too large"), ("true", "integer")]
+)
+def test_a_view_with_a_non_integer_where_an_integer_belongs_is_refused(value, what) -> None:
+    line = _view_line().replace('"km": 0', f'"km": {value}', 1)
+    out = answer(make_agent("mille", "random", 0), line)
+    assert out.startswith("error: ") and what in out, out

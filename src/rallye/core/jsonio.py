@@ -17,6 +17,10 @@ rallye.core.errors.ConfigError: x.json: line 1: nested deeper than 32 levels [ru
 Traceback (most recent call last):
 ...
 rallye.core.errors.RecordError: x.json: line 1: a 5000-character number (the most is 40) [rule: json-limits]
+>>> loads("[1e400]", source="x.json")
+Traceback (most recent call last):
+...
+rallye.core.errors.ConfigError: x.json: line 1: the number 1e400 is too large [rule: json-limits]
 >>> loads('{"a": ', source="x.json")
 Traceback (most recent call last):
 ...
@@ -26,6 +30,7 @@ rallye.core.errors.ConfigError: x.json: line 1 is not valid JSON (Expecting valu
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,7 +103,10 @@ def loads(text: str, *, source: str, line: int | None = 1, error: type[GameError
     def number(s: str, kind: type) -> Any:
         if len(s.lstrip("-")) > MAX_NUMBER_CHARS:  # pragma: no cover - check_limits refuses it first
             raise error(f"{where}: a number of {len(s)} characters", rule=LIMITS_RULE)
-        return kind(s)
+        value = kind(s)
+        if kind is float and not math.isfinite(value):  # 1e400 reads as inf
+            raise error(f"{where}: the number {s} is too large", rule=LIMITS_RULE)
+        return value
 
     def constant(s: str) -> Any:  # pragma: no cover - check_limits refuses them first
         raise error(f"{where}: {s} is not a JSON number", rule=FORMAT_RULE)

@@ -143,6 +143,14 @@ class MilleView:
                     raise ValueError(f"field '{name}' must be a list of card ids")
                 return tuple(xs)
 
+            def one(x: Any, name: str) -> int:
+                if not isinstance(x, int) or isinstance(x, bool):
+                    raise ValueError(f"field '{name}' must be an integer")
+                return x
+
+            def opt(x: Any, name: str) -> int | None:
+                return None if x is None else one(x, name)
+
             def ints(xs: Any, name: str) -> tuple[int, ...]:
                 if not isinstance(xs, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in xs):
                     raise ValueError(f"field '{name}' must be a list of integers")
@@ -155,42 +163,45 @@ class MilleView:
                     distance=cards(t["distance"], "tableaus.distance"),
                     safeties=cards(t["safeties"], "tableaus.safeties"),
                     coups=cards(t["coups"], "tableaus.coups"),
-                    km=int(t["km"]),
-                    d200=int(t["d200"]),
+                    km=one(t["km"], "tableaus.km"),
+                    d200=one(t["d200"], "tableaus.d200"),
                 )
                 for t in data["tableaus"]
             )
             sheets = tuple(
                 ScoreSheet(
-                    hand=int(s["hand"]),
-                    dealer=int(s["dealer"]),
-                    rows=tuple(tuple(int(r[k]) for k in SCORE_LINES) for r in s["rows"]),
+                    hand=one(s["hand"], "sheets.hand"),
+                    dealer=one(s["dealer"], "sheets.dealer"),
+                    rows=tuple(tuple(one(r[k], f"sheets.rows.{k}") for k in SCORE_LINES) for r in s["rows"]),
                     totals=ints(s["totals"], "sheets.totals"),
-                    completed_by=s["completed_by"],
-                    extended_by=s["extended_by"],
+                    completed_by=opt(s["completed_by"], "sheets.completed_by"),
+                    extended_by=opt(s["extended_by"], "sheets.extended_by"),
                 )
                 for s in data["sheets"]
             )
             view = cls(
                 edition=ed,
-                n_players=int(data["n_players"]),
-                seat=int(data["seat"]),
-                side=int(data["side"]),
+                n_players=one(data["n_players"], "n_players"),
+                seat=one(data["seat"], "seat"),
+                side=one(data["side"], "side"),
                 sides=tuple(ints(s, "sides") for s in data["sides"]),
                 hand=cards(data["hand"], "hand"),
                 hand_sizes=ints(data["hand_sizes"], "hand_sizes"),
                 tableaus=tabs,
                 discard=cards(data["discard"], "discard"),
-                draw_count=int(data["draw_count"]),
-                deck_size=int(data["deck_size"]),
-                current=int(data["current"]),
-                phase=str(data["phase"]),
-                target=int(data["target"]),
-                cf_turn=bool(data["cf_turn"]),
-                extended_by=data["extended_by"],
-                hand_no=int(data["hand_no"]),
-                dealer=int(data["dealer"]),
-                events=tuple(Event(int(e["seat"]), str(e["kind"]), e["card"], e["side"]) for e in data["events"]),
+                draw_count=one(data["draw_count"], "draw_count"),
+                deck_size=one(data["deck_size"], "deck_size"),
+                current=one(data["current"], "current"),
+                phase=data["phase"] if isinstance(data["phase"], str) else "",
+                target=one(data["target"], "target"),
+                cf_turn=_flag(data["cf_turn"], "cf_turn"),
+                extended_by=opt(data["extended_by"], "extended_by"),
+                hand_no=one(data["hand_no"], "hand_no"),
+                dealer=one(data["dealer"], "dealer"),
+                events=tuple(
+                    Event(one(e["seat"], "events.seat"), str(e["kind"]), e["card"], opt(e["side"], "events.side"))
+                    for e in data["events"]
+                ),
                 totals=ints(data["totals"], "totals"),
                 sheets=sheets,
                 winners=ints(data["winners"], "winners"),
@@ -205,6 +216,12 @@ class MilleView:
         if problem:
             raise RecordError(f"view JSON: {problem}", rule="view-json")
         return view
+
+
+def _flag(x: Any, name: str) -> bool:
+    if not isinstance(x, bool):
+        raise ValueError(f"field '{name}' must be true or false")
+    return x
 
 
 def _impossible(v: MilleView) -> str | None:
