@@ -96,6 +96,12 @@ def test_the_seed_line_is_not_printed_before_a_bots_error() -> None:
     assert play_mille(mille_args(bots="nosuch"), c, _no_input) == 2
     out = c.export_text()
     assert "nosuch" in out and "seed " not in out
+    from rallye.tui.knightrider_app import play_knightrider
+
+    for bad in ({"bots": "nosuch"}, {"tiles": "/nonexistent/tiles.json"}):
+        c = console()
+        assert play_knightrider(kr_args(**bad), c, _no_input) == 2
+        assert "seed " not in c.export_text(), bad
 
 
 def test_simulate_with_an_unknown_bot_exits_2_like_every_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -611,9 +611,9 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
             options = options_from_args(args)
             bots = resolve_bots(args.bots, players - 1, note)  # a bad --bots is refused before the seed line
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-            if args.seed is None:
-                console.print(Text(f"seed {seed} (play this game again with --seed {seed})", style="dim"))
             session = KRSession.new(players, seed, seat, bots, options)
+            if args.seed is None:  # once the game is made: no seed line before an error
+                console.print(Text(f"seed {seed} (play this game again with --seed {seed})", style="dim"))
             save_path = args.save
     except (ValueError, GameError) as exc:
         return fail(str(exc))

@@ -158,9 +158,9 @@ def play_mille(
                 return fail(f"--seat must be 1..{players}")
             bots = resolve_bots(args.bots, players - 1, note)  # a bad --bots is refused before the seed line
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-            if args.seed is None:
-                console.print(Text(f"seed {seed} (play this deal again with --seed {seed})", style="dim"))
             session = MilleSession.new(edition, players, seed, seat, bots)
+            if args.seed is None:  # once the game is made: no seed line before an error
+                console.print(Text(f"seed {seed} (play this deal again with --seed {seed})", style="dim"))
             save_path = args.save
     except ValueError as exc:
         return fail(str(exc))
