@@ -209,3 +209,22 @@ def test_a_view_with_a_non_integer_where_an_integer_belongs_is_refused(value, wh
     line = _view_line().replace('"km": 0', f'"km": {value}', 1)
     out = answer(make_agent("mille", "random", 0), line)
     assert out.startswith("error: ") and what in out, out
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "what"),
+    [("pips", 10**6, "'pips' must be from 0 to 12"), ("roll", 7, "'roll' must be from 0 to 6"),
+     ("turn", 10**9, "from -10,000,000 to 10,000,000"), ("hand_kitt", [10**6] * 4, "from 0 to 20 cards")],
+)  # fmt: skip
+def test_knight_rider_bot_refuses_a_view_beyond_what_a_turn_holds(field, value, what) -> None:
+    """A view claiming a million pips made the bots enumerate moves for minutes."""
+    from rallye import knightrider as kr
+
+    state = kr.new_game(3, seed=4, options=kr.Options(quick_build=True))
+    while kr.current_player(state) is None or state.phase != "turn":
+        state = kr.apply(state, kr.legal_actions(state)[0])
+    seat = kr.current_player(state)
+    data = kr.view_for(state, seat).to_json()
+    data[field] = value
+    out = answer(make_agent("knightrider", "heuristic", 0), json.dumps(data), "knightrider")
+    assert out.startswith("error: view JSON") and what in out, out

@@ -19,7 +19,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 from rallye.core.errors import RecordError
 from rallye.core.values import IdentityCache, frozen_builder
 from rallye.knightrider import geometry as g
-from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
+from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS, MAX_COST
 from rallye.knightrider.state import State
 from rallye.knightrider.track import mask_table
 
@@ -125,6 +125,13 @@ class View:
             )
         if len(data["hand_sizes"]) != n:
             raise RecordError("view JSON: 'hand_sizes' needs one entry per player", rule="view-json")
+        # what a turn can hold: one die (a Turbo-Boost doubles it or makes it 6), a few cards
+        for field, most in (("roll", 6), ("pips", MAX_COST), ("used", data["pips"]), ("escape_left", 11)):
+            if not 0 <= data[field] <= most:
+                raise RecordError(f"view JSON: field {field!r} must be from 0 to {most}", rule="view-json")
+        held = [*data["hand_kitt"], *data["hand_detour"], *(c for pair in data["hand_sizes"] for c in pair)]
+        if any(not 0 <= c <= _MAX_CARDS for c in held):
+            raise RecordError(f"view JSON: a player holds from 0 to {_MAX_CARDS} cards of a kind", rule="view-json")
 
         def xy(v: Any) -> XY | None:
             return None if v is None else (int(v[0]), int(v[1]))
@@ -224,11 +231,15 @@ def _check_shape(kind: Any, value: Any, path: str) -> None:
     elif kind is int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise bad("an integer")
+        if not -_MAX_INT <= value <= _MAX_INT:  # no coordinate, count or turn of a game comes near
+            raise bad(f"from {-_MAX_INT:,} to {_MAX_INT:,}")
     elif kind is str and not isinstance(value, str):
         raise bad("a string")
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
+_MAX_INT = 10**7
+_MAX_CARDS = 20
 
 
 def _hints(kind: type) -> dict[str, Any]:
