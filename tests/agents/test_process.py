@@ -156,6 +156,7 @@ IMPOSSIBLE_VIEWS = [
     ("seven D200 in wm2006", _seven_d200, "D200; the wm2006 deck for 2 players has 4"),
     ("km disagreeing with the distance pile", _km_off, "side 1's 'km' is 300, but its distance pile adds up to 0"),
     ("cards that do not add up to the deck", _cards_missing, "do not add up to the deck"),
+    ("a target the edition does not have", lambda d: d.update(target=5000), "wm2006 plays to 700 or 1000 km"),
 ]
 
 

@@ -282,7 +282,12 @@ def _impossible_cards(v: MilleView) -> str | None:
             f"the cards do not add up to the deck: {sum(left.values())} unseen, but the others' hands and the draw"
             f" pile hold {hidden}"
         )
+    targets = (ed.target_for(len(v.sides[0])),) + ((ed.extension.to_km,) if ed.extension.allowed else ())
+    if v.target not in targets:
+        return f"field 'target' is {v.target}; {ed.key} plays to {' or '.join(map(str, targets))} km"
     for i, t in enumerate(v.tableaus):
+        if t.km > v.target:
+            return f"side {i}'s 'km' is {t.km}, beyond the target of {v.target}"
         km = sum(DISTANCE_KM.get(c, 0) for c in t.distance)
         if any(c not in DISTANCE_KM for c in t.distance) or t.km != km:
             return f"side {i}'s 'km' is {t.km}, but its distance pile adds up to {km}"
