@@ -20,7 +20,7 @@ of matches follows their seeds.
 Earlier sessions chose the ``tuned`` and ``fitted`` weights of the heuristic on such
 records (in a prototype); with this script they can be made again, and a policy distilled
 from them (the best published Mille Bornes bot wins 75.8 % with a distilled network) is the
-next step towards the 70 % goal (README, "Mille Bornes bots").
+next step towards the 70 % goal (docs/bots.md, "Mille Bornes bots").
 
     python benchmarks/expert_decisions.py --matches 100 --out /tmp/expert.jsonl
 """

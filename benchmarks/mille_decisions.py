@@ -52,7 +52,7 @@ candidate to ``STYLE``'s heuristic move (mean, standard error, z): where the ora
 heuristic disagree systematically. Read it with care for discards: the oracle values a
 move by the heuristic's play afterwards (the classic one's, or ``--own``'s for the deciding
 side), and which card is worth keeping depends on how the rest of the hand is played
-(README, "Mille Bornes bots").
+(docs/bots.md, "Mille Bornes bots").
 
 Which continuation to trust: the bots' own later turns are not the classic heuristic's,
 and a verdict valued by classic play afterwards can mislead. Measured on the 1,358
@@ -63,7 +63,7 @@ expert in the classic style -2.5 (matches -3.3, unpaired), in the tuned style -1
 ``leaf=decisions`` +1.4 (-1.0), ``leaf=1`` +1.8 (+0.2); by the classic continuation +6.2,
 +2.5 (the wrong sign), -0.1, +3.6 and +1.2. Neither sees what the ``distilled`` default
 costs (+0.2 and +0.1; matches -6.8). Those oracle values came from this option's prototype
-(equal to the option's at the same seeds), on other shuffles: README, "Mille Bornes bots".
+(equal to the option's at the same seeds), on other shuffles: docs/bots.md, "Mille Bornes bots".
 
 A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille_tracker`) is
 first shown the views its seat had at its earlier decisions of that hand, as in a game:

@@ -10,7 +10,7 @@ from types import ModuleType
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 #: the ``ladder.py`` spec whose matches against ``medium`` make today's ``expert``'s record
-#: (``benchmarks/results/h16track_*.csv`` but the first filter's 221000 and 231000; README,
+#: (``benchmarks/results/h16track_*.csv`` but the first filter's 221000 and 231000; docs/bots.md,
 #: "The 70 % goal"); ``tests/test_ladder_script.py`` checks the level is that bot
 EXPERT_SPEC = (
     "pimc/deals=160/plies=8400/top_k=4/extra_discards=3/horizon=16/endgame=20/z=1.0/min_gain=0.0"

@@ -1,4 +1,4 @@
-"""``scripts/compile``'s bookkeeping (README "A compiled build"): ``--check`` names a built
+"""``scripts/compile``'s bookkeeping (docs/performance.md, "A compiled build"): ``--check`` names a built
 module whose source changed since, ``--clean`` removes every built module, a wrong word is
 refused. (The build itself runs in CI, which compiles and runs the suite again.)"""
 

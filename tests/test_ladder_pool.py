@@ -175,8 +175,8 @@ def test_seats_pairs_the_two_seat_orders_of_each_deal(pool: Any, tmp_path: Path,
 ROOT = BENCHMARKS.parent
 
 
-def test_the_readme_states_expert_s_record_as_its_files_hold_it(pool: Any) -> None:
-    """Expert's record in the README (README, "The 70 % goal") is what the committed runs
+def test_the_bot_notes_state_expert_s_record_as_its_files_hold_it(pool: Any) -> None:
+    """Expert's record in the bot notes (``docs/bots.md``, "The 70 % goal") is what the committed runs
     hold: the record's command names every file of today's expert (the first filter's
     ``h16track_2[23]1000.csv`` aside), and the wins and games it states are the files'."""
     results = ROOT / "benchmarks" / "results"
@@ -191,9 +191,9 @@ def test_the_readme_states_expert_s_record_as_its_files_hold_it(pool: Any) -> No
     assert {(a, b) for a, b, _, _ in games} == {(EXPERT_SPEC, "medium")}
     wins, n = sum(g[0] for g in games.values()), len(games)
     stated = f"{wins:,.0f} of {n:,}"
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"| all its games | | | **{stated}** |" in readme
-    assert f"| expert vs medium | | | {stated} ({wins / n:.1%}".replace("%", " %") in readme
-    assert f"has won {stated} 5000-point matches".replace(" ", "") in readme.replace("\n", "").replace(" ", "")
+    bots = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    assert f"| all its games | | | **{stated}** |" in bots
+    assert f"| expert vs medium | | | {stated} ({wins / n:.1%}".replace("%", " %") in bots
+    assert f"has won {stated} 5000-point matches".replace(" ", "") in bots.replace("\n", "").replace(" ", "")
     search = (ROOT / "src" / "rallye" / "agents" / "mille_search.py").read_text(encoding="utf-8")
     assert f"{stated} matches ({wins / n:.1%})".replace("%", " %") in search

@@ -147,7 +147,7 @@ def test_ladder_truehands_sees_the_true_state_of_every_decision(monkeypatch: pyt
 
 
 def test_expert_is_the_spec_its_record_was_played_as(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The games the README counts for ``expert`` were played under a ``pimc/...`` spec
+    """The games docs/bots.md counts for ``expert`` were played under a ``pimc/...`` spec
     (``--exact``): the level is that bot, setting for setting, seeded the same."""
     monkeypatch.syspath_prepend(str(LADDER.parent))
     import ladder

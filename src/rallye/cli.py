@@ -15,9 +15,10 @@ from rallye import __version__
 from rallye.core.errors import GameError
 
 COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("serve", "rallye.server.cli", "run the online table server (play in the browser, with friends and bots)"),
     ("play", "rallye.tui.play", "play a game in the terminal against bots"),
     ("editions", "rallye.tui.info", "list the Mille Bornes editions"),
-    ("rules", "rallye.tui.info", "print an edition's cards and scoring values"),
+    ("rules", "rallye.tui.info", "how a game is played: the turn, the cards, the scoring"),
     ("replay", "rallye.tui.replay", "replay and verify a game record"),
     ("simulate", "rallye.sim.simulate", "play many bot matches and print statistics"),
     ("tournament", "rallye.sim.tournament", "duplicate-deal tournament with ratings"),

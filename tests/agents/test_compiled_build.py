@@ -1,4 +1,4 @@
-"""The optional compiled build (``scripts/compile``, README "A compiled build") keeps what the
+"""The optional compiled build (``scripts/compile``, docs/performance.md, "A compiled build") keeps what the
 pure-Python one promises. These tests run in both builds: CI runs the suite on the pure
 sources, then compiles and runs it again; in the pure run they check the same values.
 """

@@ -105,7 +105,7 @@ def test_the_search_with_distilled_on_makes_its_pick_the_move_to_beat() -> None:
 
 
 def test_hard_is_the_small_search_over_experts_candidates_from_the_distilled_pick() -> None:
-    """The ``hard`` level (README, levels): expert's candidates (fitted's best 4 and its next
+    """The ``hard`` level (docs/bots.md, levels): expert's candidates (fitted's best 4 and its next
     3 discards), the distilled bot's pick first as the move to beat, and a small budget; a
     search that cannot measure any alternative plays that pick."""
     shipped = DistilledAgent()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -258,6 +259,34 @@ def test_altered_record_rejected_naming_the_line() -> None:
         R.replay(lines[1:])
     with pytest.raises(RecordError, match="line 2 is not valid JSON"):
         R.loads(json.dumps(lines[0]) + "\n{oops\n")
+
+
+RULES1 = Path(__file__).resolve().parents[1] / "data" / "knightrider"
+
+
+def test_record_header_names_the_rules_version() -> None:
+    _final, actions = playout(2, 6, QUICK)
+    lines = R.record_game(2, 6, QUICK, actions)
+    assert lines[0]["version"] == 1 and lines[0]["rules"] == 2
+    future = [dict(lines[0], rules=3), *lines[1:]]
+    with pytest.raises(
+        RecordError, match=r"line 1: the game was played under Knight Rider rules 3; this rallye plays rules 2"
+    ):
+        R.replay(future)
+
+
+def test_records_of_rules_1_replay_or_are_refused_naming_the_rules_version() -> None:
+    """Two records saved by rallye before rules 2 (random play, no 'rules' in the header):
+    one whose every action is still legal replays; the other is refused at the first line
+    that no longer replays, naming the rules it was played under."""
+    state = R.load(RULES1 / "rules1_replays.jsonl")
+    assert is_over(state)
+    with pytest.raises(RecordError) as info:
+        R.load(RULES1 / "rules1_refused.jsonl")
+    assert info.value.rule == "record-rules"
+    msg = str(info.value)
+    assert "line 13: action 'move 7,-11S =1' by P1 does not replay" in msg
+    assert "played under Knight Rider rules 1" in msg and "this rallye plays rules 2" in msg
 
 
 def test_winner_function() -> None:

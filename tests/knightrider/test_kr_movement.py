@@ -43,7 +43,8 @@ def test_u_turn_costs_two() -> None:
     s = chase(ROAD, [((10, 1), E), None], roll=3)
     assert (9, 1, W, 3) in dests(s)  # 180° on 10,1 (2) + one field (1)
     s2 = chase(ROAD, [((10, 1), E), None], roll=2)
-    assert not any(m.heading == W for m in moves(s2))
+    assert not any(m.heading == W and m.x != 10 for m in moves(s2))  # no field west with 2 pips
+    assert (10, 1, W, 2) in dests(s2)  # but the 180° alone (rules 2: turning is spending)
 
 
 def test_no_reversing_the_car_must_turn() -> None:
@@ -70,7 +71,7 @@ def test_max_pips_resolution_when_no_way_uses_all() -> None:
 
 
 def test_max_pips_resolution_no_way_at_all_ends_without_moving() -> None:
-    s = chase({(2, 0): "E"}, [((8, 1), E), None], roll=2)  # facing the dead end: turning back costs 3
+    s = chase({(2, 0): "E"}, [((8, 1), E), None], roll=1)  # facing the dead end: turning back costs 2
     assert moves(s) == []
     assert End() in legal_actions(s)
 

@@ -2,7 +2,7 @@
 checked after every step. A separate module (not a test file) so worker processes can
 import it.
 
-The invariants, from the rule model and the engine's documented turn model (the engine
+The invariants, from the rules (docs/rules/mille-bornes.md) and the engine's documented turn model (the engine
 draws for a player when their turn begins):
 
 * cards are conserved card for card: draw pile + discard pile + hands + every tableau's

@@ -13,8 +13,10 @@ from rallye.mille import (
     Action,
     apply,
     apply_as,
+    check,
     decode_action,
     encode_action,
+    explain,
     legal_actions,
     parse_action,
 )
@@ -140,6 +142,30 @@ def test_illegal_action_names_rule_action_and_player_and_leaves_state_unchanged(
     assert reason in str(err)
     assert f"[rule: {rule}]" in str(err)
     assert s == before and s.hands == before.hands and s.tableaus == before.tableaus
+
+
+@pytest.mark.parametrize("card", ["D25", "ROLL", "GASOLINE", "END_OF_LIMIT", "RIGHT_OF_WAY"])
+def test_an_attack_built_by_hand_with_a_card_that_is_not_a_hazard_names_the_rule(card):
+    """Core attacks: only a hazard goes onto an opposing side. ``Action("attack", card, 1)``
+    (the notation cannot say it) is refused by ``apply``, ``check`` and ``explain`` alike,
+    naming the rule; it was a ``KeyError``."""
+    s = scenario("wm2006", 2, hands={0: [card, *FILLER[:5]]}, tableaus={1: ROLLING})
+    action = Action("attack", card, 1)
+    assert explain(s, action) == (
+        "attack-with-hazard",
+        f"{card} is not a hazard: only a hazard attacks an opposing side",
+    )
+    for call in (apply, check):
+        with pytest.raises(IllegalAction) as info:
+            call(s, action)
+        assert info.value.rule == "attack-with-hazard" and f"{card} is not a hazard" in str(info.value)
+
+
+def test_an_action_built_by_hand_with_an_unknown_verb_names_the_rule():
+    s = scenario("wm2006", 2, hands={0: ["D25", *FILLER[:5]]})
+    with pytest.raises(IllegalAction) as info:
+        apply(s, Action("drive", "D25"))
+    assert info.value.rule == "verb" and "'drive' is not an action" in str(info.value)
 
 
 def test_illegal_action_message_matches_the_design_example():

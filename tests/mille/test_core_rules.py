@@ -1,4 +1,4 @@
-"""The rule model's common core (shared/rules/mille-bornes.md, "The common core"), clause
+"""The common core (docs/rules/mille-bornes.md, "The common core"), clause
 by clause, as exact scenarios. Each test is named after the clause it checks."""
 
 from __future__ import annotations
@@ -619,6 +619,18 @@ def test_core_scoring_safe_trip_bonus_only_without_d200(key, bonus):
     assert _completed(key, tableau=with_200, players=players).line(0, "safe_trip") == 0
 
 
+@pytest.mark.parametrize(("key", "bonus"), [("wm2006", 300), ("hu", 300), ("fxschmid", 300), ("meilen", 200)])
+def test_core_scoring_safe_trip_bonus_not_with_exactly_one_d200(key, bonus):
+    """Core scoring: the safe-trip bonus is for a trip completed with no D200; exactly one
+    is one too many (zero and two are tested above)."""
+    players = 4 if key != "meilen" else 2
+    with_one = tab(battle=["ROLL"], distance=["D200", "D100", "D100", "D100", "D100", "D100", "D100", "D100"])
+    sh = _completed(key, tableau=with_one, players=players)
+    assert sh.completed_by == 0 and sh.line(0, "trip") == 400
+    assert sh.line(0, "safe_trip") == 0
+    assert _completed(key, tableau=driving(900), players=players).line(0, "safe_trip") == bonus
+
+
 @pytest.mark.parametrize("key", ["wm2006", "hu", "fxschmid"])
 def test_core_scoring_delayed_action_when_draw_pile_empty_at_completion(key):
     assert _completed(key, tableau=driving(900), draw=[]).line(0, "delayed_action") == 300
@@ -655,10 +667,11 @@ def test_core_scoring_shut_out_side_keeps_safety_and_coup_fourre_points(key):
         key, tableau=driving(900), players=players,
         others={1: tab(battle=["ROLL", "STOP"], safeties=["EXTRA_TANK", "DRIVING_ACE"], coups=["DRIVING_ACE"])},
     )  # fmt: skip
-    cf = {"hu": 200}.get(key, 300)
     assert sh.line(1, "distance") == 0
-    assert sh.line(1, "safeties") == 200
-    assert sh.line(1, "coup_fourre") == cf
+    if key == "hu":  # the box's sheet: the coup fourré 300 on its line, in place of the safety's 100
+        assert (sh.line(1, "safeties"), sh.line(1, "coup_fourre")) == (100, 300)
+    else:
+        assert (sh.line(1, "safeties"), sh.line(1, "coup_fourre")) == (200, 300)
 
 
 def test_core_scoring_sheet_rows_add_up_to_hand_and_running_totals():

@@ -61,7 +61,7 @@ def test_meilen_deck_ten_d100_104_cards():
     assert len(ed.deck_for(4)) == 104
 
 
-NAMES = {  # the rule model's card table, in each edition's own language
+NAMES = {  # the card table of docs/rules/mille-bornes.md, in each edition's own language
     "wm2006": ["Grüne Welle", "Stop", "Geschwindigkeitsbegrenzung", "Ende Geschwindigkeitsbegrenzung", "Leerer Tank",
                "Benzin", "Reifenpanne", "Ersatzreifen", "Blechschaden", "Werkstatt", "Vorfahrt", "Tankstelle",
                "Pannensichere Reifen", "Fahrer-Training"],

@@ -1,4 +1,4 @@
-"""The rule model's table "Where the editions differ", cell by cell, played out as exact
+"""The table "Where the editions differ" (docs/rules/mille-bornes.md), cell by cell, played out as exact
 scenarios on each edition (the loaded configs are checked in ``test_edition_data.py``).
 Tests are named ``test_<edition>_<cell>``; a cell shared by several editions is one helper
 ``_<cell>(key)`` called by one named test per edition (at the end of the file)."""
@@ -10,7 +10,7 @@ import json
 import pytest
 
 from rallye.core.errors import ConfigError, IllegalAction
-from rallye.mille import get_edition, legal_actions, load_edition, new_match
+from rallye.mille import get_edition, legal_actions, load_edition, new_match, outcome
 from rallye.mille.edition import editions
 
 from .conftest import FILLER, ROLLING, do, driving, scenario, sheet, tab
@@ -198,9 +198,30 @@ def _coup_fourre_300_on_top_of_the_safetys_100(key):
     assert (sh.line(0, "safeties"), sh.line(0, "coup_fourre")) == (100, 300)
 
 
-def test_hu_coup_fourre_scores_300_in_all():
+def test_hu_coup_fourre_300_on_the_coup_fourre_line_in_place_of_the_safetys_100():
+    """hu's box sheet: a coup fourré is 300 on the coup-fourré line, "100 pontot érő
+    ütőkártya helyett"; the safety line counts only the safeties laid normally."""
     sh = _real_coup_fourre_then_finish("hu")
-    assert sh.line(0, "safeties") + sh.line(0, "coup_fourre") == 300
+    assert (sh.line(0, "safeties"), sh.line(0, "coup_fourre")) == (0, 300)
+    # with a safety laid normally too: 100 on the safety line, the total as before
+    s = scenario(
+        "hu", 4, hands={1: ["STOP", *FILLER], 0: ["RIGHT_OF_WAY", "D100", *FILLER[:4]]},
+        tableaus={0: driving(900, safeties=["EXTRA_TANK"])}, current=1,
+    )  # fmt: skip
+    sh = sheet(do(s, "attack 1 STOP", "play D100"))
+    assert (sh.line(0, "safeties"), sh.line(0, "coup_fourre")) == (100, 300)
+    assert sh.hand_totals[0] == 1000 + 100 + 300 + 400 + 300 + 500  # km, the two lines, trip, safe trip, shut-out
+
+
+def test_hu_score_sheet_keeps_the_totals_of_safety_plus_200():
+    """Resolution (arithmetic): all four with k coups fourrés is 700 + 200k in hu, on the
+    box's lines: 100 per normal safety, 300 per coup fourré, 300 for all four."""
+    safeties = ["RIGHT_OF_WAY", "EXTRA_TANK", "PUNCTURE_PROOF", "DRIVING_ACE"]
+    for k in range(5):
+        sh = _finish_team_hand("hu", driving(900, safeties=safeties, coups=safeties[:k]))
+        lines = (sh.line(0, "safeties"), sh.line(0, "coup_fourre"), sh.line(0, "all_four"))
+        assert lines == (100 * (4 - k), 300 * k, 300)
+        assert sum(lines) == 700 + 200 * k
 
 
 # -- trip / safe trip / delayed action ---------------------------------------------------
@@ -264,6 +285,17 @@ def test_fxschmid_shutout_bonus_goes_to_every_placed_side_trip_completed_or_not(
     sh = sheet(do(s, "discard D25"))
     assert sh.completed_by is None
     assert [sh.line(side, "shutout") for side in range(3)] == [500, 500, 0]
+
+
+def test_fxschmid_shutout_bonus_with_two_shut_out_sides_goes_to_the_placed_side_only():
+    """fxschmid shut-out: 500 per shut-out opposing side to every side that placed; a
+    shut-out side counts only its safeties and coups fourrés, so it earns nothing for the
+    other shut-out side ("Fahrer, die nicht platziert sind, zählen nur ...")."""
+    s = scenario("fxschmid", 3, hands={0: ["D100", *FILLER]}, tableaus={0: driving(600)})
+    sh = sheet(do(s, "play D100", "decline"))
+    assert sh.completed_by == 0
+    assert [sh.line(side, "shutout") for side in range(3)] == [1000, 0, 0]
+    assert sh.hand_totals[1:] == (0, 0)
 
 
 def test_meilen_no_shutout_bonus():
@@ -358,7 +390,8 @@ def test_hu_extended_hand_also_ends_when_the_draw_pile_runs_out():
 
 
 def test_hu_extension_not_offered_once_the_draw_pile_is_empty():
-    """Project resolution (README): an extended hu hand would end at once, so none is offered."""
+    """Project resolution (docs/rules/mille-bornes.md, Resolution "hu extension"): an extended
+    hu hand would end at once, so none is offered."""
     s = scenario("hu", 2, hands={0: ["D100", "D25"]}, tableaus={0: driving(600)}, draw=[])
     sh = sheet(do(s, "play D100"))
     assert sh.completed_by == 0 and sh.line(0, "delayed_action") == 300
@@ -473,6 +506,49 @@ def test_meilen_nobody_at_1000_every_side_tied_closest_gets_400():
     # no safe-trip bonus: no trip was completed
     assert [sh.line(side, "safe_trip") for side in range(3)] == [0, 0, 0]
     assert after.winners == (0, 1)
+
+
+def _meilen_end(kms, *, players=3):
+    """A meilen game whose draw pile runs out in P2's turn, the sides at ``kms``."""
+    hands = {p: FILLER for p in range(players)}
+    tabs = {p: driving(km) if km else tab() for p, km in enumerate(kms)}
+    s = scenario("meilen", players, hands=hands, tableaus=tabs, draw=["REPAIRS"])
+    return do(s, "discard REPAIRS", "discard REPAIRS")  # P2's turn draws the last card
+
+
+def test_meilen_winner_by_distance_exactly_1000_wins():
+    """meilen match: "Der Gewinner ist der erste Spieler, der genau 1000 Kilometer zählt",
+    decided by distance, not points: the side at 1000 wins though another scores more."""
+    four = ["RIGHT_OF_WAY", "EXTRA_TANK", "PUNCTURE_PROOF", "DRIVING_ACE"]
+    s = scenario(
+        "meilen", 2, hands={0: ["D100", *FILLER]},
+        tableaus={0: driving(900), 1: driving(875, safeties=four, coups=four)},
+    )  # fmt: skip
+    after = do(s, "play D100")
+    assert after.winners == (0,) and outcome(after) == "won"
+    assert after.totals[1] > after.totals[0]  # the points are scored and shown, they do not decide
+
+
+def test_meilen_winner_by_distance_the_closest_wins_when_nobody_made_1000():
+    """meilen match: "derjenige, der am nächsten an 1000 Kilometern liegt"."""
+    after = _meilen_end([800, 500, 0])
+    assert after.phase == "over" and after.winners == (0,) and outcome(after) == "won"
+
+
+def test_meilen_winner_by_distance_sides_tied_closest_share_the_win():
+    """meilen match, Resolution: sides tied closest share the win."""
+    after = _meilen_end([600, 0, 600])
+    assert after.winners == (0, 2) and outcome(after) == "shared"
+    assert [sheet(after).line(side, "trip") for side in range(3)] == [400, 0, 400]
+
+
+def test_meilen_winner_by_distance_a_side_at_0_km_is_never_closest_nobody_drove_is_a_draw():
+    """meilen, Resolutions: a side with 0 km is never "closest" (nobody gets the 400), and
+    if nobody drove the game is drawn: every side is listed, none won."""
+    after = _meilen_end([0, 0, 0])
+    assert after.phase == "over" and outcome(after) == "drawn"
+    assert after.winners == (0, 1, 2)
+    assert [sheet(after).line(side, "trip") for side in range(3)] == [0, 0, 0]
 
 
 # -- cards left in hand --------------------------------------------------------------

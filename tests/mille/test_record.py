@@ -320,3 +320,56 @@ def test_house_rule_view_json_carries_its_edition(tmp_path):
     data = json.loads(json.dumps(v.to_json()))
     assert data["edition_data"]["target_alone"] == 300
     assert MilleView.from_json(data) == v
+
+
+# -- the end line's result, and records written before it ----------------------------
+def test_end_line_says_won_shared_or_drawn():
+    """A meilen game is drawn when nobody drove, and shared by the sides tied closest to
+    1000; the end line says which (``result``), besides listing the winners."""
+    from rallye.mille import outcome
+
+    rec = recorded_game("wm2006", 2, 7, policy_seed=7)
+    assert rec.lines[-1]["result"] == "won" == outcome(rec.state)
+    for lines in (rec.lines,):
+        bad = json.loads(json.dumps(lines))
+        bad[-1]["result"] = "drawn"
+        err = _rejected(bad)
+        assert f"line {len(bad)}:" in str(err) and "'drawn'" in str(err) and err.rule == "score"
+    old = json.loads(json.dumps(rec.lines))
+    del old[-1]["result"]  # a record written before the field: still replays
+    assert replay_text(text_of(old)).finished
+
+
+def _drawn_meilen_record():
+    """A meilen game of 2 where nobody drives: both discard until the pile runs out."""
+    s = new_match("meilen", 2, 3)
+    rec = Recorder.start(s)
+    while rec.state.phase != "over":
+        la = [a for a in legal_actions(rec.state) if a.verb == "discard"]
+        rec.step(rec.state.current, la[0])
+    return rec
+
+
+def test_end_line_of_a_drawn_meilen_game():
+    rec = _drawn_meilen_record()
+    end = rec.lines[-1]
+    assert end["result"] == "drawn" and end["winners"] == [0, 1]
+    assert replay_text(text_of(rec.lines)).final == rec.state
+
+
+def test_a_hu_record_with_the_score_lines_written_before_issue_54_replays():
+    """Saved by rallye before the hu sheet printed a coup fourré as 300 on its own line: its
+    score line has the safety's 100 on the safety line and 200 on the coup-fourré line (the
+    same totals). It replays; today's sheet of that hand has the box's lines."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "mille_hu_save_old_score_lines.jsonl"
+    rep = replay_file(path)
+    sh = rep.final.sheets[0]
+    assert (sh.line(0, "safeties"), sh.line(0, "coup_fourre")) == (0, 600)  # two coups fourrés
+    recorded = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["sheet"]
+    assert (recorded["rows"][0]["safeties"], recorded["rows"][0]["coup_fourre"]) == (200, 400)
+    assert recorded["totals"] == list(sh.totals)
+    bad = path.read_text(encoding="utf-8").replace('"coup_fourre":400', '"coup_fourre":500')
+    with pytest.raises(RecordError, match="score sheet of hand 1 is wrong"):
+        replay_text(bad)

@@ -197,7 +197,7 @@ def test_the_action_context_of_a_state_is_that_of_the_acting_players_view(games)
             if kr.is_over(s):
                 continue
             a, b = ke.ActionContext.of_state(s), ke.ActionContext(kr.view_for(s, s.current))
-            assert (a.me, a.players, a.left, a.rammable) == (b.me, b.players, b.left, b.rammable)
+            assert (a.me, a.players, a.left, a.rammable, a.at) == (b.me, b.players, b.left, b.rammable, b.at)
             legal = kr.legal_actions(s)
             assert ke.legal_table(a, legal) == ke.legal_table(b, legal)
             rams += bool(a.rammable)
@@ -221,7 +221,7 @@ def test_the_state_table_is_the_legal_table_of_the_acting_players_view(games):
             # states with the same map, detour hand and full tiles share one run
             again = evolve(s, rng=Rng(1))
             assert kr.detour_plays(again) is plays or not plays
-    assert runs > 50
+    assert runs > 40  # (49 in the random games of rules 2)
 
 
 def test_the_state_table_takes_its_detour_codes_from_the_map_not_one_by_one(games, monkeypatch):
@@ -241,7 +241,7 @@ def test_the_state_table_takes_its_detour_codes_from_the_map_not_one_by_one(game
             ke.state_table(s)
             assert seen == [len(kr.legal_actions(s)) - len(plays)]
             checked += 1
-    assert checked > 50
+    assert checked > 40  # (49 in the random games of rules 2)
 
 
 def test_a_full_tile_leaves_the_detour_run_and_the_state_table(games):
@@ -291,6 +291,26 @@ def test_a_ram_stop_and_a_full_move_to_the_same_field_get_different_codes():
     assert found
 
 
+def test_a_turn_alone_beside_a_car_is_a_normal_move_not_a_ram_stop():
+    """Rules 2: a move may be a turn alone where the car stands; beside a rammable car, with
+    pips left, it is still no ram stop, and its code is the field's (a ram stop on the
+    mover's own field takes a way of 4 pips or more)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "knightrider"))
+    from test_kr_rule_model import turn_alone_beside_a_car
+
+    s = turn_alone_beside_a_car()
+    (turn,) = [a for a in kr.legal_actions(s) if isinstance(a, kr.Move)]
+    assert (turn.x, turn.y, turn.cost, s.pips - s.used) == (8, 1, 2, 3)
+    table = ke.legal_table(kr.view_for(s, s.current), kr.legal_actions(s))
+    code = next(c for c, a in table.items() if a == turn)
+    assert ke.MOVE0 <= code < ke.RAM0
+    loop = ke.ActionContext.of_state(evolve(s, pips=7))  # a way back to 8,1 (4 pips) with pips left rams
+    assert ke.action_code(kr.Move(8, 1, 1, 4), loop) >= ke.RAM0
+
+
 def test_decoding_an_illegal_code_is_a_clear_error(games):
     _, states = games[0]
     s = states[5]
@@ -328,4 +348,4 @@ def test_fast_encoder_matches_the_reference_bit_for_bit(games):
                 if i % 5 == 0:
                     assert ke.encode_view_into(v, buf, opts) is buf and buf.tobytes() == want.tobytes()
                     assert np.array_equal(ke.encode_view_into(v, strided, opts), want)
-    assert checked > 1000
+    assert checked > 900  # (980 in the random games of rules 2)

@@ -54,7 +54,7 @@ def test_mille_team_sides_and_bots_per_seat(capsys: pytest.CaptureFixture[str]) 
     rep = _simulate_json(
         capsys, "mille", "--edition", "fxschmid", "--players", "6", "--games", "2", "--bots", "heuristic,random"
     )
-    # fxschmid: 6 players are two teams of three [rule model: edition table, sides]
+    # fxschmid: 6 players are two teams of three [docs/rules/mille-bornes.md: table, sides]
     assert [s["seats"] for s in rep["sides"]] == [[1, 3, 5], [2, 4, 6]]
     assert rep["bots"] == ["heuristic", "random", "random", "random", "random", "random"]
     assert rep["sides"][0]["bots"] == ["heuristic", "random", "random"]

@@ -53,11 +53,11 @@ def test_human_seat_out_of_range_is_refused_by_resume_and_replay_alike(tmp_path:
     c = console()
     assert play_mille(mille_args(resume=str(path), bots=bots), c, _no_input) == 2
     out = c.export_text()
-    assert "'tui.human_seat' is 5, not a seat of this 2-player game" in out and "StopIteration" not in out
+    assert "seats for people (5, 0-based) are not seats of a 2-player game" in out and "StopIteration" not in out
     c = console()
     assert replay_command(path, c, quiet=True) == 2
-    assert "'tui.human_seat' is 5" in c.export_text()
-    with pytest.raises(RecordError, match="human_seat"):
+    assert "seats for people (5, 0-based) are not seats of a 2-player game" in c.export_text()
+    with pytest.raises(RecordError, match="seats for people"):
         MilleSession.resume(path)
 
 

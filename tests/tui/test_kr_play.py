@@ -1,6 +1,6 @@
 """Knight Rider in the terminal: the session loop driven by injected input and a recording console.
 
-Rule-checking tests are named after the rule-model clause (shared/rules/knight-rider.md)
+Rule-checking tests are named after the rule-model clause (docs/rules/knight-rider.md)
 whose refusal or effect they show on screen.
 """
 
@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from hotseat import ClearingConsole, assert_each_person_alone
 from rich.console import Console
 
 from rallye.agents import base as agents_base
@@ -57,8 +58,8 @@ def always(answer: str, limit: int = 5_000) -> Callable[[str], str]:
 
 def play_args(**kw: object) -> argparse.Namespace:
     base: dict[str, object] = dict(
-        game="knightrider", edition=None, players=None, seat=None, seed=None, bots="random", lang=None,
-        save=None, resume=None, delay=0.0, quick_build=False, rolled_start=False, tour=None,
+        game="knightrider", edition=None, players=None, seat=None, seed=None, bots="random", lang="en",
+        save=None, resume=None, delay=0.0, quick_build=False, rolled_start=False, tour=None, humans=None,
         deal_spares=False, shuffle_cards=False,
     )  # fmt: skip
     base.update(kw)
@@ -71,7 +72,7 @@ def to_the_chase(session: KRSession) -> None:
         v = session.view()
         if v.phase == "turn" and session.human_to_act:
             break
-        run_session(session, feed(["1"]), console())  # one choice, then EOF: unsaved, leaves
+        run_session(session, feed(["1"]), console(), lang="en")  # one choice, then EOF: unsaved, leaves
     v = session.view()
     assert v.phase == "turn" and session.human_to_act and not v.moved
 
@@ -79,7 +80,7 @@ def to_the_chase(session: KRSession) -> None:
 def test_whole_game_choosing_the_first_offered_action_runs_to_the_end() -> None:
     session = KRSession.new(3, 1, 0, ["random", "random"], QUICK)
     c = console()
-    assert run_session(session, always("1"), c) == 0
+    assert run_session(session, always("1"), c, lang="en") == 0
     assert session.over
     out = c.export_text()
     assert "The game is over" in out
@@ -94,9 +95,9 @@ def test_whole_game_choosing_the_first_offered_action_runs_to_the_end() -> None:
 
 def test_table_rolls_are_announced_from_the_events() -> None:
     """Ramming / oil slick: the ram and oil table rolls are shown with the table named."""
-    session = KRSession.new(2, 6, 0, ["random"], QUICK)  # a short game with both rolls
+    session = KRSession.new(2, 1, 0, ["random"], QUICK)  # a short game with both rolls (rules 2)
     c = console()
-    run_session(session, always("1"), c)
+    run_session(session, always("1"), c, lang="en")
     out = c.export_text()
     ram = [line for line in out.splitlines() if "[ram table] " in line]
     oil = [line for line in out.splitlines() if "[oil table] " in line]
@@ -115,7 +116,9 @@ def test_moving_exactly_the_rolled_pips_refused_choices_name_the_rule() -> None:
     v = session.view()
     left = v.pips - v.used
     c = console()
-    run_session(session, feed(["end", f"move to 0,0N ={left - 1}", "kitt TURBO2", "99", "fly", "quit", ""]), c)
+    run_session(
+        session, feed(["end", f"move to 0,0N ={left - 1}", "kitt TURBO2", "99", "fly", "quit", ""]), c, lang="en"
+    )
     out = c.export_text()
     assert f"refused: illegal 'end' by P1: the car must move first ({left} pips to use)" in out
     assert "[rule: move-all-pips]" in out
@@ -130,7 +133,7 @@ def test_moves_are_offered_nearest_to_the_villain_first_and_all_lists_the_rest()
     session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
     to_the_chase(session)
     c = console()
-    run_session(session, feed(["all", "quit", ""]), c)
+    run_session(session, feed(["all", "quit", ""]), c, lang="en")
     out = c.export_text()
     moves = [a for a in session.legal() if isinstance(a, Move)]
     loop = knightrider_app._Loop(session, feed([]), console(), "de", None, 0.0, lambda s: None)
@@ -155,9 +158,9 @@ def test_detour_cards_are_listed_per_square_and_laid_by_d_number() -> None:
     c = console()
     run_session(session, feed([f"detours {vx},{vy}", "d1", "d99", "quit", ""]), c)
     out = c.export_text()
-    assert f"Detours on square {vx},{vy}" in out
-    assert "lays Umleitung:" in out
-    assert "there is no detour choice d99" in out
+    assert f"Umleitungen auf Quadrat {vx},{vy}" in out
+    assert "legt Umleitung:" in out
+    assert "es gibt keine Umleitungs-Wahl d99" in out
     assert len(session.view().detours) == 1
     assert session.view().detour_played
 
@@ -169,7 +172,7 @@ def test_building_the_track_the_person_picks_by_number_letter_or_notation() -> N
     first = session.legal()[0]
     assert isinstance(first, Place)
     c = console()
-    run_session(session, feed(["place at 5,5 rot 0", "1", "quit", ""]), c)
+    run_session(session, feed(["place at 5,5 rot 0", "1", "quit", ""]), c, lang="en")
     out = c.export_text()
     assert "Where to lay it" in out and f"{first.x},{first.y}" in out
     assert "Tile " in out and "to lay" in out and "rot 0" in out
@@ -190,7 +193,7 @@ def test_quick_build_lays_every_tile_and_the_map_shows_cars_and_villain() -> Non
     session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
     to_the_chase(session)
     c = console()
-    run_session(session, feed(["1", "quit", ""]), c)
+    run_session(session, feed(["1", "quit", ""]), c, lang="en")
     out = c.export_text()
     assert "VV" in out or "1" in out
     v = session.view()
@@ -204,7 +207,7 @@ def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
     path = tmp_path / "kr.jsonl"
     session = KRSession.new(3, 5, 1, ["random", "random"], QUICK)
     c = console()
-    run_session(session, feed(["1", "1", "1", "1", f"save {path}", "quit", "n"]), c)
+    run_session(session, feed(["1", "1", "1", "1", f"save {path}", "quit", "n"]), c, lang="en")
     assert f"saved to {path}" in c.export_text()
     header = read_jsonl(path)[0][1]
     assert header["tui"] == {"human_seat": 1, "bots": ["random", None, "random"]}
@@ -227,7 +230,7 @@ def test_resume_through_the_command_continues_and_saves_back(tmp_path: Path) -> 
     rc = play_knightrider(play_args(resume=str(path), bots=None), c, feed(["1", "quit", "y"]))
     assert rc == 0
     out = c.export_text()
-    assert f"resumed {path}: {n0} actions replayed and verified" in out
+    assert f"resumed {path}: {n0} moves replayed and verified" in out
     lines = read_jsonl(path)
     assert sum(1 for _, line in lines if line["type"] == "action") > n0
     kr_record.replay(lines)  # still a valid record
@@ -266,7 +269,7 @@ def test_the_terminal_renders_only_the_humans_view(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(knightrider_app, "render_screen", spy)
     session = KRSession.new(4, 2, 2, ["random"] * 3, QUICK)
-    run_session(session, feed(["1"] * 30 + ["quit", ""]), console())
+    run_session(session, feed(["1"] * 30 + ["quit", ""]), console(), lang="en")
     assert len(seen) >= 5
     assert all(type(v) is View and v.me == 2 for v in seen)
 
@@ -288,7 +291,7 @@ def test_bots_are_asked_with_their_own_views_and_the_legal_actions(monkeypatch: 
 
     monkeypatch.setitem(agents_base._REGISTRY, ("knightrider", "spy"), Spy)
     session = KRSession.new(3, 4, 0, ["spy", "spy"], QUICK)
-    run_session(session, feed(["1"] * 15 + ["quit", ""]), console())
+    run_session(session, feed(["1"] * 15 + ["quit", ""]), console(), lang="en")
     assert asked and all(me == current and me != 0 for me, current in asked)
 
 
@@ -313,14 +316,26 @@ def test_missing_heuristic_bot_falls_back_with_a_note(monkeypatch: pytest.Monkey
     assert notes == ["the Knight Rider heuristic bot is not available yet; using 'random' instead"]
 
 
-def test_english_names_and_a_language_without_names() -> None:
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (None, ("Molekül-Mantel", "Deine Karten:", "Übeltäter auf Quadrat", "Varianten: Schnellaufbau", "Tschüss.")),
+        ("de", ("Molekül-Mantel", "Deine Karten:", "Übeltäter auf Quadrat", "Flucht-Karte", "Tschüss.")),
+        ("hu", ("Molekulapáncél", "A kártyáid:", "a gonosztevő helye:", "Menekülőkártya", "Viszlát.")),
+        ("en", ("Molecular Bonded Shell", "Your cards:", "villain on square", "variants: quick build", "Bye.")),
+        ("fr", ("Bouclier moléculaire", "Vos cartes :", "malfaiteur sur", "Carte de fuite", "Au revoir.")),
+    ],
+)
+def test_every_word_and_card_name_in_the_chosen_language_german_by_default(
+    lang: str | None, words: tuple[str, ...]
+) -> None:
     c = console()
-    play_knightrider(play_args(seed=1, lang="en", quick_build=True), c, feed(["quit", ""]))
+    play_knightrider(play_args(seed=1, lang=lang, quick_build=True), c, feed(["help", "quit", ""]))
     out = c.export_text()
-    assert "Molecular Bonded Shell" in out and "Molekül-Mantel" not in out
-    c = console()
-    play_knightrider(play_args(seed=1, lang="fr", quick_build=True), c, feed(["quit", ""]))
-    assert "Knight Rider has no card names in 'fr'" in c.export_text()
+    for word in words:
+        assert word in out, (lang, word)
+    others = {"de": "Deine Karten:", "hu": "A kártyáid:", "en": "Your cards:", "fr": "Vos cartes :"}
+    assert not [w for lg, w in others.items() if lg != (lang or "de") and w in out]
 
 
 def test_legal_actions_the_session_offers_are_the_engines() -> None:
@@ -332,7 +347,7 @@ def test_python_m_rallye_play_knightrider_in_a_subprocess_quits_cleanly() -> Non
     env = dict(os.environ, PYTHONPATH=str(SRC))
     proc = subprocess.run(
         [sys.executable, "-m", "rallye", "play", "knightrider", "--players", "3", "--seed", "7",
-         "--quick-build", "--bots", "random"],
+         "--quick-build", "--bots", "random", "--lang", "en"],
         input="1\nend\nquit\n\n",
         capture_output=True,
         text=True,
@@ -374,3 +389,88 @@ def test_own_piece_files_are_used_and_a_broken_one_is_refused_naming_the_piece(
     assert main(["play", "knightrider", "--quick-build", "--seed", "1", "--tiles", str(bad)]) == 2
     out = capsys.readouterr()
     assert "tile 77" in out.out + out.err
+
+
+SECRET = 734519  # a seed whose digits appear nowhere else on these screens
+
+
+def test_seed_is_secret_until_the_game_ends_then_printed_to_play_again(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    c = console()
+    play_knightrider(play_args(seed=SECRET, save=str(path), quick_build=True), c, feed(["1", "1", "quit", ""]))
+    assert str(SECRET) not in c.export_text()  # not at the start, not when quitting or saving
+    c = console()
+    assert play_knightrider(play_args(resume=str(path), bots=None), c, always("1")) == 0
+    out = c.export_text()
+    end = out.index("The game is over\n") if "The game is over\n" in out else out.index("─ The game is over")
+    assert "resumed" in out[:end] and str(SECRET) not in out[:end]  # nor in the resume message
+    assert f"play this deal again with: rallye play knightrider --seed {SECRET}" in out[end:]
+
+
+def test_several_humans_at_one_keyboard_see_only_their_own_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    log: list[object] = []
+    real = knightrider_render.render_screen
+
+    def spy(view: View, *a: object, **k: object) -> object:
+        log.append(("screen", view.me))
+        return real(view, *a, **k)  # type: ignore[arg-type]
+
+    def answer(prompt: str) -> str:
+        if "press Enter" in prompt:
+            log.append(("pass", prompt))
+            return ""
+        if len(log) > 4000:
+            raise EOFError
+        return "1"
+
+    monkeypatch.setattr(knightrider_app, "render_screen", spy)
+    session = KRSession.new(3, 5, (0, 2), ["random"], QUICK)
+    c = ClearingConsole(log)
+    run_session(session, answer, c, lang="en")
+    screens = [e[1] for e in log if isinstance(e, tuple) and e[0] == "screen"]
+    assert {0, 2} <= set(screens) and 1 not in screens[:-1]  # the bot's seat is never shown (the end is public)
+    assert_each_person_alone(log[: len(log) - 1])
+    out = c.export_text()
+    assert "Pass the keyboard to P3 (human)" in out and "P1 (human)" in out
+
+
+def test_humans_option_for_knight_rider_saves_both_people(tmp_path: Path) -> None:
+    path = tmp_path / "hot.jsonl"
+    c = ClearingConsole([])
+    args = play_args(seed=4, players=3, humans="1,3", save=str(path), quick_build=True)
+    assert play_knightrider(args, c, feed(["", "1", "quit", ""])) == 0
+    header = read_jsonl(path)[0][1]
+    assert header["tui"] == {"human_seat": 0, "bots": [None, "random", None], "human_seats": [0, 2]}
+    assert KRSession.resume(path).human_seats == (0, 2)
+    c = console()
+    assert play_knightrider(play_args(seed=4, humans="2,9", quick_build=True), c, feed([])) == 2
+    assert "--humans: seat 9 does not exist; seats are 1..3" in c.export_text()
+
+
+def test_variants_are_named_in_words_with_plurals() -> None:
+    c = console()
+    play_knightrider(play_args(seed=1, tour=2, quick_build=True, lang="de"), c, feed(["quit", ""]))
+    assert "Varianten: Schnellaufbau, Rundfahrt: 2 Ziel-Tableaus" in c.export_text()
+    c = console()
+    play_knightrider(play_args(seed=1, tour=1, quick_build=True, lang="fr"), c, feed(["quit", ""]))
+    assert "variantes : construction rapide, circuit : 1 tuile cible" in c.export_text()
+
+
+def test_a_refusal_names_the_rule_in_the_players_language() -> None:
+    session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
+    to_the_chase(session)
+    c = console()
+    run_session(session, feed(["end", "quit", ""]), c, lang="hu")
+    out = c.export_text()
+    assert "elutasítva: előbb az autónak haladnia kell: egy pont sem veszhet el" in out
+    assert "[rule: move-all-pips]" in out
+
+
+def test_an_action_is_said_once_not_again_as_its_own_event() -> None:
+    session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
+    c = console()
+    run_session(session, feed(["1", "quit", ""]), c, lang="en")
+    out = c.export_text()
+    log = [line for line in out.splitlines() if line.startswith(("  P", "    · P"))]  # actions and events
+    seats = [line.split(" waits")[0].strip(" ·") for line in log if " waits at the " in line]
+    assert len(seats) == 3 and len(set(seats)) == 3  # each car's waiting place said once

@@ -80,6 +80,14 @@ def test_an_altered_record_is_refused_naming_the_line(tmp_path: Path) -> None:
     assert "[rule: record-events]" in out
 
 
+def test_a_save_file_keeps_its_seed_secret(tmp_path: Path) -> None:
+    path = record(tmp_path, seed=6, moves=12)
+    c = console()
+    assert replay_command(path, c) == 0
+    out = c.export_text()
+    assert "in progress" in out and "seed (shown when the game is over)" in out and "seed 6" not in out
+
+
 def test_an_altered_action_is_refused_with_the_engines_rule(tmp_path: Path) -> None:
     path = record(tmp_path, seed=6, moves=12)
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from hotseat import ClearingConsole, assert_each_person_alone
 from rich.console import Console
 
 from rallye.agents import base as agents_base
@@ -53,7 +55,7 @@ def always(answer: str, limit: int = 20_000) -> Callable[[str], str]:
 def play_args(**kw: object) -> argparse.Namespace:
     base: dict[str, object] = dict(
         game="mille", edition=None, players=None, seat=None, seed=None, bots="random",
-        lang=None, save=None, resume=None, delay=0.0,
+        lang="en", save=None, resume=None, delay=0.0, humans=None,
     )  # fmt: skip
     base.update(kw)
     return argparse.Namespace(**base)
@@ -66,12 +68,12 @@ def test_full_two_player_match_choosing_1_shows_hand_and_wm2006_score_sheet() ->
     assert run_session(session, lambda prompt: "" if prompt.startswith("Enter: next hand") else "1", c) == 0
     assert session.over
     out = c.export_text()
-    assert "Your hand (7 cards)" in out
+    assert "Deine Hand (7 Karten)" in out  # the edition's language for every word
     # the edition's own score-sheet words (wm2006, German)
     for word in ("Wertungsblock", "Etappe", "Kilometer", "Die Krönung", "Schneider", "Gesamt", "Gewinn der Etappe"):
         assert word in out, word
-    assert "The match is over" in out
-    assert "wins with" in out
+    assert "Das Spiel ist zu Ende" in out
+    assert "gewinnt mit" in out
     v = session.view()
     assert max(v.totals) >= 5000 and v.winners
     # every hand's score sheet was shown as it ended
@@ -85,7 +87,7 @@ def test_core_rolling_refused_move_names_the_rule_and_loses_nothing() -> None:
     before = session.recorder.state
     assert "D100" in session.view().hand
     c = console()
-    run_session(session, feed(["play D100", "attack 1 ACCIDENT", "attack 9 STOP", "quit", ""]), c)
+    run_session(session, feed(["play D100", "attack 1 ACCIDENT", "attack 9 STOP", "quit", ""]), c, lang="en")
     out = c.export_text()
     assert "refused: illegal 'play D100' by P1: distance needs a rolling side" in out
     assert "[rule: rolling]" in out
@@ -98,7 +100,7 @@ def test_core_rolling_refused_move_names_the_rule_and_loses_nothing() -> None:
 def test_number_out_of_range_and_unknown_words_are_explained() -> None:
     session = MilleSession.new("wm2006", 2, 1, 0, ["random"])
     c = console()
-    run_session(session, feed(["99", "fly away", "help", "sheet", "hand", "quit", "n"]), c)
+    run_session(session, feed(["99", "fly away", "help", "sheet", "hand", "quit", "n"]), c, lang="en")
     out = c.export_text()
     n = len(session.legal())
     assert f"there is no move 99; the moves are numbered 1..{n}" in out
@@ -112,7 +114,7 @@ def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     session = MilleSession.new("hu", 3, 5, 1, ["random", "random"])
     c = console()
-    run_session(session, feed(["1", "2", "1", "1", f"save {path}", "quit", "n"]), c)
+    run_session(session, feed(["1", "2", "1", "1", f"save {path}", "quit", "n"]), c, lang="en")
     assert f"saved to {path}" in c.export_text()
     moves = sum(1 for line in session.recorder.lines if line["type"] == "action")
     assert moves >= 4
@@ -174,7 +176,7 @@ def test_the_terminal_renders_only_the_humans_view(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(mille_app, "render_screen", spy)
     session = MilleSession.new("wm2006", 4, 2, 2, ["random"] * 3)
-    run_session(session, feed(["1"] * 40 + ["quit", ""]), console())
+    run_session(session, feed(["1"] * 40 + ["quit", ""]), console(), lang="en")
     assert len(seen) >= 10
     assert all(isinstance(v, MilleView) and v.seat == 2 for v in seen)
 
@@ -195,14 +197,14 @@ def test_bots_are_asked_with_their_own_views(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setitem(agents_base._REGISTRY, ("mille", "spy"), Spy)
     session = MilleSession.new("meilen", 3, 4, 0, ["spy", "spy"])
-    run_session(session, feed(["1"] * 15 + ["quit", ""]), console())
+    run_session(session, feed(["1"] * 15 + ["quit", ""]), console(), lang="en")
     assert asked and all(seat == current and seat != 0 for seat, current in asked)
 
 
 def test_team_game_labels_sides_and_seat_two() -> None:
     session = MilleSession.new("wm2006", 4, 9, 1, ["random"] * 3)
     c = console()
-    run_session(session, feed(["quit", ""]), c)
+    run_session(session, feed(["quit", ""]), c, lang="en")
     out = c.export_text()
     assert "side 1: P1 (random) + P3 (random)" in out
     assert "side 2: P2 (you) + P4 (random)   ← your side" in out
@@ -216,11 +218,34 @@ def test_language_choice_and_fallback() -> None:
     assert "Your hand" in out and "(D100)" in out and "100 miles" in out
     c = console()
     play_mille(play_args(seed=1, lang="hu"), c, feed(["quit", ""]))
-    assert "wm2006 has no card names in 'hu'" in c.export_text()
+    out = c.export_text()
+    # the screen speaks Hungarian; the cards fall back to English, with a note saying so
+    assert "A(z) wm2006 kiadásban nincsenek hu nyelvű kártyanevek" in out
+    assert "A kezed (7 kártya)" in out and "100 miles" in out and "Viszlát." in out
     c = console()
-    play_mille(play_args(seed=1, edition="hu"), c, feed(["quit", ""]))
+    play_mille(play_args(seed=1, edition="hu", lang=None), c, feed(["quit", ""]))
     out = c.export_text()
     assert "1000 Kilométer" in out and "Ütközés (ACCIDENT)" in out  # hu names by default
+    assert "húzópakli" in out and "te következel" in out  # and hu words
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("de", ("Deine Hand (7 Karten)", "Nachziehstapel", "Ziel 700 km", "du bist dran", "Letzte Züge")),
+        ("hu", ("A kezed (7 kártya)", "húzópakli", "cél 700 km", "te következel", "Utolsó lépések")),
+        ("en", ("Your hand (7 cards)", "draw pile", "target 700 km", "your turn", "Last moves")),
+        ("fr", ("Votre main (7 cartes)", "pioche", "but 700 km", "à vous de jouer", "Derniers coups")),
+    ],
+)
+def test_every_word_of_the_screen_in_the_chosen_language(lang: str, words: tuple[str, ...]) -> None:
+    c = console()
+    play_mille(play_args(seed=1, lang=lang), c, feed(["help", "quit", ""]))
+    out = c.export_text()
+    for word in words:
+        assert word in out, (lang, word)
+    others = {"de": "Deine Hand", "hu": "A kezed", "en": "Your hand", "fr": "Votre main"}
+    assert not [w for lg, w in others.items() if lg != lang and w in out]
 
 
 def test_bad_settings_get_clear_errors() -> None:
@@ -245,10 +270,34 @@ def test_missing_heuristic_bot_falls_back_with_a_note(monkeypatch: pytest.Monkey
     assert notes == ["the heuristic bot is not available yet; using 'random' instead"]
 
 
-def test_default_seed_is_random_and_printed() -> None:
+SECRET = 734519  # a seed whose digits appear nowhere else on these screens
+
+
+def test_seed_is_secret_until_the_match_ends_then_printed_to_play_again(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    c = console()
+    play_mille(play_args(seed=SECRET, save=str(path)), c, feed(["1", "1", "quit", ""]))
+    assert str(SECRET) not in c.export_text()  # not at the start, not when quitting or saving
+    c = console()
+    assert play_mille(play_args(resume=str(path), bots=None), c, always("1")) == 0
+    out = c.export_text()
+    end = out.index("The match is over")
+    assert "resumed" in out[:end] and str(SECRET) not in out[:end]  # nor in the resume message
+    assert f"play this deal again with: rallye play mille --seed {SECRET}" in out[end:]
+    # the finished record is saved, and not offered to --resume (there is nothing left to play)
+    assert f"saved to {path} (the game is over; see it with: rallye replay {path})" in out[end:]
+    assert "--resume" not in out[end:]
+
+
+def test_a_random_seed_is_printed_only_at_the_end() -> None:
+    c = console()
+    assert play_mille(play_args(players=3), c, always("1")) == 0
+    out = c.export_text()
+    found = re.findall(r"--seed (\d+)", out)
+    assert len(found) == 1 and out.index("--seed") > out.index("The match is over")
     c = console()
     play_mille(play_args(), c, feed(["quit", ""]))
-    assert "(play this deal again with --seed " in c.export_text()
+    assert "seed" not in c.export_text()
 
 
 def test_knightrider_without_its_app_is_a_clear_error(
@@ -264,7 +313,21 @@ def test_knightrider_without_its_app_is_a_clear_error(
 def test_python_m_rallye_play_in_a_subprocess_quits_cleanly() -> None:
     env = dict(os.environ, PYTHONPATH=str(SRC))
     proc = subprocess.run(
-        [sys.executable, "-m", "rallye", "play", "mille", "--players", "2", "--seed", "1", "--bots", "random"],
+        [
+            sys.executable,
+            "-m",
+            "rallye",
+            "play",
+            "mille",
+            "--players",
+            "2",
+            "--seed",
+            "1",
+            "--bots",
+            "random",
+            "--lang",
+            "en",
+        ],
         input="1\n2\nplay D200\nquit\n\n",
         capture_output=True,
         text=True,
@@ -276,3 +339,98 @@ def test_python_m_rallye_play_in_a_subprocess_quits_cleanly() -> None:
     assert "refused: illegal 'play D200'" in proc.stdout
     assert "Bye." in proc.stdout
     assert proc.stderr == ""
+
+
+def hot_seat_input(log: list[object], move: str = "1", limit: int = 20_000) -> Callable[[str], str]:
+    """Enter at each 'pass the keyboard' prompt, ``move`` at every other one."""
+    count = 0
+
+    def read(prompt: str) -> str:
+        nonlocal count
+        count += 1
+        if count > limit:
+            raise EOFError
+        if "press Enter" in prompt:
+            log.append(("pass", prompt))
+            return ""
+        return move
+
+    return read
+
+
+def test_several_humans_at_one_keyboard_see_only_their_own_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    log: list[object] = []
+    real = render.render_screen
+
+    def spy(view: MilleView, *a: object, **k: object) -> object:
+        log.append(("screen", view.seat))
+        return real(view, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mille_app, "render_screen", spy)
+    session = MilleSession.new("meilen", 3, 21, (0, 2), ["random"])
+    assert session.bot_names == (None, "random", None)
+    c = ClearingConsole(log)
+    assert run_session(session, hot_seat_input(log), c, lang="en") == 0
+    assert session.over
+    screens = [e for e in log if isinstance(e, tuple) and e[0] == "screen"]
+    assert {s for _, s in screens} == {0, 2}  # both people played, the bot's seat never shown
+    # between two clears of the screen only one person's cards were ever shown, and every
+    # change of person went through the pass screen, which names the next one
+    assert_each_person_alone(log)
+    out = c.export_text()
+    assert "Pass the keyboard to P1 (human)" in out and "Pass the keyboard to P3 (human)" in out
+    assert "People at this keyboard: P1 (human), P3 (human)" in out
+
+
+def test_humans_option_saves_and_resumes_both_people(tmp_path: Path) -> None:
+    path = tmp_path / "hot.jsonl"
+    log: list[object] = []
+    c = ClearingConsole(log)
+    args = play_args(seed=4, players=3, humans="3,1", save=str(path))
+    assert play_mille(args, c, hot_seat_input(log, limit=12)) == 0
+    header = read_jsonl(path)[0][1]
+    assert header["tui"] == {"human_seat": 0, "bots": [None, "random", None], "human_seats": [0, 2]}
+    resumed, _ = MilleSession.resume(path)
+    assert resumed.human_seats == (0, 2) and resumed.bot_names == (None, "random", None)
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        (dict(humans="1,1"), "--humans: seat 1 is given twice"),
+        (dict(humans="0"), "--humans: seat 0 does not exist; seats are 1..2"),
+        (dict(humans="one"), "--humans: 'one' is not a seat number"),
+        (dict(humans=","), "--humans: give at least one seat"),
+        (dict(humans="1", seat=2), "give --seat (one person) or --humans (several), not both"),
+    ],
+)
+def test_bad_humans_option_is_a_clear_error(kw: dict[str, object], message: str) -> None:
+    c = console()
+    assert play_mille(play_args(seed=1, **kw), c, feed([])) == 2
+    assert message in c.export_text()
+
+
+def test_a_refusal_names_the_rule_in_the_players_language_then_the_engines_words() -> None:
+    session = MilleSession.new("wm2006", 2, 1, 0, ["random"])  # seed 1: D100 in hand, nobody rolling
+    c = console()
+    run_session(session, feed(["play D100", "fly", "quit", ""]), c, lang="de")
+    out = c.export_text()
+    assert "abgelehnt: Kilometer nur, wenn dein Team fährt" in out
+    assert "  illegal 'play D100' by P1: distance needs a rolling side" in out  # the exact words, for reference
+    assert "nicht verstanden: das ist kein Zug (siehe 'help')" in out
+
+
+def test_a_save_naming_a_seat_that_does_not_exist_is_a_clear_error_unless_a_seat_is_given(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.jsonl"
+    play_mille(play_args(seed=3, save=str(path)), console(), feed(["1", "quit", ""]))
+    text = path.read_text(encoding="utf-8").replace('"human_seat":0', '"human_seat":7', 1)
+    assert '"human_seat":7' in text
+    path.write_text(text, encoding="utf-8")
+    c = console()
+    assert play_mille(play_args(resume=str(path), bots=None), c, feed([])) == 2
+    assert "are not seats of a 2-player game; choose with --seat or --humans" in c.export_text()
+    c = console()
+    assert play_mille(play_args(resume=str(path), bots=None, seat=2), c, feed(["quit", "n"])) == 0
+    assert "You play P2 (you)" in c.export_text()

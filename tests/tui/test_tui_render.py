@@ -23,7 +23,7 @@ def text_of(renderable: object) -> str:
 
 
 def screen(view: mille.MilleView) -> str:
-    labels = Labels.for_view(view, {view.seat: "you"})
+    labels = Labels.for_view(view, {view.seat: "you"}, ui="en")
     return text_of(render_screen(view, labels, mille.legal_from_view(view)))
 
 
@@ -85,7 +85,7 @@ def test_coup_fourre_is_announced_and_marked_on_the_tableau() -> None:
     v = mille.view_for(s, 0)
     tab = Tableau(battle=("ROLL",), safeties=("RIGHT_OF_WAY", "EXTRA_TANK"), coups=("RIGHT_OF_WAY",), km=300)
     v = dataclasses.replace(v, tableaus=(v.tableaus[0], tab))
-    labels = Labels.for_view(v, {0: "you"})
+    labels = Labels.for_view(v, {0: "you"}, ui="en")
     ev = text_of(event_text(Event(1, "coup_fourre", "RIGHT_OF_WAY", 1), labels))
     assert "COUP FOURRÉ (Blitzaktion)! P2 lays Vorfahrt (RIGHT_OF_WAY) crosswise" in ev
     table = text_of(tableau_table(v, labels))

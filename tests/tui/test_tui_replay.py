@@ -56,6 +56,18 @@ def test_a_save_file_is_in_progress(tmp_path: Path) -> None:
     out = c.export_text()
     assert "in progress (a save file)" in out
     assert "--resume" in out
+    assert "seed (shown when the game is over)" in out  # the seed of a game still on is a secret
+
+
+def test_a_save_of_several_people_names_them_all(tmp_path: Path) -> None:
+    from rallye.tui.mille_app import MilleSession
+
+    session = MilleSession.new("meilen", 3, 8, (0, 2), ["random"])
+    path = session.save(tmp_path / "hot.jsonl")
+    c = console()
+    assert replay_command(path, c) == 0
+    out = c.export_text()
+    assert "side 1: P1 (human)" in out and "side 2: P2 (random)" in out and "side 3: P3 (human)" in out
 
 
 def test_an_altered_action_is_rejected_with_its_line_number(tmp_path: Path) -> None:

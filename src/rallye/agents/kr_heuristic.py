@@ -288,7 +288,13 @@ class Reading:
         return cell == self.villain and not self.ram_stop(cell, m.cost, pips_left)
 
     def ram_stop(self, cell: int, cost: int, pips_left: int) -> bool:
-        return cell in self.rammable and cost < pips_left
+        """A move to ``cell`` for ``cost`` pips stops there to ram (the engine's rule: it
+        arrives on a field with one rammable car while pips remain). A move of at most 2
+        pips that ends on this car's own field is a turn where it stands (a way back to its
+        field costs 4 at least), which passes nobody."""
+        if cell not in self.rammable or cost >= pips_left:
+            return False
+        return cost > 2 or cell != self.base.cars[self.view.me].cell
 
 
 # -- moves and K.I.T.T. cards ------------------------------------------------------------

@@ -3,12 +3,14 @@
 
 **Look-ahead** (:class:`LookaheadAgent`). Catching the villain takes an exact roll: the
 car must *end* its move on the villain's field, and in games of heuristic bots only
-about one turn in thirty starts with any roll that could do it. So a position is worth
+about one turn in thirty starts with any roll that could do it (measured under rules 1,
+before a move could end with a turn). So a position is worth
 its chance to hit, now and in the next rounds, and that chance is computed, not guessed:
 
 - :func:`reach_layers` lists every (field, heading) a car can end on with exactly ``c``
   pips (1..12: a die, or a die doubled by Turbo-Boost I), by the engine's movement rules
-  (turns cost pips, roadblocks stop, no reversing, the most pips any way can use); other
+  (turns cost pips, a move may end with a turn, roadblocks stop, no reversing, the most
+  pips any way can use); other
   cars are left out (they move). A test checks it against the engine's move search.
 - The villain's next positions are public as a distribution: the escape cards not yet
   turned are known, only their order is not
@@ -374,19 +376,39 @@ _MIDDLE = bytes(1 if _is_middle(c) else 0 for c in range(g.N_CELLS))
 @lru_cache(maxsize=1 << 16)
 def reach_layers(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> tuple[tuple[int, ...], ...]:
     """The states ``field * 4 + heading`` a car on ``cell`` facing ``heading`` can end a
-    step sequence in at an exact cost of ``c`` pips, for ``c`` = 0..12 (index ``c``).
+    move in at an exact cost of ``c`` pips, for ``c`` = 0..12 (index ``c``).
 
-    A step costs 1 pip plus the turn on the field it leaves (90° 1, 180° 2); roadblocked
-    fields cannot be entered; other cars are ignored.
+    A step costs 1 pip plus the turn on the field it leaves (90° 1, 180° 2); a move may
+    also end with a turn on its last field (the car's own field included) towards a road
+    leaving it (the engine's rules 2: turning is spending); roadblocked fields cannot be
+    entered; other cars are ignored.
     """
+    arrive: list[set[int]] = [set() for _ in range(MAX_PIPS + 1)]
     out: list[set[int]] = [set() for _ in range(MAX_PIPS + 1)]
-    out[0].add(cell * 4 + heading)
-    for c in range(MAX_PIPS):
-        for st in out[c]:
+    arrive[0].add(cell * 4 + heading)
+    for c in range(MAX_PIPS + 1):
+        layer = out[c]
+        for st in arrive[c]:
+            layer.add(st)
+            if c == MAX_PIPS:
+                continue
             for nxt, cost in _steps(links, blocked, st):
+                if c + cost <= MAX_PIPS:
+                    arrive[c + cost].add(nxt)
+            for nxt, cost in _turns(links, st):
                 if c + cost <= MAX_PIPS:
                     out[c + cost].add(nxt)
     return tuple(tuple(sorted(layer)) for layer in out)
+
+
+def _turns(links: bytes, st: int) -> list[tuple[int, int]]:
+    """The turns a move may end with on the field of state ``st``: (the state after, its
+    cost: 90° 1, 180° 2), towards each road leaving the field in a new direction."""
+    f = st >> 2
+    h = st & 3
+    tc = g.TURN_COST[h]
+    lk = links[f]
+    return [(f * 4 + d, tc[d]) for d in range(4) if d != h and (lk >> d) & 1]
 
 
 def _steps(links: bytes, blocked: frozenset[int], st: int) -> list[tuple[int, int]]:

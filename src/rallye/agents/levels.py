@@ -1,7 +1,7 @@
 """Levels: ``easy``, ``medium``, ``hard``, ``expert`` mapped to a configured bot per game.
 
-Mille Bornes (budgets measured by ``benchmarks/bot_speed.py``; the figures are in the
-README):
+Mille Bornes (budgets measured by ``benchmarks/bot_speed.py``; the figures are in
+docs/bots.md):
 
 ========  =====================================================================
 easy      the heuristic with 30 % uniformly random moves
@@ -55,7 +55,7 @@ EASY_EPSILON = 0.3
 #: CPU seconds a decision of each search level may use before it stops sampling deals
 #: (the issue's limits: hard 0.2 s, expert 0.5 s a move).
 CPU_LIMITS = {"hard": 0.18, "expert": 0.45}
-#: expert's rollout length in engine steps and its tracker's particles (README, "Mille
+#: expert's rollout length in engine steps and its tracker's particles (docs/bots.md, "Mille
 #: Bornes bots": paired against the 12-step expert without the tracker, +4.9 [+0.7, +9.1]
 #: points of win rate against the heuristic on 368 games)
 EXPERT_HORIZON, EXPERT_TRACK = 16, 1000

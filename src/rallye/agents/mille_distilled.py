@@ -20,7 +20,7 @@ extension decision stays the heuristic's.
 
 The weights ship with the package (``data/distilled_wm2006.json``), fitted on 2-player
 wm2006 decisions; the features are defined for every edition and player count, so the bot
-plays them all (the README gives its measured strength, edition by edition).
+plays them all (docs/bots.md gives its measured strength, edition by edition).
 """
 
 from __future__ import annotations

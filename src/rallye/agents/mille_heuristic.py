@@ -33,7 +33,7 @@ expert kept End of Limit and remedies and gave up distance cards the heuristic k
 distance cards are worth less in hand, End of Limit more, Roll no longer goes before an
 attack, and an opponent close to finishing no longer makes the bot bank its safeties.
 Against ``heuristic`` in 2-player wm2006 it wins 58.7 % of 5000-point matches (4,000
-duplicate matches; README, "Mille Bornes bots").
+duplicate matches; docs/bots.md, "Mille Bornes bots").
 :data:`FITTED` (the ``fitted`` bot) is a second round: fourteen weights chosen to lose the
 least against ``expert``'s own estimates of its candidate moves (13,812 decisions, the
 expert's paired rollout means): besides ``tuned``'s habits it attacks before curing
@@ -51,7 +51,7 @@ before the target (150). On fresh deals it gains 18.9 +- 3.9 points a hand over 
 against the classic heuristic, and wins 60.7 % of 5000-point matches against
 ``heuristic`` where ``fitted`` wins 59.4 % on the same deals. Inside ``expert``'s search it
 showed no gain (561 of 800 matches against 570 with ``fitted`` on the same deals), so
-``expert`` keeps ``FITTED`` (README, "Mille Bornes bots").
+``expert`` keeps ``FITTED`` (docs/bots.md, "Mille Bornes bots").
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ to their odds (distance 1.1 to 1.2 times, remedies 0.8 to 1.1; safeties from 1.1
 the hand down to 0.15 late, since it plays them at once for the extra turn). With
 ``hazard_odds`` below 1 a deal is accepted with that weight to the power of the hazards it
 puts in the others' hands: every consistent deal stays possible, the ones with fewer hazards
-weigh more. No level uses it (no gain shown; README, "Mille Bornes bots").
+weigh more. No level uses it (no gain shown; docs/bots.md, "Mille Bornes bots").
 
 **What the last turn reveals** (:func:`last_turn_replay`; ``PimcAgent(read_turns=...)``). The
 move just made by the player before the viewer is replayed: from the view, the public

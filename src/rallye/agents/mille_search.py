@@ -458,7 +458,7 @@ class PimcAgent:
     each deal is cheap, so many more fit the budget. Measured on positions from real games
     (each candidate's true value from 160 rollouts to the end on the real hidden hands),
     a 12-step horizon gains about 10-13 points a decision over the heuristic where
-    rollouts to the end gain about 1 (README, "Mille Bornes bots"). The extension
+    rollouts to the end gain about 1 (docs/bots.md, "Mille Bornes bots"). The extension
     decision is always rolled out to the end of the hand: what it risks is the trip.
 
     The heuristic's choice stands unless an alternative beats it, paired deal by deal, by
@@ -506,7 +506,7 @@ class PimcAgent:
     and 1,000 on 641 fresh positions -0.37 [-1.92, +1.19]). In matches against the
     heuristic, once it followed laid safeties and coups fourrés, with a 16-step horizon and
     1,000 particles: +4.9 [+0.7, +9.1] points of win rate paired against the previous
-    ``expert`` (12 steps, no filter) on 368 games (two versions of the filter; README, "Mille
+    ``expert`` (12 steps, no filter) on 368 games (two versions of the filter; docs/bots.md, "Mille
     Bornes bots"), so ``expert`` uses it (1,000 particles, 16 steps:
     :mod:`rallye.agents.levels`).
 
@@ -530,7 +530,7 @@ class PimcAgent:
     against ``expert``: +3.46 [+2.05, +4.87] (1,358 positions), +1.34 [-0.38, +3.06] (970),
     +0.17 [-1.14, +1.49] (866) points a decision; in matches against the heuristic, paired
     against ``expert`` on 480 games from deal seeds 181000 and 191000, -1.0 [-4.4, +2.3]
-    points of win rate (README, "Mille Bornes bots"), so no level uses it.
+    points of win rate (docs/bots.md, "Mille Bornes bots"), so no level uses it.
 
     And ``hazard_odds`` (a weight in (0, 1], 1: off; in no level): the deals are weighed by
     the sampler's "Hazards in hand" (a heuristic player attacks at once, so it holds about
@@ -557,7 +557,7 @@ class PimcAgent:
     heuristic, 3.1 +- 1.6 points of win rate below ``expert`` on the same games, so no
     level uses it. ``distilled`` does lift the small budget of ``hard``, which uses it: 65.8 %
     of 600 matches against the heuristic, where the same budget from the classic
-    heuristic's move won 56.5 % (README, "Mille Bornes bots").
+    heuristic's move won 56.5 % (docs/bots.md, "Mille Bornes bots").
 
     ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
     for the searching side: it ranks the candidates and plays that side's turns in the
@@ -565,7 +565,7 @@ class PimcAgent:
     model). ``expert`` uses ``FITTED``: 15,214 of 21,517 matches (70.7 %) against the heuristic;
     the previous expert (12 steps, no filter) with ``FITTED`` won 3,648 of 5,214 (70.0 %),
     with ``TUNED`` 486 of 700 (69.4 %), with the classic style 1,071 of 1,600 (66.9 %)
-    (README, "Mille Bornes bots").
+    (docs/bots.md, "Mille Bornes bots").
 
     The deals weigh down what the others' last discards suggest they do not hold
     (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player

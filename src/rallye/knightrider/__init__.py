@@ -2,7 +2,7 @@
 
 Pure and standard-library only: immutable states, ``apply(state, action) -> state``,
 chance from the :class:`~rallye.core.rng.Rng` in the state, secrets only through
-:func:`view_for`. The rule model is ``shared/rules/knight-rider.md``; the resolutions
+:func:`view_for`. The rules are in ``docs/rules/knight-rider.md``; the resolutions
 this engine adds are listed in :mod:`rallye.knightrider.engine`; the action notation and
 the integer action space in :mod:`rallye.knightrider.actions`.
 

@@ -9,6 +9,9 @@ Notation (``str(action)``; :func:`parse_action` reads it back)::
     move 4,-4N 4,-5N 5,-5E =4    drive this path (field x,y and heading after each step),
                                  using 4 pips; a jumped field is marked ``*`` and the move
                                  then ends with `` jump`` (plays Blockier-Sprung)
+    move 4,-5N 4,-5E =2          a last step on the field of the one before is a turn there,
+                                 at the end of the move (``move 4,-5E =1``: a turn alone,
+                                 where the car stands)
     move to 5,-5E =4             the same move by destination only (code form)
     kitt MANTLE | TURBO1 | TURBO2
     detour RIGHT at 1,-2 rot 90  lay a detour card on the middle field of square (1,-2)

@@ -16,17 +16,49 @@ Order of ``legal_actions`` (pinned by a golden test):
   then ``kitt MANTLE``, ``TURBO1``, ``TURBO2``; then ``detour`` by (square code, kind in
   STRAIGHT DEADEND ROADBLOCK RIGHT LEFT order, rotation); then ``end``.
 
+Rules version :data:`RULES` (2): the rule model's Resolutions on turning, rams and
+Blockier-Sprung (issue #54); records name the version they were played under
+(``rallye.knightrider.record``). The rule model's Resolutions this engine follows where
+the rulebook's text alone would not say what to do, each with its scenario test
+(``tests/knightrider/test_kr_rule_model.py`` unless named):
+
+* **Turning is spending.** A turn is paid on the field where it happens (90° 1 pip, 180°
+  2), whether or not the car then leaves that field: a move may end with a turn on its
+  last field, towards a road leaving it (a car facing a dead end with 2 pips turns round
+  and stops; one with 1 pip left on a curve turns into it and stops), and a move may be
+  that turn alone, on the field the car stands on. One turn per field a way passes: it
+  leaves the field in the direction it turned to. The heading is part of where a move
+  ends: the same field with two headings is two moves. A car's heading is the direction
+  of its last step, or of the turn its move ended with.
+* **No dodging a ram.** A way that passes a car, with its ram stop, is a way like any
+  other: when a way on through a ram stop uses more pips than every way that avoids it,
+  only the ram stop is offered (the ram is automatic); a ram stop whose ways on use
+  fewer pips than some other way is not offered either.
+* **Blockier-Sprung:** only the jumped field is free; a turn on it costs its pips as
+  anywhere.
+* **Skidding** goes back along the road and stops early at an obstacle, a full field, a
+  dead end, or a junction with no straight way on.
+* **Tour:** a target tile is reached when the car stops on it, at the end of a move or
+  at a ram stop; driving through does not count.
+* **On its roof:** "nothing else" includes the escape card: the villain does not move in
+  that turn.
+* **Start:** cars wait at any opening of the start tile (the rulebook's "bis zu 3
+  Streckenanfänge" are the tile's openings), whether or not a neighbouring tile joins
+  there; entering the first field costs one pip.
+
 Resolutions of the rulebook's gaps taken here (beyond the rule model's):
 
-* A turn is paid when leaving a field in a new direction; a car never turns in place
-  without moving on. A car's heading is the direction of its last step.
 * A move is offered in segments: a segment ends when the pips are used (or the most any
-  way can use), or on a field with one rammable car while pips remain (the ram stop):
-  the ram is rolled, then the player moves on with the remaining pips. A car on its
-  roof or under Molekül-Mantel cannot be rammed, so it is passed freely.
+  way can use), or on arriving at a field with one rammable car while pips remain (the
+  ram stop): the ram is rolled, then the player moves on with the remaining pips (the
+  ways on are worked out afresh, from where the cars now stand). A car on its roof or
+  under Molekül-Mantel cannot be rammed, so it is passed freely. A move that ends on a
+  car's field with a turn there, where the car started, makes no ram (it passes nobody).
 * Blockier-Sprung is played as part of a move (``move ... jump``): the path passes one
-  obstacle field and leaves it by any road but the one it came by; the jumped field and
-  any turn on it cost nothing. It counts as the turn's one K.I.T.T. card.
+  obstacle field and leaves it by any road but the one it came by. It counts as the
+  turn's one K.I.T.T. card.
+* A move that is only a turn on the car's field is a move like any other: it may win
+  (the car ends its move on the villain's field), reach a tour target, or end on oil.
 * Turbo-Boost cards are played before the car has moved this turn.
 * A car on its roof spends its whole turn on ``recover``: no roll, no cards, and no
   escape card is turned.
@@ -87,6 +119,9 @@ from rallye.knightrider.track import (
     skid,
     square_mask,
 )
+
+#: The version of the rules this engine plays (see the docstring); records carry it.
+RULES = 2
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5

@@ -2,8 +2,8 @@
 
 A record is::
 
-    {"type": "header", "game": "knightrider", "version": 1, "players": 3, "seed": 7,
-     "options": {...}}
+    {"type": "header", "game": "knightrider", "version": 1, "rules": 2, "players": 3,
+     "seed": 7, "options": {...}}
     {"type": "action", "n": 1, "player": 0, "action": "enter N", "events": ["..."]}
     ...
     {"type": "result", "winner": 1, "turns": 57}          (only once the game is over)
@@ -13,6 +13,12 @@ optional when writing by hand; when present, replay checks them. :func:`replay` 
 the game from the header's seed and options and verifies every line, raising
 :class:`~rallye.core.errors.RecordError` naming the line and what is wrong. A record of
 an unfinished game is a save; :func:`load` resumes it.
+
+``version`` is the record format; ``rules`` the version of the rules the game was played
+under (:data:`~rallye.knightrider.engine.RULES`; a header without it is rules 1, from
+before the rules on turning, rams and Blockier-Sprung of issue #54). A rules-1 record is
+replayed under today's rules: most do, and one that does not is refused naming the rules
+version it was played under. A record of newer rules than this rallye's is refused.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Any
 from rallye.core.errors import GameError, RecordError
 from rallye.core.record import Line, iter_field, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.knightrider.actions import Action, parse_action
-from rallye.knightrider.engine import apply, is_over, new_game
+from rallye.knightrider.engine import RULES, apply, is_over, new_game
 from rallye.knightrider.state import Options, State
 
 GAME = "knightrider"
@@ -36,6 +42,7 @@ def header(players: int, seed: int, options: Options | None = None) -> Line:
         "type": "header",
         "game": GAME,
         "version": VERSION,
+        "rules": RULES,
         "players": players,
         "seed": seed,
         "options": (options or Options()).to_json(),
@@ -98,6 +105,35 @@ def replay(lines: Sequence[Line] | Iterable[tuple[int, Line]], *, source: str = 
         raise RecordError(f"{where}: not a Knight Rider record (game {head.get('game')!r})", rule="record-header")
     if head.get("version") != VERSION:
         raise RecordError(f"{where}: unsupported record version {head.get('version')!r}", rule="record-header")
+    rules = head.get("rules", 1)
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:
+        raise RecordError(f"{where}: field 'rules' must be a rules version (1, 2, ...)", rule="record-header")
+    if rules > RULES:
+        raise RecordError(
+            f"{where}: the game was played under Knight Rider rules {rules}; this rallye plays rules {RULES}",
+            rule="record-rules",
+        )
+    try:
+        return _replay_body(numbered, head, where, source)
+    except RecordError as exc:
+        if rules == RULES:
+            raise
+        raise RecordError(
+            f"{exc.message} (the record was played under Knight Rider rules {rules}, before {_CHANGES[rules]}; "
+            f"this rallye plays rules {RULES})",
+            rule="record-rules",
+        ) from None
+
+
+#: Per old rules version: what the next versions changed (for the message that refuses a
+#: record of those rules which no longer replays).
+_CHANGES = {
+    1: "rules 2 (issue #54: a move may end with a turn on its last field, no dodging a ram,"
+    " a turn on a field jumped with Blockier-Sprung costs its pips)",
+}
+
+
+def _replay_body(numbered: list[tuple[int, Line]], head: Line, where: str, source: str) -> State:
     players = iter_field(head, "players", int, where=where)
     seed = iter_field(head, "seed", int, where=where)
     opts_raw: Any = iter_field(head, "options", dict, where=where)

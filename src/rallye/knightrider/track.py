@@ -286,7 +286,107 @@ class MoveOption:
     cost: int
     jump: bool
     ram: bool
-    path: tuple[tuple[int, int, bool], ...]  # (cell, heading after, jumped over)
+    # (cell, heading after, jumped over) per step; a move that ends with a turn on its last
+    # field has one more step on that field, with the new heading
+    path: tuple[tuple[int, int, bool], ...]
+
+
+#: Link mask (0..15) -> the directions it opens, N E S W order.
+_DIRS: tuple[tuple[int, ...], ...] = tuple(tuple(d for d in range(4) if (m >> d) & 1) for m in range(16))
+
+# A search state is ``cell * 8 + heading * 2 + jumped`` (jumped: Blockier-Sprung used).
+
+
+def _successors(
+    links: bytes,
+    blocked: frozenset[int],
+    others: Mapping[int, int],
+    st: int,
+    dirs: tuple[int, ...],
+    allow_jump: bool,
+) -> list[tuple[int, int, int, int]]:
+    """The steps from state ``st`` in ``dirs``: (pips, state after, jumped field or -1, the
+    jump's direction). A step costs 1 plus the turn on the field it leaves (90° 1, 180° 2).
+    A field with two other cars or a roadblock is an obstacle: only a jump passes it, and
+    the jumped field costs no pip, but a turn on it costs its pips as anywhere."""
+    f = st >> 3
+    h = (st >> 1) & 3
+    j = st & 1
+    delta = g.DELTA
+    turn = g.TURN_COST
+    tc_row = turn[h]
+    out: list[tuple[int, int, int, int]] = []
+    for d in dirs:
+        nxt = f + delta[d]
+        tc = tc_row[d]
+        if others.get(nxt, 0) >= 2 or nxt in blocked:
+            if not allow_jump or j:
+                continue
+            lg = links[nxt]
+            back = (d + 2) & 3
+            on_jumped = turn[d]
+            for e in range(4):
+                if e == back or not (lg >> e) & 1:
+                    continue
+                k = nxt + delta[e]
+                if others.get(k, 0) >= 2 or k in blocked:
+                    continue
+                out.append((tc + 1 + on_jumped[e], k * 8 + e * 2 + 1, nxt, d))
+            continue
+        out.append((1 + tc, nxt * 8 + d * 2 + j, -1, 0))
+    return out
+
+
+def _turn_ends(links: bytes, st: int) -> list[tuple[int, int]]:
+    """The turns a move may end with on the field of state ``st``: (pips, state after), one
+    per road leaving the field in another direction than the heading (90° 1, 180° 2)."""
+    f = st >> 3
+    h = (st >> 1) & 3
+    base = st - h * 2
+    row = g.TURN_COST[h]
+    return [(row[e], base + e * 2) for e in _DIRS[links[f] & 0xF] if e != h]
+
+
+def _reach_through(
+    links: bytes,
+    blocked: frozenset[int],
+    others: Mapping[int, int],
+    st0: int,
+    c0: int,
+    pips: int,
+    allow_jump: bool,
+) -> tuple[int, int]:
+    """The pips the ways on from a ram stop (state ``st0`` reached with ``c0`` pips) can use
+    in all: bit ``c`` of the first mask for ways without the jump, of the second with it.
+    The stop itself counts (a way may end there), further cars are passed, and a way may
+    end with a turn on its last field."""
+    masks = [0, 0]
+    layers: list[set[int]] = [set() for _ in range(pips + 1)]
+    layers[c0].add(st0)
+    for c in range(c0, pips + 1):
+        for st in layers[c]:
+            masks[st & 1] |= 1 << c
+            if c == pips:
+                continue
+            for t, ns in _turn_ends(links, st):
+                if c + t <= pips:
+                    masks[ns & 1] |= 1 << (c + t)
+            for cost, ns, _, _ in _successors(links, blocked, others, st, _DIRS[links[st >> 3] & 0xF], allow_jump):
+                if c + cost <= pips:
+                    layers[c + cost].add(ns)
+    return masks[0], masks[1]
+
+
+def _path(layers: list[dict[int, tuple[int, int, int, int]]], c: int, st: int) -> tuple[tuple[int, int, bool], ...]:
+    steps: list[tuple[int, int, bool]] = []
+    while c > 0:
+        pc, ps, jumped, jd = layers[c][st]
+        steps.append((st >> 3, (st >> 1) & 3, False))
+        if jumped >= 0:
+            steps.append((jumped, jd, True))
+        c, st = pc, ps
+    steps.reverse()
+    return tuple(steps)
 
 
 def search_moves(
@@ -305,83 +405,70 @@ def search_moves(
 
     States are (cell, heading, jumped) at an exact cost; each is first reached along the
     canonical path (breadth-first by cost, directions N E S W). A step costs 1 pip plus
-    the turn on the field it leaves (90° = 1, 180° = 2). A field with two other cars or a
-    roadblock is an obstacle (only a jump passes it: the jumped field costs nothing). A
-    field with one rammable car ends the segment when pips remain (a ram stop).
+    the turn on the field it leaves (90° = 1, 180° = 2). A move may also end with a turn
+    on its last field (the start field included, unless the car waits to enter), towards
+    a road leaving it; the heading is part of where a move ends. A field with two other
+    cars or a roadblock is an obstacle (only a jump passes it: the jumped field costs no
+    pip, a turn on it does). Arriving on a field with one rammable car while pips remain
+    ends the segment (a ram stop).
 
-    Normal ends use the most pips any way can (all of them if possible), separately for
-    paths with and without the jump.
+    A move uses the most pips any way can (all of them if possible), separately for ways
+    with and without the jump; a way on through a ram stop counts (no dodging a ram), and
+    a ram stop is offered when a way on through it uses that many.
     """
-    delta = g.DELTA
-    turn = g.TURN_COST
     layers: list[dict[int, tuple[int, int, int, int]]] = [{} for _ in range(pips + 1)]
+    ends: list[dict[int, tuple[int, int]]] = [{} for _ in range(pips + 1)]
     layers[0][start * 8 + heading * 2] = (-1, -1, -1, 0)
     ramstops: set[tuple[int, int]] = set()
     for c in range(pips):
-        layer = layers[c]
-        for st in list(layer):
+        for st in list(layers[c]):
             if (c, st) in ramstops:
                 continue
-            f = st >> 3
-            h = (st >> 1) & 3
-            j = st & 1
             if entry and c == 0:
                 dirs: tuple[int, ...] = (heading,)
             else:
-                lk = links[f]
-                dirs = tuple(d for d in range(4) if (lk >> d) & 1)
-            for d in dirs:
-                nxt = f + delta[d]
-                tc = turn[h][d]
-                if others.get(nxt, 0) >= 2 or nxt in blocked:
-                    if not allow_jump or j:
-                        continue
-                    nc = c + tc + 1
-                    if nc > pips:
-                        continue
-                    lg = links[nxt]
-                    back = (d + 2) % 4
-                    for e in range(4):
-                        if e == back or not (lg >> e) & 1:
-                            continue
-                        k = nxt + delta[e]
-                        if others.get(k, 0) >= 2 or k in blocked:
-                            continue
-                        ns = k * 8 + e * 2 + 1
-                        tgt = layers[nc]
-                        if ns not in tgt:
-                            tgt[ns] = (c, st, nxt, d)
-                            if nc < pips and k in rammable:
-                                ramstops.add((nc, ns))
-                    continue
-                nc = c + 1 + tc
+                dirs = _DIRS[links[st >> 3] & 0xF]
+                for t, ns in _turn_ends(links, st):
+                    nc = c + t
+                    if nc <= pips and ns not in ends[nc]:
+                        ends[nc][ns] = (c, st)
+            for cost, ns, jumped, jd in _successors(links, blocked, others, st, dirs, allow_jump):
+                nc = c + cost
                 if nc > pips:
                     continue
-                ns = nxt * 8 + d * 2 + j
                 tgt = layers[nc]
                 if ns not in tgt:
-                    tgt[ns] = (c, st, -1, 0)
-                    if nc < pips and nxt in rammable:
+                    tgt[ns] = (c, st, jumped, jd)
+                    if nc < pips and (ns >> 3) in rammable:
                         ramstops.add((nc, ns))
     best = [0, 0]
     for c in range(1, pips + 1):
         for st in layers[c]:
             if (c, st) not in ramstops:
                 best[st & 1] = c
+        for st in ends[c]:
+            best[st & 1] = c
+    through: dict[tuple[int, int], tuple[int, int]] = {}
+    for c, st in ramstops:
+        masks = _reach_through(links, blocked, others, st, c, pips, allow_jump)
+        through[(c, st)] = masks
+        for jf in (0, 1):
+            if masks[jf]:
+                best[jf] = max(best[jf], masks[jf].bit_length() - 1)
     out: list[MoveOption] = []
     for c in range(1, pips + 1):
         for st in layers[c]:
             ram = (c, st) in ramstops
-            if not ram and c != best[st & 1]:
+            if ram:
+                m0, m1 = through[(c, st)]
+                if not ((m0 >> best[0]) & 1 or (m1 >> best[1]) & 1):
+                    continue
+            elif c != best[st & 1]:
                 continue
-            steps: list[tuple[int, int, bool]] = []
-            cc, ss = c, st
-            while cc > 0:
-                pc, ps, jumped, jd = layers[cc][ss]
-                steps.append((ss >> 3, (ss >> 1) & 3, False))
-                if jumped >= 0:
-                    steps.append((jumped, jd, True))
-                cc, ss = pc, ps
-            steps.reverse()
-            out.append(MoveOption(st >> 3, (st >> 1) & 3, c, bool(st & 1), ram, tuple(steps)))
+            out.append(MoveOption(st >> 3, (st >> 1) & 3, c, bool(st & 1), ram, _path(layers, c, st)))
+        for st, (pc, pst) in ends[c].items():
+            if c != best[st & 1] or st in layers[c]:
+                continue
+            path = _path(layers, pc, pst) + ((st >> 3, (st >> 1) & 3, False),)
+            out.append(MoveOption(st >> 3, (st >> 1) & 3, c, bool(st & 1), False, path))
     return out

@@ -1,4 +1,4 @@
-"""Mille Bornes: the rules engine for the four editions (``shared/rules/mille-bornes.md``).
+"""Mille Bornes: the rules engine for the four editions (``docs/rules/mille-bornes.md``).
 
 >>> from rallye import mille
 >>> s = mille.new_match("hu", 4, seed=3)
@@ -25,6 +25,7 @@ from rallye.mille.engine import (
     legal_actions,
     legal_from_view,
     new_match,
+    outcome,
     winners,
 )
 from rallye.mille.playout import Playout
@@ -56,6 +57,7 @@ __all__ = [
     "legal_from_view",
     "load_edition",
     "new_match",
+    "outcome",
     "parse_action",
     "view_for",
     "winners",

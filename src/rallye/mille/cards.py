@@ -1,7 +1,7 @@
 """Mille Bornes cards: canonical ids, kinds and the relations between them.
 
 Cards of one id are identical, so a card *is* its canonical id (a ``str``). The ids are
-those of the rule model (``shared/rules/mille-bornes.md``, section "Cards").
+those of the rules (``docs/rules/mille-bornes.md``, "The cards").
 """
 
 from __future__ import annotations

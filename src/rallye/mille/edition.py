@@ -1,6 +1,6 @@
 """Editions are data: one JSON file per edition, loaded into a frozen :class:`Edition`.
 
-Every point of the rule model's table "Where the editions differ" is a field here, so a
+Every row of the table "Where the editions differ" (``docs/rules/mille-bornes.md``) is a field here, so a
 house-rule table is just another data file (``load_edition(path)``). A malformed file is a
 :class:`~rallye.core.errors.ConfigError` naming the file and the field. So is one that makes
 no playable game: a file is read within the limits of :mod:`rallye.core.jsonio` (at most
@@ -64,6 +64,11 @@ class Scoring:
     shutout: int
     shutout_to: str  # "completer" | "placed" | "none"
     extension: int
+    # hu's score sheet: a coup fourré's safety + bonus on the coup-fourré line, in place of
+    # the safety's own points on the safety line (which counts the safeties laid normally);
+    # the totals are the same either way. File key ``coup_fourre_in_place_of_safety``,
+    # optional (default false: the safety line counts every safety).
+    coup_fourre_in_place: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +181,7 @@ class Edition:
                 "shutout": sc.shutout,
                 "shutout_to": sc.shutout_to,
                 "extension": sc.extension,
+                "coup_fourre_in_place_of_safety": sc.coup_fourre_in_place,
             },
             "extension": {
                 "allowed": ex.allowed,
@@ -326,6 +332,11 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
         shutout=r.nonneg(sc, "shutout", "scoring.shutout"),
         shutout_to=shutout_to,
         extension=r.nonneg(sc, "extension", "scoring.extension"),
+        coup_fourre_in_place=(
+            r.typed(sc, "coup_fourre_in_place_of_safety", bool, "scoring.coup_fourre_in_place_of_safety")
+            if "coup_fourre_in_place_of_safety" in sc
+            else False
+        ),
     )
     ex = r.typed(d, "extension", dict, "extension")
     failed_to = r.typed(ex, "failed_bonus_to", str, "extension.failed_bonus_to")

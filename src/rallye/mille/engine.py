@@ -1,6 +1,6 @@
 """The Mille Bornes rules engine: pure functions over :class:`MilleState`.
 
-Rule references in brackets name the clauses of ``shared/rules/mille-bornes.md``.
+Rule references in brackets name the clauses of ``docs/rules/mille-bornes.md``.
 
 ``legal_actions`` order (pinned by ``tests/data/mille_legal_order.json``):
 
@@ -330,6 +330,8 @@ def explain(state: MilleState | _W, action: Action) -> tuple[str, str] | None:
     if action.verb in ("extend", "decline"):
         return "extension-decision", "no extension decision is pending"
     seat = state.current
+    if action.verb not in ("play", "attack", "discard"):
+        return "verb", f"'{action.verb}' is not an action: play, attack, discard, extend or decline"
     if action.card is None or action.card not in state.hands[seat]:
         return "in-hand", f"{action.card} is not in P{seat + 1}'s hand"
     my_side = state.side_of[seat]
@@ -337,6 +339,9 @@ def explain(state: MilleState | _W, action: Action) -> tuple[str, str] | None:
         return None
     if action.verb == "play":
         return why_illegal_play(state.tableaus[my_side], action.card, state.target)
+    if action.card not in HAZARDS:
+        # [core: Attacks] only a hazard goes onto an opposing side
+        return "attack-with-hazard", f"{action.card} is not a hazard: only a hazard attacks an opposing side"
     side = action.side if action.side is not None else -1
     if not 0 <= side < len(state.sides):
         return "attack-side", f"there is no side {side + 1}; sides are 1..{len(state.sides)}"
@@ -685,3 +690,17 @@ def _end_hand(w: _W, *, completed_by: int | None) -> None:
 def winners(state: MilleState) -> tuple[int, ...]:
     """The winning side(s) once the match is over, else ``()``."""
     return state.winners
+
+
+def outcome(state: MilleState) -> str | None:
+    """How the match ended: ``"won"`` (one side won), ``"shared"`` (meilen: several sides
+    tied closest to 1000 share the win), ``"drawn"`` (meilen: nobody drove, so every side is
+    listed among ``winners`` and none won); ``None`` while it runs. [meilen: match,
+    Resolution]"""
+    if state.phase != OVER_PHASE:
+        return None
+    if len(state.winners) == 1:
+        return "won"
+    if all(t.km == 0 for t in state.tableaus):
+        return "drawn"
+    return "shared"

@@ -7,7 +7,7 @@ A record (format 1) is, line by line::
     {"type":"action","hand":0,"player":0,"action":"play ROLL"}          player 0-based
     ...
     {"type":"score","hand":0,"sheet":{...}}                             after each hand
-    {"type":"end","winners":[0],"totals":[5125,3300]}                   when the match is over
+    {"type":"end","winners":[0],"totals":[5125,3300],"result":"won"}    when the match is over
 
 A game played with a house-rule edition (``--edition house.json``, or a file that reuses a
 built-in key with other values) carries that edition whole in the header's
@@ -17,6 +17,11 @@ a record never names a file to read.
 A save file is a record without its ``end`` line: ``replay`` rebuilds the state and play
 resumes from it. ``replay`` verifies everything: each deck against the seed, each action's
 legality and actor, each score sheet; the first wrong line is named in the error.
+
+The end line's ``result`` (``engine.outcome``) tells ``won`` (one side), ``shared`` (meilen:
+several sides tied closest to 1000) and ``drawn`` (meilen: nobody drove, every side listed)
+apart; records written before it have no ``result`` and replay as they are (format 1
+still: a reader that does not know the field ignores it).
 """
 
 from __future__ import annotations
@@ -30,9 +35,9 @@ from rallye.core.errors import ConfigError, GameError, RecordError
 from rallye.core.record import Line, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.mille.actions import Action, parse_action
 from rallye.mille.cards import CARDS
-from rallye.mille.edition import Edition, builtin_edition, parse_edition
-from rallye.mille.engine import apply_as, is_over, new_match
-from rallye.mille.state import MilleState
+from rallye.mille.edition import SCORE_LINES, Edition, builtin_edition, parse_edition
+from rallye.mille.engine import apply_as, is_over, new_match, outcome
+from rallye.mille.state import MilleState, ScoreSheet
 
 FORMAT = 1
 
@@ -74,7 +79,14 @@ class Recorder:
         for sheet in after.sheets[len(before.sheets) :]:
             self.lines.append({"type": "score", "hand": sheet.hand, "sheet": sheet.to_json()})
         if is_over(after):
-            self.lines.append({"type": "end", "winners": list(after.winners), "totals": list(after.totals)})
+            self.lines.append(
+                {
+                    "type": "end",
+                    "winners": list(after.winners),
+                    "totals": list(after.totals),
+                    "result": outcome(after),
+                }
+            )
         elif after.hand_no != before.hand_no:
             self._deal_line(after)
         self.state = after
@@ -207,7 +219,8 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
             if not pending_sheets:
                 raise RecordError(f"{where}: no hand has ended here", rule="record-order")
             sheet = pending_sheets.pop(0)
-            if line.get("sheet") != sheet.to_json():
+            recorded = line.get("sheet")
+            if recorded != sheet.to_json() and recorded != _sheet_before_hu_lines(sheet, ed):
                 raise RecordError(
                     f"{where}: the score sheet of hand {sheet.hand + 1} is wrong; the rules give "
                     f"totals {list(sheet.totals)}",
@@ -222,12 +235,37 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
                     f" and totals {list(state.totals)}",
                     rule="score",
                 )
+            if "result" in line and line["result"] != outcome(state):
+                raise RecordError(
+                    f"{where}: the end line says the match was {line['result']!r}; the rules give {outcome(state)!r}",
+                    rule="score",
+                )
             finished = True
         else:
             raise RecordError(f"{where}: unknown line type {kind!r}", rule="record-format")
     if pending_sheets:
         raise RecordError(f"{source}: the record ends before the score line of the last hand", rule="record-order")
     return Replay(initial, state, tuple(states), tuple(actions), finished)
+
+
+def _sheet_before_hu_lines(sheet: ScoreSheet, ed: Edition) -> dict[str, object] | None:
+    """The sheet as rallye wrote it before the hu score lines (issue #54), for an edition
+    whose coup fourré goes on its own line in place of the safety's points: the safety line
+    counted every safety and the coup-fourré line the bonus alone. Same totals; records saved
+    then replay. ``None`` for the other editions."""
+    sc = ed.scoring
+    if not sc.coup_fourre_in_place:
+        return None
+    old = sheet.to_json()
+    rows = []
+    for row in sheet.rows:
+        line = dict(zip(SCORE_LINES, row, strict=True))
+        coups = line["coup_fourre"] // (sc.safety + sc.coup_fourre_bonus) if sc.safety + sc.coup_fourre_bonus else 0
+        line["safeties"] += sc.safety * coups
+        line["coup_fourre"] -= sc.safety * coups
+        rows.append(line)
+    old["rows"] = rows
+    return old
 
 
 def replay_text(text: str, source: str = "<record>") -> Replay:

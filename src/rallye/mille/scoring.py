@@ -27,10 +27,16 @@ def score_hand(state: MilleState, completed_by: int | None) -> tuple[tuple[int, 
     for s, tab in enumerate(tabs):
         r = rows[s]
         r[_IDX["distance"]] = tab.km
-        r[_IDX["safeties"]] = sc.safety * len(tab.safeties)
+        coups = len(tab.coups)
+        if sc.coup_fourre_in_place:
+            # hu's sheet: a coup fourré is 300 on its own line "in place of" the safety's 100
+            r[_IDX["safeties"]] = sc.safety * (len(tab.safeties) - coups)
+            r[_IDX["coup_fourre"]] = (sc.safety + sc.coup_fourre_bonus) * coups
+        else:
+            r[_IDX["safeties"]] = sc.safety * len(tab.safeties)
+            r[_IDX["coup_fourre"]] = sc.coup_fourre_bonus * coups
         if len(tab.safeties) == 4:
             r[_IDX["all_four"]] = sc.all_four_bonus
-        r[_IDX["coup_fourre"]] = sc.coup_fourre_bonus * len(tab.coups)
         if ed.subtract_distance_in_hand:
             in_hand = sum(DISTANCE_KM.get(c, 0) for p in state.sides[s] for c in state.hands[p])
             r[_IDX["hand_penalty"]] = -in_hand

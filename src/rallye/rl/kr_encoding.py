@@ -98,9 +98,13 @@ ram              384     RAM0 + ((4·(k − 1) + heading)·2 + jump)·12 + (cost
 
 Codes 0 … DETOUR0 − 1 are the engine's own codes. A move is a ram stop exactly when it
 ends, with pips left over, on a field holding one other car that is neither on its roof nor
-under Molekül-Mantel (the engine's rule); every other move ends normally, and all normal
-moves with the same jump flag use the same number of pips — so (field, heading, jump)
-names a normal move and (rammed seat, heading, jump, cost) a ram stop. Codes are relative to
+under Molekül-Mantel (the engine's rule: it arrives there while pips remain) — unless it
+is a turn of 1 or 2 pips where the mover stands, beside that car (rules 2: a move may be a
+turn alone; a way back to the mover's own field costs 4 pips at least, so no ram stop there
+costs 2 or less); every other move ends normally, and all normal moves with the same jump
+flag use the same number of pips — so (field, heading, jump) names a normal move and
+(rammed seat, heading, jump, cost) a ram stop. (Rules 2 added moves that end with a turn,
+which take the codes their field and heading name; no code changed meaning.) Codes are relative to
 the acting seat (the ``k`` of a ram), so they are computed from the acting player's view.
 
 **Oracle encoding** (``encode_oracle``; not an observation: it reads the full state and
@@ -776,13 +780,15 @@ def _rammable(view: View) -> dict[tuple[int, int], int]:
 class ActionContext:
     """What action codes depend on, taken from the acting player's view once."""
 
-    __slots__ = ("left", "me", "players", "rammable")
+    __slots__ = ("at", "left", "me", "players", "rammable")
 
     def __init__(self, view: View) -> None:
         self.me = view.me
         self.players = view.players
         self.left = view.pips - view.used
         self.rammable = _rammable(view)
+        mine = next((c.field for c in view.cars if c.player == view.me), None)
+        self.at = mine if mine is not None else (999, 999)
 
     @classmethod
     def of_state(cls, state: State) -> ActionContext:
@@ -793,6 +799,8 @@ class ActionContext:
         me = ctx.me = state.current
         ctx.players = state.players
         ctx.left = state.pips - state.used
+        car = state.cars[me] if me < len(state.cars) else None
+        ctx.at = g.cell_xy(car.cell) if car is not None and car.cell >= 0 else (999, 999)
         count: dict[tuple[int, int], int] = {}
         seat: dict[tuple[int, int], int] = {}
         for c in state.cars:
@@ -829,7 +837,7 @@ def _move_code(action: Move, ctx: ActionContext) -> int:
     xy = (action.x, action.y)
     seat = ctx.rammable.get(xy)
     j = 1 if action.jump else 0
-    if seat is not None and action.cost < ctx.left:
+    if seat is not None and action.cost < ctx.left and (action.cost > 2 or xy != ctx.at):
         k = (seat - ctx.me) % ctx.players
         if not 1 <= action.cost <= RAM_COSTS:
             raise ValueError(f"{action}: a ram stop costs 1..{RAM_COSTS} pips")

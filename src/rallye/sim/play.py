@@ -22,7 +22,7 @@ from rallye.core.errors import GameError
 #: A match that takes more decisions than this is an engine or bot bug, not a long game.
 MAX_DECISIONS = 200_000
 
-#: Knight Rider event kinds that are rows of the ram and oil tables (see the rule model).
+#: Knight Rider event kinds that are rows of the ram and oil tables (docs/rules/knight-rider.md).
 KR_TABLE_KINDS: tuple[str, ...] = ("ram", "ram_fail", "oil")
 
 

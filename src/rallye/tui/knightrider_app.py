@@ -9,13 +9,14 @@ a rich ``Console``, so tests drive it with a list of lines and a recording conso
 A save file is the game record so far (``rallye.knightrider.record``). Its header
 carries, besides players, seed and options, a ``"tui"`` object
 ``{"human_seat": 0, "bots": [null, "random", "random"]}`` (0-based seat; a bot name per
-seat, ``null`` for the human) so ``--resume`` continues with the same seats; replay
-ignores that field. (The record module's ``Recorder`` has no way to add header fields,
-so :meth:`KRSession.lines` adds it to a copy of the header.)
+seat, ``null`` for the human; with several people also ``"human_seats": [0, 2]``) so
+``--resume`` continues with the same seats; replay verifies the game without that
+field. (The record module's ``Recorder`` has no way to add header fields, so
+:meth:`KRSession.lines` adds it to a copy of the header.)
 
 The menus a person sees: while building, the placements of the drawn tile, numbered and
 grouped by square (the squares are lettered on the map); in a turn, the moves sorted by
-distance to the villain (the first nine shown and marked on the map, ``all`` for the
+distance to the villain (the first nine shown and marked ``#1`` … ``#9`` on the map, ``all`` for the
 rest), then the playable K.I.T.T. cards and ``end``; detour cards are listed per square
 with ``detours X,Y`` and picked as ``d1``, ``d2``…
 """
@@ -37,6 +38,7 @@ from rich.text import Text
 from rallye.agents.base import Agent, make_agent
 from rallye.core.errors import GameError
 from rallye.core.record import Line, read_jsonl
+from rallye.i18n import translator
 from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDetour, PlayKitt, Recover, StartAt
 from rallye.knightrider.actions import parse_action as _parse_action
 from rallye.knightrider.engine import legal_actions
@@ -52,8 +54,8 @@ from rallye.tui.knightrider_render import (
     event_text,
     hand_text,
     move_infos,
+    move_mark,
     moves_table,
-    pick_language,
     placements_table,
     render_screen,
     square_letters,
@@ -64,10 +66,16 @@ from rallye.tui.loop import (
     SavingLoop,
     bot_seed,
     choice_number,
-    resume_choices,
+    human_seats_arg,
+    people,
+    resume_args,
+    resumed_seats,
     saved_settings,
+    seat_names,
+    session_seats,
 )
 from rallye.tui.loop import resolve_bots as _resolve_bots
+from rallye.tui.words import common, ui_language
 
 GAME = "knightrider"
 DEFAULT_PLAYERS = 3
@@ -90,19 +98,18 @@ class Step:
 
 
 class KRSession:
-    """The controller of one terminal game: the record, the bots, the human's seat."""
+    """The controller of one terminal game: the record, the bots, the people's seats.
 
-    def __init__(self, recorder: Recorder, human_seat: int, bot_names: Sequence[str | None]) -> None:
+    Several people may play at one keyboard (``human_seats``); the terminal shows the view
+    of the one at the keyboard (:attr:`viewer`: the person to act, else the last one who did).
+    """
+
+    def __init__(self, recorder: Recorder, human_seat: int | Sequence[int], bot_names: Sequence[str | None]) -> None:
         state = recorder.state
-        if not 0 <= human_seat < state.players:
-            raise ValueError(f"seat {human_seat + 1} does not exist; seats are 1..{state.players}")
-        if len(bot_names) != state.players:
-            raise ValueError(f"need a bot name per seat ({state.players}), got {len(bot_names)}")
+        humans, self.bot_names = session_seats(state.players, human_seat, bot_names)
         self.recorder = recorder
-        self.human_seat = human_seat
-        self.bot_names: tuple[str | None, ...] = tuple(
-            None if s == human_seat else bot_names[s] for s in range(state.players)
-        )
+        self.human_seats: tuple[int, ...] = humans
+        self.viewer = humans[0]
         self.options: Options = state.options
         self.players = state.players
         self.seed = state.seed
@@ -111,23 +118,31 @@ class KRSession:
         for seat, name in enumerate(self.bot_names):
             if name is not None:
                 self._bots[seat] = make_agent(GAME, name, bot_seed(state.seed, seat, ply))
+        self._follow()
+
+    @property
+    def human_seat(self) -> int:
+        """The first person's seat (the only one in a game against bots)."""
+        return self.human_seats[0]
 
     # -- building --------------------------------------------------------------------
     @classmethod
     def new(
-        cls, players: int, seed: int, human_seat: int, bots: Sequence[str], options: Options | None = None
+        cls,
+        players: int,
+        seed: int,
+        human_seat: int | Sequence[int],
+        bots: Sequence[str],
+        options: Options | None = None,
     ) -> KRSession:
         """A fresh game; ``bots`` names the bots of the other seats, in seat order."""
-        if not 0 <= human_seat < players:
-            raise ValueError(f"seat {human_seat + 1} does not exist; seats are 1..{players}")
-        names: list[str | None] = []
-        it = iter(bots)
-        for seat in range(players):
-            names.append(None if seat == human_seat else next(it))
-        return cls(Recorder(players, seed, options), human_seat, names)
+        humans = people(human_seat, players)
+        return cls(Recorder(players, seed, options), humans, seat_names(players, humans, bots))
 
     @classmethod
-    def resume(cls, path: str | Path, human_seat: int | None = None, bots: Sequence[str] | None = None) -> KRSession:
+    def resume(
+        cls, path: str | Path, human_seat: int | Sequence[int] | None = None, bots: Sequence[str] | None = None
+    ) -> KRSession:
         """Replay (and verify) a save file and continue it. The seats come from the file's
         header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
         lines = read_jsonl(path)
@@ -137,30 +152,22 @@ class KRSession:
         for _, line in lines[1:]:
             if line.get("type") == "action":
                 recorder.play(_parse_action(line["action"]))
-        saved = saved_settings(head, path)
-        n = recorder.state.players
-        seat = human_seat if human_seat is not None else saved.get("human_seat", 0)
-        if not 0 <= seat < n:
-            raise ValueError(f"seat {seat + 1} does not exist; seats are 1..{n}")
-        names: list[str | None]
-        if bots is not None:
-            it = iter(bots)
-            names = [None if s == seat else next(it) for s in range(n)]
-        else:
-            saved_bots = saved.get("bots") or []
-            names = [
-                None if s == seat else (saved_bots[s] if s < len(saved_bots) and saved_bots[s] else "random")
-                for s in range(n)
-            ]
-        return cls(recorder, seat, names)
+        humans, names = resumed_seats(head, recorder.state.players, human_seat, bots, path)
+        return cls(recorder, humans, names)
 
     # -- what the terminal may ask -------------------------------------------------------
+    def _follow(self) -> None:
+        """The keyboard passes to the person whose turn it is."""
+        state = self.recorder.state
+        if state.phase != "over" and state.current in self.human_seats:
+            self.viewer = state.current
+
     def view(self) -> View:
-        """The human's view: the only window the terminal has on the game."""
-        return view_for(self.recorder.state, self.human_seat)
+        """The view of the person at the keyboard: the only window the terminal has on the game."""
+        return view_for(self.recorder.state, self.viewer)
 
     def legal(self) -> tuple[Action, ...]:
-        """The human's legal actions (empty when it is not the human's turn)."""
+        """The legal actions of the person at the keyboard (empty when it is not their turn)."""
         if not self.human_to_act:
             return ()
         return legal_actions(self.recorder.state)
@@ -177,25 +184,29 @@ class KRSession:
     @property
     def human_to_act(self) -> bool:
         v = self.view()
-        return not v.over and v.current == self.human_seat
+        return not v.over and v.current == self.viewer
 
     @property
     def actions_played(self) -> int:
         return sum(1 for line in self.recorder.lines() if line.get("type") == "action")
 
     def seat_tags(self) -> dict[int, str]:
-        return {s: ("you" if n is None else n) for s, n in enumerate(self.bot_names)}
+        person = "you" if len(self.human_seats) == 1 else "human"
+        return {s: (person if n is None else n) for s, n in enumerate(self.bot_names)}
 
     # -- moves -------------------------------------------------------------------------
     def _step(self, seat: int, action: Action) -> Step:
         self.recorder.play(action)
-        return Step(seat, action, self.view().events)
+        step = Step(seat, action, self.view().events)
+        self._follow()
+        return step
 
     def play(self, action: Action) -> Step:
-        """The human's action; an illegal one raises the engine's error and changes nothing."""
+        """The action of the person at the keyboard; an illegal one raises the engine's
+        error and changes nothing."""
         if not self.human_to_act:
-            raise RuntimeError("it is not the human's turn")
-        return self._step(self.human_seat, action)
+            raise RuntimeError("it is not a person's turn")
+        return self._step(self.viewer, action)
 
     def bot_move(self) -> Step:
         """Let the bot whose turn it is choose, from its own view and the legal actions."""
@@ -203,14 +214,17 @@ class KRSession:
         seat = state.current
         bot = self._bots.get(seat)
         if bot is None:
-            raise RuntimeError(f"P{seat + 1} is the human's seat, not a bot's")
+            raise RuntimeError(f"P{seat + 1} is a person's seat, not a bot's")
         view = view_for(state, seat)
         return self._step(seat, bot.choose(view, legal_actions(state)))
 
     def lines(self) -> list[Line]:
         """The record so far, its header carrying the seats (``"tui"``)."""
         out = self.recorder.lines()
-        out[0] = {**out[0], HEADER_FIELD: {"human_seat": self.human_seat, "bots": list(self.bot_names)}}
+        tui: dict[str, object] = {"human_seat": self.human_seats[0], "bots": list(self.bot_names)}
+        if len(self.human_seats) > 1:
+            tui["human_seats"] = list(self.human_seats)
+        out[0] = {**out[0], HEADER_FIELD: tui}
         return out
 
     def save(self, path: str | Path) -> Path:
@@ -220,28 +234,9 @@ class KRSession:
 
 
 # -- the loop -------------------------------------------------------------------------------
-HELP = """\
-Choose by number from the list shown, or type an action's notation:
-  place at 1,-2 rot 90     lay the drawn tile (while building); or the square's map letter,
-                           e.g. 'c' (its only rotation) or 'c 90'
-  start at 3,2             pick the start tile (when several are equally far)
-  enter N                  wait at the start tile's N/E/S/W opening
-  move to 10,4W =4         drive to field 10,4 facing W using 4 pips (or the full path)
-  kitt TURBO1              play a K.I.T.T. card (also: mantle, turbo1, turbo2)
-  detour RIGHT at 1,-2 rot 90   lay a detour card on square 1,-2
-  end                      turn the escape card: the villain flees, your turn ends
-  recover                  turn your car back onto its wheels
-Commands:
-  all                      list every move (not only the nine nearest the villain)
-  detours [X,Y]            your detour cards' places on square X,Y (default: the villain's);
-                           pick one with d1, d2, …
-  show                     the whole screen again     cards   your cards
-  save [FILE]              save (resume with: rallye play knightrider --resume FILE)
-  quit                     leave (you are offered to save first)
-Ctrl-D saves to the --save file (if you gave one) and leaves."""
-
-PROMPT = "your choice> "
 _KITT_WORDS = {"mantle": "MANTLE", "turbo1": "TURBO1", "turbo2": "TURBO2"}
+#: Events that only repeat the action line printed above them.
+_SAID_BY_THE_ACTION = frozenset({"detour", "enter", "recover"})
 
 
 _Quit = Quit
@@ -261,20 +256,22 @@ class _Loop(SavingLoop):
         delay: float,
         sleep: Callable[[float], None],
     ) -> None:
-        super().__init__(session, input_fn, console, save_path, delay, sleep)
+        super().__init__(session, input_fn, console, save_path, delay, sleep, lang)
         self.lang = lang
+        self.t = translator(lang, "kr")
         self.menu: list[Action] = []
         self.dmenu: list[PlayDetour] = []
         self.letters: dict[tuple[int, int], str] = {}
         self.show_all = False
         self.infos: list[MoveInfo] = []
+        self.at_keyboard: int | None = None  # the person who saw their screen last
 
     def labels(self) -> Labels:
         return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang, self.s.pieces)
 
     # -- menus -----------------------------------------------------------------------------
     def build_menu(self) -> None:
-        """Number the human's choices (moves nearest the villain first)."""
+        """Number the person's choices (moves nearest the villain first)."""
         legal = self.s.legal()
         view = self.s.view()
         self.dmenu = []
@@ -290,7 +287,7 @@ class _Loop(SavingLoop):
         self.letters = square_letters([(a.x, a.y) for a in self.menu if isinstance(a, Place)])
 
     def menu_parts(self) -> tuple[list[RenderableType], dict[tuple[int, int], str]]:
-        """The menu's tables, and the move numbers to mark on the map."""
+        """The menu's tables, and the move marks (``#1`` … ``#9``) to put on the map."""
         view = self.s.view()
         lab = self.labels()
         parts: list[RenderableType] = []
@@ -305,20 +302,15 @@ class _Loop(SavingLoop):
                 entries_m = list(enumerate(self.infos[:shown], 1))
                 parts.append(moves_table(view, lab, entries_m, n_moves - shown))
                 for n, info in reversed(entries_m):
-                    marks[(info.move.x, info.move.y)] = str(n)
+                    if move_mark(n):
+                        marks[(info.move.x, info.move.y)] = move_mark(n)
             rest = [(str(n), a) for n, a in enumerate(self.menu, 1) if n > n_moves]
             if rest:
-                parts.append(actions_table("Other choices", lab, rest))
+                parts.append(actions_table(self.t("menu.other"), lab, rest))
             if any(isinstance(a, PlayDetour) for a in self.s.legal()):
-                parts.append(
-                    Text(
-                        "Detour cards: 'detours X,Y' lists where yours can go on square X,Y "
-                        "(e.g. the villain's); or type 'detour KIND at X,Y rot R'.",
-                        style="dim",
-                    )
-                )
+                parts.append(Text(self.t("menu.detour_hint"), style="dim"))
         else:
-            title = "Pick the start tile" if view.phase == "start" else "Where does your car wait?"
+            title = self.t("menu.start") if view.phase == "start" else self.t("menu.enter")
             parts.append(actions_table(title, lab, [(str(n), a) for n, a in enumerate(self.menu, 1)]))
         return parts, marks
 
@@ -333,39 +325,42 @@ class _Loop(SavingLoop):
         if arg:
             try:
                 xs, ys = arg.replace(" ", "").split(",")
+                if len(xs) > 4 or len(ys) > 4:
+                    raise ValueError(arg)
                 sq = (int(xs), int(ys))
             except ValueError:
-                self.say(f"not a square: {arg!r}; type it like 'detours 2,-1'", "red")
+                self.say(self.t("detours.not_a_square", arg=arg[:40]), "red")
                 return
         elif view.villain is not None:
             sq = (view.villain[0] // 3, view.villain[1] // 3)
         else:
-            self.say("give a square: detours X,Y", "red")
+            self.say(self.t("detours.give_square"), "red")
             return
+        lab = self.labels()
         options = [a for a in self.s.legal() if isinstance(a, PlayDetour) and (a.x, a.y) == sq]
         if not options:
-            why = "you have laid a detour this turn" if view.detour_played else "none of your detour cards fits there"
-            self.say(f"no detour can go on square {sq[0]},{sq[1]} now ({why})", "yellow")
+            why = self.t("detours.played" if view.detour_played else "detours.none_fits")
+            self.say(self.t("detours.none", square=lab.at_square(*sq), why=why), "yellow")
             self.dmenu = []
             return
         self.dmenu = options
         self.c.print(
             actions_table(
-                f"Detours on square {sq[0]},{sq[1]} (type d1, d2, …)",
-                self.labels(),
+                self.t("detours.title", square=lab.at_square(*sq)),
+                lab,
                 [(f"d{n}", a) for n, a in enumerate(options, 1)],
             )
         )
 
     def announce(self, step: Step) -> None:
         lab = self.labels()
-        line = Text("  ")  # every action is echoed, the human's too: a log to scroll back through
+        line = Text("  ")  # every action is echoed, the person's too: a log to scroll back through
         line.append_text(lab.seat_text(step.seat))
         line.append(" " + action_text(step.action, lab))
         self.c.print(line)
         for e in step.events:
-            if e.kind == "detour":
-                continue  # the action line above said it, with the square
+            if e.kind in _SAID_BY_THE_ACTION:
+                continue  # the action line above said it (a detour with its square)
             if e.kind == "turn":
                 self.c.rule(Text(event_text(e, lab).plain, style="bold"), align="left")
                 continue
@@ -382,7 +377,7 @@ class _Loop(SavingLoop):
         word, _, rest = text.partition(" ")
         w = word.lower()
         if w in ("help", "?", "h"):
-            self.say(HELP)
+            self.say(self.t("help", game=GAME))
         elif w in ("show", "map", "board"):
             self.show()
         elif w in ("cards", "hand"):
@@ -398,15 +393,16 @@ class _Loop(SavingLoop):
             self.save(rest.strip() or None)
         elif w in ("quit", "exit", "q"):
             self.quit()
-        elif (k := choice_number(text)) is not None:
+        elif (k := choice_number(text[1:] if text.startswith("#") else text)) is not None:
+            digits = text.removeprefix("#")  # '#3' as the map marks move 3
             if not 1 <= k <= len(self.menu):
-                self.say(f"there is no choice {k}; the choices are numbered 1..{len(self.menu)}", "red")
+                self.say(self.t("no_such_choice", k=digits[:6], n=len(self.menu)), "red")
                 return None
             return self.act(self.menu[k - 1])
         elif w.startswith("d") and (k := choice_number(w[1:])) is not None and not rest:
             if not 1 <= k <= len(self.dmenu):
-                listed = f"d1..d{len(self.dmenu)}" if self.dmenu else "none listed: type 'detours X,Y' first"
-                self.say(f"there is no detour choice {w}; ({listed})", "red")
+                listed = f"d1..d{len(self.dmenu)}" if self.dmenu else self.t("detours.none_listed")
+                self.say(self.t("detours.no_such_choice", choice=w[:7], listed=listed), "red")
                 return None
             return self.act(self.dmenu[k - 1])
         elif w in _KITT_WORDS and not rest:
@@ -418,8 +414,8 @@ class _Loop(SavingLoop):
             try:
                 action = _parse_action(text)
             except GameError as exc:
-                self.say(f"not understood: {exc}", "red")
-                self.say("type a number from the list, an action like 'move to 10,4W =4', or 'help'", "dim")
+                self.refuse(exc, self.t, understood=False)
+                self.say(self.t("type_an_action"), "dim")
                 return None
             return self.act(action)
         return None
@@ -440,21 +436,25 @@ class _Loop(SavingLoop):
         if len(places) == 1:
             return places[0]
         self.say(
-            f"square {parts[0]} ({sq[0]},{sq[1]}) takes the tile turned "
-            + " or ".join(f"{p.rot}" for p in places)
-            + f": type e.g. '{parts[0]} {places[0].rot}'",
+            self.t(
+                "place.which_rotation",
+                letter=parts[0],
+                square=self.labels().at_square(*sq),
+                rots=" / ".join(f"{p.rot}" for p in places),
+                example=f"{parts[0]} {places[0].rot}",
+            ),
             "yellow",
         )
         return None
 
     def act(self, action: Action) -> Step | None:
         if isinstance(action, Place) and action.rot not in (0, 90, 180, 270):
-            self.say("refused: a tile turns by 0, 90, 180 or 270 degrees", "red")
+            self.say(self.t("place.bad_rotation"), "red")
             return None
         try:
             step = self.s.play(action)
         except GameError as exc:
-            self.say(f"refused: {exc}", "red")
+            self.refuse(exc, self.t)
             return None
         self.announce(step)
         return step
@@ -463,19 +463,23 @@ class _Loop(SavingLoop):
     def intro(self) -> None:
         v = self.s.view()
         lab = self.labels()
-        opts = [k for k, val in self.s.options.to_json().items() if val not in (None, False, 0)]
+        opts = [self.variant(k, val) for k, val in self.s.options.to_json().items() if val not in (None, False, 0)]
         self.say(
-            f"Knight Rider — {v.players} players, seed {self.s.seed}"
-            + (f"; variants: {', '.join(opts)}" if opts else ""),
+            "Knight Rider — "
+            + self.tc.n("n_players", v.players)
+            + ("; " + self.t("intro.variants", names=", ".join(opts)) if opts else ""),
             "bold",
         )
         for p in range(v.players):
             line = Text("  ")
             line.append_text(lab.seat_text(p))
             if p == v.start_player:
-                line.append("  (start player)", style="dim")
+                line.append("  " + self.t("intro.start_player"), style="dim")
             self.c.print(line)
-        self.say(f"You play {lab.seat(v.me)}. Type 'help' for the commands.", "dim")
+        if len(self.s.human_seats) == 1:
+            self.say(self.tc("you_play", seat=lab.seat(v.me)), "dim")
+        else:
+            self.say(self.tc("people_play", seats=", ".join(lab.seat(p) for p in self.s.human_seats)), "dim")
         if self.s.actions_played == 0:
             for e in v.events:
                 if e.kind in ("draw", "return", "centre"):
@@ -484,13 +488,32 @@ class _Loop(SavingLoop):
                 line.append_text(event_text(e, lab))
                 self.c.print(line)
 
+    def variant(self, key: str, value: object) -> str:
+        """A variant in words (``--tour 2``: "tour: 2 target tiles"); an unknown one by its key."""
+        if isinstance(value, int) and not isinstance(value, bool) and self.t.has(f"variant.{key}"):
+            return self.t.n(f"variant.{key}", value)
+        if self.t.has(f"variant.{key}"):
+            return self.t(f"variant.{key}", value=value)
+        return f"{key}={value}"
+
+    def hand_over_keyboard(self) -> None:
+        """With several people at the keyboard: the pass screen before a new person's turn."""
+        seat = self.s.viewer
+        if len(self.s.human_seats) > 1 and seat != self.at_keyboard:
+            self.pass_keyboard(self.labels().seat(seat))
+        self.at_keyboard = seat
+
     def finish(self) -> None:
         v = self.s.view()
         lab = self.labels()
-        self.c.rule(Text("The game is over", style="bold"))
+        self.c.rule(Text(self.t("game_over"), style="bold"))
         self.c.print(render_screen(v, lab))
-        if v.winner == v.me:
-            self.say("You caught the villain — congratulations!", "bold green")
+        if v.winner is not None and v.winner in self.s.human_seats:
+            if len(self.s.human_seats) == 1:
+                self.say(self.t("caught_you"), "bold green")
+            else:
+                self.say(self.t("caught", who=lab.seat(v.winner)), "bold green")
+        self.seed_line(self.s.seed)
         if self.save_path is not None:
             self.save(None)
 
@@ -499,13 +522,14 @@ class _Loop(SavingLoop):
         try:
             while not self.s.over:
                 if self.s.human_to_act:
+                    self.hand_over_keyboard()
                     self.build_menu()
                     self.show_all = False
                     self.show()
                     step = None
                     while step is None:
                         try:
-                            line = self.read(PROMPT)
+                            line = self.read(self.t("prompt") + " ")
                         except EOFError:
                             self.on_eof()
                         step = self.command(line)
@@ -533,8 +557,9 @@ def run_session(
     """Play ``session`` to its end (or until the person quits): 0 on a clean exit.
 
     ``input_fn(prompt)`` returns one line (raising ``EOFError`` at the end of input);
-    ``console`` receives everything shown. ``save_path`` is where ``save``, the offer on
-    ``quit`` and Ctrl-D save to, and where the finished record is written.
+    ``console`` receives everything shown, in ``lang`` (German by default, the box's).
+    ``save_path`` is where ``save``, the offer on ``quit`` and Ctrl-D save to, and where
+    the finished record is written. The seed is shown only when the game is over.
     """
     return _Loop(session, input_fn, console, lang, save_path, delay, sleep).run()
 
@@ -577,9 +602,7 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
 
     if getattr(args, "edition", None) is not None:
         return fail("--edition is for Mille Bornes; Knight Rider has one box (see: rallye rules knightrider)")
-    lang, lang_note = pick_language(getattr(args, "lang", None))
-    if lang_note:
-        note(lang_note)
+    lang = ui_language(getattr(args, "lang", None), "de")  # the box is German
     try:
         if args.resume:
             clash = [f"--{k}" for k in ("players", "seed") if getattr(args, k, None) is not None]
@@ -587,33 +610,22 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
             if clash:
                 return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
             head = read_jsonl(args.resume)[0][1]
-            seat, bots = resume_choices(
-                args.resume, head, args.seat, args.bots, lambda spec, n: resolve_bots(spec, n, note)
-            )
-            session = KRSession.resume(args.resume, seat, bots)
+            seats, bots = resume_args(args, head, lambda spec, n: resolve_bots(spec, n, note))
+            session = KRSession.resume(args.resume, seats, bots)
             if session.over:
                 return fail(f"the game in {args.resume} is over; see it with: rallye replay {args.resume}")
-            console.print(
-                Text(
-                    f"resumed {args.resume}: {session.actions_played} actions replayed and verified; "
-                    f"seed {session.seed}",
-                    style="green",
-                )
-            )
+            resumed = common(lang).n("resumed", session.actions_played, path=args.resume)
+            console.print(Text(resumed, style="green"))
             save_path: str | None = args.save or args.resume
         else:
             players = args.players if args.players is not None else DEFAULT_PLAYERS
             if not 2 <= players <= 5:
                 return fail(f"Knight Rider is for 2 to 5 players, not {players}")
-            seat = (args.seat if args.seat is not None else 1) - 1  # --seat 0 is no seat
-            if not 0 <= seat < players:
-                return fail(f"--seat must be 1..{players}")
+            humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
             options = options_from_args(args)
-            bots = resolve_bots(args.bots, players - 1, note)  # a bad --bots is refused before the seed line
+            bots = resolve_bots(args.bots, players - len(humans), note)  # a bad --bots is refused before the game
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-            session = KRSession.new(players, seed, seat, bots, options)
-            if args.seed is None:  # once the game is made: no seed line before an error
-                console.print(Text(f"seed {seed} (play this game again with --seed {seed})", style="dim"))
+            session = KRSession.new(players, seed, humans, bots, options)
             save_path = args.save
     except (ValueError, GameError) as exc:
         return fail(str(exc))

@@ -78,8 +78,10 @@ _W: dict[str, dict[str, str]] = {
         "turn_steps": (
             "1. Würfeln.|"
             "2. In beliebiger Reihenfolge: fahren (genau die gewürfelten Augen; 1 Auge je Feld, "
-            "90°-Drehung 1 Auge mehr, 180° 2 Augen; kein Rückwärtsfahren), höchstens eine "
-            "K.I.T.T.-Karte, höchstens eine Umleitungs-Karte spielen.|"
+            "90°-Drehung 1 Auge mehr, 180° 2 Augen, auch als letzter Schritt auf dem Feld; kein "
+            "Rückwärtsfahren; wer ein Auto überholen und so alle Augen nutzen kann, weicht dem "
+            "Rammen nicht aus), höchstens eine K.I.T.T.-Karte, höchstens eine Umleitungs-Karte "
+            "spielen.|"
             "3. Zuletzt die oberste Flucht-Karte aufdecken: der Gangster flieht in die Mitte des "
             "gezeigten Teils (liegt dort keins, bleibt er stehen).|"
             "Ausnahme: ein Auto auf dem Dach wird in diesem Zug nur wieder auf die Räder gestellt."
@@ -95,7 +97,8 @@ _W: dict[str, dict[str, str]] = {
         "MANTLE": "schützt vor jedem Rammen (auch durch den Gangster) bis zum nächsten eigenen Zug",
         "TURBO1": "verdoppelt den Wurf dieses Zuges (vor dem Fahren)",
         "TURBO2": "nur bei einer gewürfelten 1: sie zählt als 6",
-        "JUMP": "überspringt ein Hindernis (zwei Autos, Straßensperre); das Feld kostet kein Auge",
+        "JUMP": "überspringt ein Hindernis (zwei Autos, Straßensperre); das Feld kostet kein Auge, "
+        "eine Drehung darauf schon",
         "STRAIGHT": "auf die Mitte eines Teils: nur zwei gegenüberliegende Ausgänge bleiben verbunden",
         "DEADEND": "nur ein Ausgang führt noch zur Mitte",
         "ROADBLOCK": "die Mitte des Teils wird zum Hindernis",
@@ -149,7 +152,9 @@ _W: dict[str, dict[str, str]] = {
         "turn_steps": (
             "1. Roll the die.|"
             "2. In any order: move (exactly the pips rolled; 1 pip a field, a 90° turn 1 more, 180° "
-            "2 more; no reversing), play at most one K.I.T.T. card, play at most one detour card.|"
+            "2 more, also as the move's last step, on its field; no reversing; a car that can use "
+            "every pip by passing a car does not dodge the ram), play at most one K.I.T.T. card, "
+            "play at most one detour card.|"
             "3. Last, turn the top escape card: the villain flees to the middle of the tile shown "
             "(no tile there: it stays).|"
             "Exception: a car on its roof only turns back onto its wheels this turn."
@@ -165,7 +170,7 @@ _W: dict[str, dict[str, str]] = {
         "MANTLE": "protects from every ram (the villain's too) until its owner's next turn",
         "TURBO1": "doubles this turn's roll (before moving)",
         "TURBO2": "only on a rolled 1: it counts as 6",
-        "JUMP": "jumps one obstacle (two cars, a roadblock); the jumped field costs no pip",
+        "JUMP": "jumps one obstacle (two cars, a roadblock); the jumped field costs no pip, a turn on it does",
         "STRAIGHT": "on a tile's middle: only two opposite openings stay connected",
         "DEADEND": "only one opening still leads to the middle",
         "ROADBLOCK": "the tile's middle field becomes an obstacle",

@@ -8,8 +8,14 @@ The map draws every cell of the 3×3 tiles two characters wide: built-up cells `
 road cells on a grey ground, the centre ``░░`` (the escape pile, its card count in the
 middle), cars as seat number + heading arrow (``2→``; ``2x`` on its roof; ``12`` two
 cars side by side), the villain ``VV`` on red, detour cards as a letter and the roads
-they keep (``R┘`` a right curve joining west and north; ``XX`` a roadblock). Square
-coordinates run along the top and the left so a person can name squares.
+they keep (``R┘`` a right curve joining west and north; ``XX`` a roadblock), and the
+person's move choices as ``#1`` … ``#9`` (never a bare digit, which would read as a car).
+Both coordinate systems of the notation are on the axes: squares (tiles: ``place at``,
+``detour … at``) in bold, fields (the road cells cars stand on: ``move to``) in grey, and
+every coordinate elsewhere on screen says which it is ("square 3,-1", "field 10,-2").
+Seats are ``P1`` … everywhere (the map's car ``2`` is P2's; the rulebook's car numbers,
+the start player's car being "1", are not shown). Every word comes from the ``kr``
+catalog in the screen's language (German by default).
 
 >>> import io
 >>> from rallye.knightrider import Options, new_game, view_for
@@ -32,6 +38,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rallye.i18n import LANGUAGES as UI_LANGUAGES
+from rallye.i18n import Translator, translator
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import (
     DETOUR_KINDS,
@@ -47,10 +55,11 @@ from rallye.knightrider.actions import (
     StartAt,
     detour_sides,
 )
-from rallye.knightrider.names import LANGUAGES, card_name
+from rallye.knightrider.names import LANGUAGES
 from rallye.knightrider.pieces import Pieces, rotate_mask
 from rallye.knightrider.track import compute_links, road_distances
 from rallye.knightrider.view import CarView, EventView, View
+from rallye.tui.words import compose
 
 XY = tuple[int, int]
 
@@ -109,12 +118,17 @@ def pick_language(lang: str | None) -> tuple[str, str | None]:
 
 @dataclass(frozen=True)
 class Labels:
-    """How seats are called on screen, the language of card names, the box's tile shapes."""
+    """How seats are called on screen, the language of every word (card names too: the
+    ``kr`` catalog has them in all four languages), the box's tile shapes."""
 
     lang: str = "de"
     seat_tags: tuple[str, ...] = ()
     me: int | None = None
     pieces: Pieces | None = field(default=None, compare=False)
+    t: Translator = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "t", translator(self.lang if self.lang in UI_LANGUAGES else "en", "kr"))
 
     @classmethod
     def for_view(
@@ -126,13 +140,17 @@ class Labels:
     ) -> Labels:
         v = require_view(view)
         tags = tags or {}
-        return cls(pick_language(lang)[0], tuple(tags.get(s, "") for s in range(v.players)), v.me, pieces)
+        ui = lang if lang in UI_LANGUAGES else "de"
+        return cls(ui, tuple(tags.get(s, "") for s in range(v.players)), v.me, pieces)
 
     def seat(self, seat: int | None) -> str:
         if seat is None:
             return "—"
         tag = self.seat_tags[seat] if seat < len(self.seat_tags) else ""
-        return f"P{seat + 1} ({tag})" if tag else f"P{seat + 1}"
+        if tag in ("you", "human"):
+            tag = self.t(f"tag.{tag}")
+        name = self.t("seat", n=seat + 1)
+        return f"{name} ({tag})" if tag else name
 
     def seat_text(self, seat: int | None) -> Text:
         if seat is None:
@@ -140,7 +158,18 @@ class Labels:
         return Text(self.seat(seat), style=SEAT_STYLES[seat % len(SEAT_STYLES)])
 
     def card(self, kind: str) -> str:
-        return card_name(kind, self.lang)
+        return self.t(f"card.{kind}")
+
+    def at_square(self, x: int, y: int) -> str:
+        """A square (where a tile lies; ``place at``, ``detour … at``): ``square 3,-1``."""
+        return self.t("square", xy=f"{x},{y}")
+
+    def at_field(self, x: int, y: int) -> str:
+        """A field (a road cell a car stands on; ``move to``): ``field 10,-2``."""
+        return self.t("field", xy=f"{x},{y}")
+
+    def direction(self, d: int) -> str:
+        return self.t(f"dir.{g.DIRS[d]}")
 
 
 # -- road distances from the view ----------------------------------------------------------
@@ -191,6 +220,12 @@ def detour_glyph(kind: str, rot: int) -> str:
     return DETOUR_LETTER[kind] + _SIDES_GLYPH[detour_sides(kind, rot)]
 
 
+def move_mark(n: int) -> str:
+    """How move ``n`` is marked on the map: ``#3`` (a car is a seat number and an arrow,
+    ``3→``, so the two cannot be mistaken); moves past the ninth are not marked."""
+    return f"#{n}" if 1 <= n <= 9 else ""
+
+
 def map_panel(
     view: View,
     labels: Labels,
@@ -199,9 +234,12 @@ def map_panel(
     square_marks: Mapping[XY, str] | None = None,
     title: str | None = None,
 ) -> Panel:
-    """The map, north up, with square coordinates along the top and the left.
+    """The map, north up, labelled in both coordinate systems the notation uses: squares
+    (tiles; ``place at``, ``detour … at``) along the top and down the left in bold, and
+    fields (the road cells cars stand on; ``move to``) in grey: every field row on the
+    left, each square's middle field column along the top.
 
-    ``cell_marks`` puts a short label (a move's number) on fields; ``square_marks`` puts
+    ``cell_marks`` puts a short label (a move's ``#n``) on fields; ``square_marks`` puts
     one on an empty square (a building candidate).
     """
     v = require_view(view)
@@ -229,7 +267,7 @@ def map_panel(
         cx = min(x for x, _ in v.centre)
         cy = min(y for _, y in v.centre)
         put(3 * cx + 2, 3 * cy + 2, Text(f"{v.escape_left:>2}", style="bold white on blue"))
-        put(3 * cx + 3, 3 * cy + 2, Text("Fl", style="bold white on blue"))
+        put(3 * cx + 3, 3 * cy + 2, Text(labels.t("map.escape_short")[:2], style="bold white on blue"))
     start = v.start_tile
     targets = set(v.targets)
     for t in v.tiles:
@@ -264,45 +302,57 @@ def map_panel(
     if v.villain is not None and v.villain not in by_field:
         put(v.villain[0], v.villain[1], Text("VV", style="bold white on red"))
 
+    margin = 8  # square y (bold) and field y (grey) before the map
     out = Text()
-    head = Text("   ")
+    out.append(f"{labels.t('map.axis_square'):>{margin - 1}.{margin - 1}} ", style="bold")
     for x in range(x0, x1 + 1):
-        head.append(f"{x:^6}", style="dim")
-    out.append_text(head)
+        out.append(f"{x:^6}", style="bold")
+    out.append("\n")
+    out.append(f"{labels.t('map.axis_field'):>{margin - 1}.{margin - 1}} ", style="dim")
+    for x in range(x0, x1 + 1):
+        out.append(f"  {3 * x + 1:<4}", style="dim")
     out.append("\n")
     for row in range(h):
         y = y0 + row // 3
-        out.append(f"{y:>3}" if row % 3 == 1 else "   ", style="dim")
+        out.append(f"{y:>3}" if row % 3 == 1 else "   ", style="bold")
+        out.append(f"{3 * y0 + row:>4} ", style="dim")
         for cell in grid[row]:
             out.append_text(cell)
         out.append("\n")
     out.rstrip()
-    return Panel(out, title=title or "Map (square x along the top, y down the left)", title_align="left", expand=False)
+    return Panel(out, title=title or labels.t("map.title"), title_align="left", expand=False)
 
 
 def map_legend(view: View, labels: Labels) -> Text:
     v = require_view(view)
+    tr = labels.t
     t = Text(style="dim")
-    t.append("▒▒ built-up  ")
+    t.append("▒▒ " + tr("legend.built") + "  ")
     t.append(_ROAD_CELL, style=_ROAD_DOTS)
-    t.append(" road  ")
+    t.append(" " + tr("legend.road") + "  ")
     t.append("VV", style="bold white on red")
-    t.append(" villain  ")
-    t.append(f"2→ car & heading, 2x on its roof, underlined: {labels.card('MANTLE')}  ")
+    t.append(" " + tr("legend.villain") + "  ")
+    t.append(tr("legend.car", seat=labels.t("seat", n=2), card=labels.card("MANTLE")) + "  ")
+    if v.phase == "turn":
+        t.append("#1", style="bold black on white")
+        t.append(" " + tr("legend.move_mark") + "  ")
     if v.phase != "build":
-        t.append("░░ centre (Fl = escape cards left)  ")
+        t.append("░░ " + tr("legend.centre", short=tr("map.escape_short")) + "  ")
     if v.detours:
         t.append(
-            "detours: "
+            tr("legend.detours")
+            + " "
             + ", ".join(f"{DETOUR_LETTER[k]}={labels.card(k).split(': ')[-1]}" for k in DETOUR_KINDS)
-            + " (the lines show the roads kept)  "
+            + " "
+            + tr("legend.detour_lines")
+            + "  "
         )
     if v.start_tile is not None:
         t.append("▒▒", style="dark_orange")
-        t.append(" start tile  ")
+        t.append(" " + tr("legend.start_tile") + "  ")
     if v.targets:
         t.append("▒▒", style="magenta")
-        t.append(" target tiles  ")
+        t.append(" " + tr("legend.targets") + "  ")
     return t
 
 
@@ -333,7 +383,7 @@ def drawn_tile_panel(view: View, labels: Labels) -> Panel | None:
     body.add_row(*(Text(f"rot {r}", style="bold") for r in rots))
     for j in range(3):
         body.add_row(*(p[j] for p in pics))
-    title = f"Tile {v.drawn} ({tile.shape.replace('_', '-')}) to lay"
+    title = labels.t("tile.to_lay", tile=v.drawn, shape=labels.t(f"shape.{tile.shape}"))
     return Panel(body, title=title, title_align="left", expand=False)
 
 
@@ -362,29 +412,20 @@ _EVENT_STYLE = {
     "mantle_end": "dim",
     "detour": "yellow",
 }
-_EVENT_TAG = {"ram": "[ram table] ", "oil": "[oil table] ", "ram_fail": "[ram table, second roll] "}
+_EVENT_TAG = {"ram": "tag.ram", "oil": "tag.oil", "ram_fail": "tag.ram_fail"}
 
 
 def event_text(event: EventView, labels: Labels) -> Text:
-    """An engine event in words, the rolled table named, seats tagged (``P2 (random)``)."""
-    text = event.text
-    for p in range(len(labels.seat_tags)):
-        text = _replace_seat(text, p, labels.seat(p))
+    """An engine event in words of the screen's language, the rolled table named, seats
+    tagged (``P2 (random)``), squares and fields told apart (see :mod:`rallye.tui.kr_events`)."""
+    from rallye.tui.kr_events import event_words
+
     t = Text()
     tag = _EVENT_TAG.get(event.kind)
     if tag:
-        t.append(tag, style="bold magenta")
-    if event.kind == "detour":
-        for k in DETOUR_KINDS:
-            text = text.replace(f"a detour {k} ", f"{labels.card(k)} ")
-    t.append(text, style=_EVENT_STYLE.get(event.kind, ""))
+        t.append(labels.t(tag) + " ", style="bold magenta")
+    t.append(event_words(event, labels), style=_EVENT_STYLE.get(event.kind, ""))
     return t
-
-
-def _replace_seat(text: str, seat: int, label: str) -> str:
-    import re
-
-    return re.sub(rf"\bP{seat + 1}\b(?! \()", label, text)
 
 
 def _path_arrows(m: Move) -> str:
@@ -396,83 +437,93 @@ def _path_arrows(m: Move) -> str:
 
 def action_text(action: Action, labels: Labels) -> str:
     """What an action does, in words and card names."""
+    tr = labels.t
     if isinstance(action, Place):
-        return f"lays tile {action.number or '?'} on square {action.x},{action.y} turned {action.rot}°"
+        tile = str(action.number) if action.number else "?"
+        return tr("act.place", tile=tile, square=labels.at_square(action.x, action.y), rot=action.rot)
     if isinstance(action, StartAt):
-        return f"picks the start tile at {action.x},{action.y}"
+        return tr("act.start_at", square=labels.at_square(action.x, action.y))
     if isinstance(action, Enter):
-        return f"waits at the {SIDE_WORDS[action.side]} opening of the start tile"
+        return tr("act.enter", side=labels.direction(action.side))
     if isinstance(action, Move):
         arrows = _path_arrows(action)
-        way = f" {arrows}" if arrows else ""
-        jump = f" with {labels.card('JUMP')}" if action.jump else ""
-        pips = f"{action.cost} pip{'' if action.cost == 1 else 's'}"
-        return f"drives{way} to {action.x},{action.y} facing {g.DIRS[action.heading]} ({pips}){jump}"
+        text = tr.n(
+            "act.move",
+            action.cost,
+            way=f" {arrows}" if arrows else "",
+            field=labels.at_field(action.x, action.y),
+            heading=labels.direction(action.heading),
+        )
+        return text + (" " + tr("act.with", card=labels.card("JUMP")) if action.jump else "")
     if isinstance(action, PlayKitt):
-        return f"plays {labels.card(action.kind)}"
+        return tr("act.kitt", card=labels.card(action.kind))
     if isinstance(action, PlayDetour):
-        return (
-            f"lays {labels.card(action.kind)} on square {action.x},{action.y}"
-            f" ({detour_glyph(action.kind, action.rot)}, rot {action.rot})"
+        return tr(
+            "act.detour",
+            card=labels.card(action.kind),
+            square=labels.at_square(action.x, action.y),
+            glyph=detour_glyph(action.kind, action.rot),
+            rot=action.rot,
         )
     if isinstance(action, End):
-        return f"turns the top {labels.card('escape')} (ends the turn)"
+        return tr("act.end", card=labels.card("escape"))
     if isinstance(action, Recover):
-        return "turns the car back onto its wheels (the whole turn)"
+        return tr("act.recover")
     return str(action)
 
 
 # -- panels -------------------------------------------------------------------------------------
 def status_line(view: View, labels: Labels) -> Text:
     v = require_view(view)
+    tr = labels.t
     t = Text()
     t.append("Knight Rider", style="bold")
-    phase = {"build": "building the track", "start": "choosing the start", "enter": "cars wait at the start",
-             "turn": "the chase", "over": "game over"}.get(v.phase, v.phase)  # fmt: skip
-    t.append(f" · {v.players} players · {phase}")
+    phase = tr(f"phase.{v.phase}") if tr.has(f"phase.{v.phase}") else v.phase
+    t.append(f" · {tr.n('n_players', v.players)} · {phase}")
     if v.phase == "build":
-        t.append(f" · face-down tiles {v.face_down}")
+        t.append(" · " + tr("status.face_down", n=v.face_down))
     else:
-        t.append(f" · turn {v.turn}")
-        t.append(f" · escape pile ({labels.card('escape')}): {v.escape_left} left")
+        t.append(" · " + tr("status.turn", n=v.turn))
+        t.append(" · " + tr("status.escape_pile", card=labels.card("escape"), n=v.escape_left))
         if v.escape_turned:
             last = v.escape_turned[-1]
-            t.append(f" (last: #{last.id} {last.dx:+d},{last.dy:+d})", style="dim")
+            t.append(" " + tr("status.last_escape", id=last.id, dxy=f"{last.dx:+d},{last.dy:+d}"), style="dim")
     if v.villain is not None:
         sx, sy = v.villain[0] // 3, v.villain[1] // 3
-        t.append(" · villain on square ")
-        t.append(f"{sx},{sy}", style="bold red")
+        t.append(" · ")
+        t.append_text(compose(tr.raw("status.villain_on"), square=Text(labels.at_square(sx, sy), style="bold red")))
     return t
 
 
 def players_table(view: View, labels: Labels) -> Table:
     v = require_view(view)
-    t = Table(title="Players", title_justify="left", box=None, padding=(0, 1))
-    for col in ("seat", "car", "state", "K.I.T.T.", "detours"):
-        t.add_column(col)
+    tr = labels.t
+    t = Table(title=tr("players.title"), title_justify="left", box=None, padding=(0, 1))
+    for col in ("seat", "car", "state", "kitt", "detours"):
+        t.add_column(tr(f"players.col.{col}"))
     if v.targets:
-        t.add_column("targets")
+        t.add_column(tr("players.col.targets"))
     dist = road_distance_map(v) if v.villain is not None else {}
     cars = {c.player: c for c in v.cars}
     for p in range(v.players):
         seat = labels.seat_text(p)
         if p == v.me:
-            seat.append("  ← you", style="bold")
+            seat.append("  ← " + tr("players.you"), style="bold")
         if p == v.current:
             seat = Text("▶ ").append_text(seat)
         c = cars.get(p)
         if c is None:
-            where = Text("not on the road yet", style="dim")
+            where = Text(tr("players.not_on_road"), style="dim")
         elif c.field is None:
-            where = Text(f"waits at the {SIDE_WORDS[c.side]} opening of the start tile")
+            where = Text(tr("act.enter", side=labels.direction(c.side)))
         else:
-            where = Text(f"{c.field[0]},{c.field[1]} {ARROWS[c.heading]}")
+            where = Text(f"{labels.at_field(c.field[0], c.field[1])} {ARROWS[c.heading]}")
             d = dist.get(c.field)
             if d is not None:
-                where.append(f"  {d} fields from the villain", style="dim")
+                where.append("  " + tr.n("players.from_villain", d), style="dim")
         state: list[str] = []
         if c is not None and c.roof:
-            state.append("on its roof")
+            state.append(tr("players.roof"))
         if c is not None and c.mantle:
             state.append(labels.card("MANTLE"))
         k, d_ = v.hand_sizes[p]
@@ -487,14 +538,14 @@ def players_table(view: View, labels: Labels) -> Table:
 def hand_text(view: View, labels: Labels) -> Text:
     """The viewer's own cards, with counts, and what was played this turn."""
     v = require_view(view)
-    t = Text("Your cards: ", style="bold")
+    t = Text(labels.t("hand.title") + " ", style="bold")
     parts: list[tuple[str, str]] = []
     for kinds, counts, style in ((KITT_KINDS, v.hand_kitt, "cyan"), (DETOUR_KINDS, v.hand_detour, "yellow")):
         for k, n in zip(kinds, counts, strict=False):
             if n:
                 parts.append((f"{labels.card(k)}" + (f" ×{n}" if n > 1 else ""), style))
     if not parts:
-        t.append("none", style="dim")
+        t.append(labels.t("hand.none"), style="dim")
     for i, (name, style) in enumerate(parts):
         if i:
             t.append(" · ")
@@ -504,33 +555,34 @@ def hand_text(view: View, labels: Labels) -> Text:
 
 def turn_text(view: View, labels: Labels) -> Text:
     v = require_view(view)
+    tr = labels.t
     if v.over:
         if v.winner is None:
-            return Text("The game is over: no winner (turn limit).", style="bold")
-        return Text(f"The game is over: {labels.seat(v.winner)} caught the villain.", style="bold green")
+            return Text(tr("turn.over_no_winner"), style="bold")
+        return Text(tr("turn.over_winner", who=labels.seat(v.winner)), style="bold green")
     mine = v.current == v.me
-    who = "your turn" if mine else f"{labels.seat(v.current)} to play"
+    who = tr("turn.yours") if mine else tr("turn.theirs", who=labels.seat(v.current))
     t = Text(f"▶ {who}", style="bold reverse" if mine else "bold")
     if v.phase == "turn" and v.current is not None:
         car = next((c for c in v.cars if c.player == v.current), None)
         if car is not None and car.roof:
-            t.append("  — the car is on its roof: this turn only turns it back", style="magenta")
+            t.append("  — " + tr("turn.roof"), style="magenta")
         else:
-            t.append(f"  roll {v.roll}", style="bold")
+            t.append("  " + tr("turn.roll", roll=v.roll), style="bold")
             if v.pips != v.roll:
-                t.append(f" → {v.pips} pips")
-            t.append(f" · pips used {v.used}/{v.pips}")
+                t.append(" → " + tr.n("turn.pips", v.pips))
+            t.append(" · " + tr("turn.used", used=v.used, pips=v.pips))
             done = []
             if v.move_done:
-                done.append("moved")
+                done.append(tr("turn.moved"))
             if v.kitt_played:
-                done.append("K.I.T.T. card played")
+                done.append(tr("turn.kitt_played"))
             if v.detour_played:
-                done.append("detour played")
+                done.append(tr("turn.detour_played"))
             if done:
                 t.append(" · " + ", ".join(done), style="dim")
     elif v.phase == "build" and v.drawn:
-        t.append(f"  — lay tile {v.drawn}")
+        t.append("  — " + tr("turn.lay_tile", tile=v.drawn))
     return t
 
 
@@ -584,32 +636,37 @@ def move_infos(view: View, moves: Sequence[Move]) -> list[MoveInfo]:
 
 
 def moves_table(view: View, labels: Labels, entries: Sequence[tuple[int, MoveInfo]], hidden: int = 0) -> Table:
-    """Numbered moves: path (heading arrows), destination, pips, distance, what happens."""
+    """Numbered moves: their map mark, path (heading arrows), destination field, pips,
+    distance, what happens."""
     require_view(view)
-    t = Table(title="Moves (nearest to the villain first)", title_justify="left", box=None, padding=(0, 1))
+    tr = labels.t
+    t = Table(title=tr("moves.title"), title_justify="left", box=None, padding=(0, 1))
     t.add_column("#", justify="right", style="bold")
-    t.add_column("path")
-    t.add_column("to")
-    t.add_column("pips", justify="right")
-    t.add_column("villain", justify="right")
+    t.add_column(tr("moves.col.map"))
+    t.add_column(tr("moves.col.path"))
+    t.add_column(tr("moves.col.to"))
+    t.add_column(tr("moves.col.pips"), justify="right")
+    t.add_column(tr("moves.col.villain"), justify="right")
     t.add_column("")
     for n, info in entries:
         m = info.move
         notes = Text()
         if info.catches:
-            notes.append("catches the villain!", style="bold green")
+            notes.append(tr("moves.catches") + " ", style="bold green")
         if info.rams is not None:
-            notes.append(f"ram attempt on {labels.seat(info.rams)} ", style="magenta")
+            notes.append(tr("moves.rams", who=labels.seat(info.rams)) + " ", style="magenta")
         if info.beside is not None:
-            notes.append(f"stops beside {labels.seat(info.beside)} ", style="dim")
+            notes.append(tr("moves.beside", who=labels.seat(info.beside)) + " ", style="dim")
         if info.oil is not None:
-            notes.append(f"on {labels.seat(info.oil)}'s oil ", style="magenta")
+            notes.append(tr("moves.oil", who=labels.seat(info.oil)) + " ", style="magenta")
         if m.jump:
             notes.append(labels.card("JUMP"), style="cyan")
         dist = "—" if info.distance is None else str(info.distance)
-        t.add_row(str(n), _path_arrows(m), f"{m.x},{m.y} {ARROWS[m.heading]}", str(m.cost), dist, notes)
+        mark = Text(move_mark(n), style="bold black on white") if move_mark(n) else Text("")
+        to = f"{labels.at_field(m.x, m.y)} {ARROWS[m.heading]}"
+        t.add_row(str(n), mark, _path_arrows(m), to, str(m.cost), dist, notes)
     if hidden:
-        t.caption = f"… and {hidden} more moves: type 'all' to list them"
+        t.caption = tr.n("moves.hidden", hidden)
         t.caption_justify = "left"
     return t
 
@@ -618,7 +675,7 @@ def actions_table(title: str, labels: Labels, entries: Sequence[tuple[str, Actio
     """A numbered list of actions with their notation and meaning."""
     t = Table(title=title, title_justify="left", box=None, padding=(0, 1))
     t.add_column("#", justify="right", style="bold")
-    t.add_column("notation", style="bold")
+    t.add_column(labels.t("actions.col.notation"), style="bold")
     t.add_column("")
     for n, a in entries:
         t.add_row(n, str(a), action_text(a, labels))
@@ -630,10 +687,11 @@ def placements_table(
 ) -> Table:
     """Building: one row per square (its map letter), the numbered rotations on it."""
     require_view(view)
-    t = Table(title="Where to lay it (type a number or 'place at X,Y rot R')", title_justify="left", box=None)
-    t.add_column("map", style="bold black on yellow")
-    t.add_column("square")
-    t.add_column("choices")
+    tr = labels.t
+    t = Table(title=tr("place.title"), title_justify="left", box=None)
+    t.add_column(tr("place.col.map"), style="bold black on yellow")
+    t.add_column(tr("place.col.square"))
+    t.add_column(tr("place.col.choices"))
     rows: dict[XY, list[tuple[int, Place]]] = {}
     for n, p in entries:
         rows.setdefault((p.x, p.y), []).append((n, p))
@@ -661,10 +719,10 @@ def square_letters(squares: Sequence[XY]) -> dict[XY, str]:
     return out
 
 
-def events_panel(events: Sequence[EventView], labels: Labels, title: str = "What happened") -> Panel:
+def events_panel(events: Sequence[EventView], labels: Labels, title: str | None = None) -> Panel:
     lines = [event_text(e, labels) for e in events]
-    body: RenderableType = Group(*lines) if lines else Text("(nothing)", style="dim")
-    return Panel(body, title=title, title_align="left", expand=False)
+    body: RenderableType = Group(*lines) if lines else Text(labels.t("events.none"), style="dim")
+    return Panel(body, title=title or labels.t("events.title"), title_align="left", expand=False)
 
 
 def render_screen(
@@ -703,7 +761,7 @@ def record_summary(header: Mapping[str, Any], final: View, actions: int, labels:
     opts = header.get("options") or {}
     on = [f"{k}={val}" for k, val in opts.items() if val not in (None, False, 0)]
     rows: list[RenderableType] = [
-        Text(f"players   {v.players}; seed {header.get('seed')}"),
+        Text(f"players   {v.players}; seed {header.get('seed') if v.over else '(shown when the game is over)'}"),
     ]
     for p in range(v.players):
         rows.append(Text(f"          {labels.seat(p)}"))

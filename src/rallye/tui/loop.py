@@ -3,13 +3,15 @@ header, and the loop's input, saving, quitting and end of input."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.text import Text
 
-from rallye.core.errors import RecordError
+from rallye.core.errors import GameError, RecordError
+from rallye.i18n import Translator
+from rallye.tui.words import common
 
 #: The record header field where the terminal keeps the human's seat and the bots.
 HEADER_FIELD = "tui"
@@ -38,28 +40,84 @@ def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], 
     return parse_bots(game, ",".join(names), count)
 
 
-def saved_settings(header: dict[str, Any], source: str | Path = "<record>") -> dict[str, Any]:
-    """The terminal's settings stored in a record header (``{}`` if none or malformed); a
-    human seat that is not a seat of the game is a :class:`RecordError` (for ``replay`` and
-    ``--resume`` alike)."""
+def saved_settings(header: dict[str, Any]) -> dict[str, Any]:
+    """The terminal's settings stored in a record header (``{}`` if none or malformed); the
+    people's seats are checked by :func:`saved_humans`."""
     raw = header.get(HEADER_FIELD)
     if not isinstance(raw, dict):
         return {}
     out: dict[str, Any] = {}
     seat = raw.get("human_seat")
     if isinstance(seat, int) and not isinstance(seat, bool):
-        players = header.get("players")
-        if isinstance(players, int) and not 0 <= seat < players:
-            raise RecordError(
-                f"{source}: the header's '{HEADER_FIELD}.human_seat' is {seat}, not a seat of this"
-                f" {players}-player game (0..{players - 1})",
-                rule="record-header",
-            )
         out["human_seat"] = seat
     bots = raw.get("bots")
     if isinstance(bots, list) and all(b is None or isinstance(b, str) for b in bots):
         out["bots"] = bots
     return out
+
+
+def parse_humans(spec: str, players: int) -> tuple[int, ...]:
+    """The seats people play at one keyboard (``--humans 1,3``), 0-based and in order.
+
+    >>> parse_humans("3, 1", 4)
+    (0, 2)
+    >>> parse_humans("1,5", 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --humans: seat 5 does not exist; seats are 1..4
+    """
+    seats: list[int] = []
+    for part in spec.split(","):
+        word = part.strip()
+        if not word:
+            continue
+        if not (word.isascii() and word.isdigit()) or len(word) > 3:  # not "²"
+            raise ValueError(f"--humans: {word[:20]!r} is not a seat number; give seats like 1,3")
+        seat = int(word)
+        if not 1 <= seat <= players:
+            raise ValueError(f"--humans: seat {seat} does not exist; seats are 1..{players}")
+        if seat - 1 in seats:
+            raise ValueError(f"--humans: seat {seat} is given twice")
+        seats.append(seat - 1)
+    if not seats:
+        raise ValueError("--humans: give at least one seat, like 1,3")
+    return tuple(sorted(seats))
+
+
+def human_seats_arg(seat_arg: int | None, humans_arg: str | None, players: int) -> tuple[int, ...] | None:
+    """The people's seats from ``--seat`` or ``--humans`` (``None``: neither was given)."""
+    if seat_arg is not None and humans_arg is not None:
+        raise ValueError("give --seat (one person) or --humans (several), not both")
+    if humans_arg is not None:
+        return parse_humans(humans_arg, players)
+    if seat_arg is not None:
+        if not 1 <= seat_arg <= players:
+            raise ValueError(f"--seat must be 1..{players}")
+        return (seat_arg - 1,)
+    return None
+
+
+def saved_humans(header: dict[str, Any], players: int, source: str | Path | None = None) -> tuple[int, ...]:
+    """The people's seats a save file names (``human_seats``, else ``human_seat``; seat 1
+    when it names none). Seats that do not exist raise a
+    :class:`~rallye.core.errors.RecordError` naming ``source``; without a ``source``
+    (a summary, not a resume) they are left out."""
+    raw = header.get(HEADER_FIELD)
+    if not isinstance(raw, dict) or ("human_seats" not in raw and "human_seat" not in raw):
+        return (0,)
+    wanted = raw.get("human_seats", [raw.get("human_seat")])
+    seats = wanted if isinstance(wanted, list) else [wanted]
+    good = [s for s in seats if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players]
+    if seats and len(good) == len(seats) and len(set(good)) == len(good):
+        return tuple(sorted(good))
+    if source is None:
+        return tuple(sorted(set(good)))
+    shown = ", ".join(repr(s)[:12] for s in seats[:5]) or "none"
+    raise RecordError(
+        f"{source}: line 1: the terminal's seats for people ({shown}, 0-based) are not seats of a "
+        f"{players}-player game; choose with --seat or --humans",
+        rule="record-header",
+    )
 
 
 def resume_choices(
@@ -68,24 +126,95 @@ def resume_choices(
     seat_arg: int | None,
     bots_arg: str | None,
     resolve: Callable[[str | None, int], list[str]],
-) -> tuple[int | None, list[str] | None]:
-    """The seat (0-based) and bots a resumed game should use: ``--seat``/``--bots`` if given,
-    else what the save holds (``None`` = as saved). A saved ``heuristic`` bot is resolved again
-    in case it is not installed. Bad input raises ``ValueError`` or ``RecordError``."""
+    humans_arg: str | None = None,
+) -> tuple[tuple[int, ...] | None, list[str] | None]:
+    """The people's seats (0-based) and bots a resumed game should use: ``--seat``,
+    ``--humans`` and ``--bots`` if given, else what the save holds (``None`` = as saved). A
+    saved ``heuristic`` bot is resolved again in case it is not installed. Bad input raises
+    ``ValueError`` or ``RecordError``."""
     players = header.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordError(f"{source}: line 1: the header has no player count", rule="record-header")
-    seat = None
-    if seat_arg is not None:
-        if not 1 <= seat_arg <= players:
-            raise ValueError(f"--seat must be 1..{players}")
-        seat = seat_arg - 1
+    seats = human_seats_arg(seat_arg, humans_arg, players)
     if bots_arg is not None:
-        return seat, resolve(bots_arg, players - 1)
-    saved = saved_settings(header, source).get("bots") or []
+        return seats, resolve(bots_arg, players - 1)
+    saved = saved_settings(header).get("bots") or []
     if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
-        return seat, resolve(",".join(b for b in saved if b), players - 1)
-    return seat, None
+        return seats, resolve(",".join(b for b in saved if b), players - 1)
+    return seats, None
+
+
+def seat_names(n_players: int, humans: Sequence[int], bots: Sequence[str]) -> list[str | None]:
+    """A bot name per seat (``None`` for a person), ``bots`` naming the other seats in order."""
+    it = iter(bots)
+    names: list[str | None] = []
+    for seat in range(n_players):
+        if seat in humans:
+            names.append(None)
+        else:
+            name = next(it, None)
+            if name is None:
+                raise ValueError(f"need a bot name for each of the {n_players - len(humans)} bot seats")
+            names.append(name)
+    return names
+
+
+def people(human_seat: int | Sequence[int], players: int) -> tuple[int, ...]:
+    """The people's seats (one seat or several), sorted and checked (0-based)."""
+    humans = (human_seat,) if isinstance(human_seat, int) else tuple(sorted(set(human_seat)))
+    if not humans:
+        raise ValueError("at least one seat must be a person's")
+    for seat in humans:
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat + 1} does not exist; seats are 1..{players}")
+    return humans
+
+
+def session_seats(
+    players: int, human_seat: int | Sequence[int], bot_names: Sequence[str | None]
+) -> tuple[tuple[int, ...], tuple[str | None, ...]]:
+    """A session's people and its bot name per seat (``None`` for a person), checked."""
+    humans = people(human_seat, players)
+    if len(bot_names) != players:
+        raise ValueError(f"need a bot name per seat ({players}), got {len(bot_names)}")
+    names = tuple(None if s in humans else bot_names[s] for s in range(players))
+    if any(names[s] is None for s in range(players) if s not in humans):
+        raise ValueError("every seat that is not a person's needs a bot name")
+    return humans, names
+
+
+def resumed_seats(
+    header: dict[str, Any],
+    players: int,
+    human_seat: int | Sequence[int] | None,
+    bots: Sequence[str] | None,
+    source: str | Path = "the save file",
+) -> tuple[tuple[int, ...], list[str | None]]:
+    """The people and bots of a resumed game: as given, else as the save's header says
+    (a seat saved without a bot name gets the random bot)."""
+    humans = saved_humans(header, players, source) if human_seat is None else people(human_seat, players)
+    if bots is not None:
+        return humans, seat_names(players, humans, bots)
+    saved = saved_settings(header).get("bots") or []
+    names: list[str | None] = [
+        None if s in humans else (saved[s] if s < len(saved) and saved[s] else "random") for s in range(players)
+    ]
+    return humans, names
+
+
+def resume_args(
+    args: Any, header: dict[str, Any], resolve: Callable[[str | None, int], list[str]]
+) -> tuple[tuple[int, ...] | None, list[str] | None]:
+    """:func:`resume_choices` for ``rallye play``'s parsed arguments."""
+    return resume_choices(args.resume, header, args.seat, args.bots, resolve, getattr(args, "humans", None))
+
+
+def clear_screen(console: Any) -> None:
+    """Clear the terminal, its scrollback too, so the last player's hand cannot be read."""
+    console.clear()
+    if getattr(console, "is_terminal", False):
+        console.file.write("\x1b[3J")
+        console.file.flush()
 
 
 def choice_number(text: str) -> int | None:
@@ -115,7 +244,10 @@ class SavingLoop:
         save_path: str | Path | None,
         delay: float,
         sleep: Callable[[float], None],
+        ui: str = "en",
     ) -> None:
+        self.ui = ui
+        self.tc = common(ui)
         self.s = session
         self.input_fn = input_fn
         self.c = console
@@ -132,38 +264,38 @@ class SavingLoop:
     def save(self, path: str | Path | None) -> bool:
         target = Path(path) if path else self.save_path
         if target is None:
-            self.say("Give a file name: save FILE", "yellow")
+            self.say(self.tc("save.give_name"), "yellow")
             return False
         try:
             self.s.save(target)
         except OSError as exc:
-            self.say(f"could not save to {target}: {exc.strerror or exc}", "red")
+            self.say(self.tc("save.failed", path=target, reason=exc.strerror or exc), "red")
             return False
         self.save_path = target
-        if getattr(self.s, "over", False):  # nothing to resume: say how to see it instead
-            self.say(f"saved to {target} (the game is over; see it with: rallye replay {target})", "green")
-        else:
-            self.say(f"saved to {target} (continue with: rallye play {self.game} --resume {target})", "green")
+        done = "save.done_over" if self.s.over else "save.done"  # a finished game is not resumed
+        self.say(self.tc(done, path=target, game=self.game), "green")
         return True
 
     def quit(self) -> NoReturn:
         if self.save_path is not None:
-            question = f"Save the game to {self.save_path} before quitting? [Y/n or another file name] "
+            question = self.tc("quit.save_to", path=self.save_path) + " "
         else:
-            question = "Save the game before quitting? Type a file name, or press Enter to quit without saving: "
+            question = self.tc("quit.save_where") + " "
         try:
             answer = self.read(question).strip()
         except EOFError:
             self.c.print()
             answer = "y" if self.save_path is not None else ""
+        yes = {"y", "yes", *self.tc("answer.yes").split(",")}
+        no = {"n", "no", *self.tc("answer.no").split(",")}
         if self.save_path is not None:
-            if answer.lower() in ("", "y", "yes"):
+            if answer.lower() in yes or not answer:
                 self.save(None)
-            elif answer.lower() not in ("n", "no"):
+            elif answer.lower() not in no:
                 self.save(answer)
-        elif answer and answer.lower() not in ("n", "no"):
+        elif answer and answer.lower() not in no:
             self.save(answer)
-        self.say("Bye.")
+        self.say(self.tc("bye"))
         raise Quit
 
     def on_eof(self) -> NoReturn:
@@ -171,5 +303,41 @@ class SavingLoop:
         if self.save_path is not None:
             self.save(None)
         else:
-            self.say("End of input; the game was not saved (give --save FILE to save on Ctrl-D).", "yellow")
+            self.say(self.tc("eof.not_saved"), "yellow")
         raise Quit
+
+    def refuse(self, exc: GameError, game_words: Translator, *, understood: bool = True) -> None:
+        """An engine's refusal: the rule broken in the screen's language, then the engine's
+        exact words (which name the input and the rule code) for reference."""
+        key = f"rule.{exc.rule}"
+        prefix = "refused" if understood else "not_understood"
+        if self.ui == "en" or not exc.rule or not game_words.has(key):
+            self.say(self.tc(prefix, error=exc), "red")
+            return
+        self.say(self.tc(prefix, error=game_words(key)), "red")
+        self.say(f"  {exc}", "dim")
+
+    def pass_keyboard(self, seat_label: str) -> None:
+        """Between two people's turns: clear the screen and wait until the next one is at
+        the keyboard (Enter), so nobody sees another's hand. ``save`` and ``quit`` work."""
+        clear_screen(self.c)
+        self.say(self.tc("pass.screen", who=seat_label), "bold reverse")
+        while True:
+            try:
+                line = self.read(self.tc("pass.prompt", who=seat_label) + " ")
+            except EOFError:
+                self.on_eof()
+            word, _, rest = line.strip().partition(" ")
+            if not word:
+                clear_screen(self.c)
+                return
+            if word.lower() in ("quit", "exit", "q"):
+                self.quit()
+            elif word.lower() == "save":
+                self.save(rest.strip() or None)
+            else:
+                self.say(self.tc("pass.only_enter", who=seat_label), "yellow")
+
+    def seed_line(self, seed: int) -> None:
+        """At the end, and only then: the seed that rebuilds every hand."""
+        self.say(self.tc("seed.at_end", seed=seed, game=self.game), "dim")

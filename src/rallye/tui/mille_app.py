@@ -8,8 +8,9 @@ drive it with a list of lines and a recording console.
 
 A save file is the game record so far (``Recorder.save``). Its header carries, besides the
 edition, players and seed, a ``"tui"`` object ``{"human_seat": 0, "bots": [null, "random"]}``
-(0-based seat; a bot name per seat, ``null`` for the human) so ``--resume`` continues with
-the same seats; ``rallye replay`` ignores that field.
+(0-based seat; a bot name per seat, ``null`` for the human; with several people at one
+keyboard also ``"human_seats": [0, 2]``) so ``--resume`` continues with the same seats;
+``rallye replay`` verifies the game without that field (it names the seats from it).
 """
 
 from __future__ import annotations
@@ -25,13 +26,24 @@ from rich.text import Text
 from rallye.agents.base import Agent, make_agent
 from rallye.core.errors import GameError
 from rallye.core.record import read_jsonl
+from rallye.i18n import LANGUAGES, translator
 from rallye.mille.actions import Action, parse_action
 from rallye.mille.edition import Edition
 from rallye.mille.engine import legal_from_view, new_match
 from rallye.mille.record import Recorder, Replay, replay_lines
 from rallye.mille.state import Event, ScoreSheet
 from rallye.mille.view import MilleView, view_for
-from rallye.tui.loop import HEADER_FIELD, Quit, SavingLoop, bot_seed, choice_number, saved_settings
+from rallye.tui.loop import (
+    HEADER_FIELD,
+    Quit,
+    SavingLoop,
+    bot_seed,
+    choice_number,
+    people,
+    resumed_seats,
+    seat_names,
+    session_seats,
+)
 from rallye.tui.render import (
     Labels,
     event_text,
@@ -42,6 +54,7 @@ from rallye.tui.render import (
     sheet_table,
     totals_table,
 )
+from rallye.tui.words import ui_language
 
 GAME = "mille"
 InputFn = Callable[[str], str]
@@ -75,68 +88,68 @@ def new_events(before: MilleView, after: MilleView, seat: int, action: Action) -
 
 
 class MilleSession:
-    """The controller of one terminal match: the record, the bots, the human's seat."""
+    """The controller of one terminal match: the record, the bots, the people's seats.
 
-    def __init__(self, recorder: Recorder, human_seat: int, bot_names: Sequence[str | None]) -> None:
+    Several people may play at one keyboard (``human_seats``); the terminal shows the view
+    of the one at the keyboard (:attr:`viewer`: the person to act, else the last one who did).
+    """
+
+    def __init__(self, recorder: Recorder, human_seat: int | Sequence[int], bot_names: Sequence[str | None]) -> None:
         state = recorder.state
-        if not 0 <= human_seat < state.n_players:
-            raise ValueError(f"seat {human_seat + 1} does not exist; seats are 1..{state.n_players}")
-        if len(bot_names) != state.n_players:
-            raise ValueError(f"need a bot name per seat ({state.n_players}), got {len(bot_names)}")
+        humans, self.bot_names = session_seats(state.n_players, human_seat, bot_names)
         self.recorder = recorder
-        self.human_seat = human_seat
-        self.bot_names: tuple[str | None, ...] = tuple(
-            None if s == human_seat else bot_names[s] for s in range(state.n_players)
-        )
+        self.human_seats: tuple[int, ...] = humans
+        self.viewer = humans[0]
         ply = sum(1 for line in recorder.lines if line.get("type") == "action")
         self._bots: dict[int, Agent] = {}
         for seat, name in enumerate(self.bot_names):
             if name is not None:
                 self._bots[seat] = make_agent(GAME, name, bot_seed(state.seed, seat, ply))
         header = recorder.lines[0]
-        header[HEADER_FIELD] = {"human_seat": human_seat, "bots": list(self.bot_names)}
+        header[HEADER_FIELD] = {"human_seat": humans[0], "bots": list(self.bot_names)}
+        if len(humans) > 1:
+            header[HEADER_FIELD]["human_seats"] = list(humans)
+        self._follow()
+
+    @property
+    def human_seat(self) -> int:
+        """The first person's seat (the only one in a game against bots)."""
+        return self.human_seats[0]
 
     # -- building --------------------------------------------------------------------
     @classmethod
-    def new(cls, edition: str | Edition, players: int, seed: int, human_seat: int, bots: Sequence[str]) -> MilleSession:
+    def new(
+        cls, edition: str | Edition, players: int, seed: int, human_seat: int | Sequence[int], bots: Sequence[str]
+    ) -> MilleSession:
         """A fresh match; ``bots`` names the bots of the other seats, in seat order."""
         state = new_match(edition, players, seed)
-        names: list[str | None] = []
-        it = iter(bots)
-        for seat in range(players):
-            names.append(None if seat == human_seat else next(it))
-        return cls(Recorder.start(state), human_seat, names)
+        humans = people(human_seat, players)
+        return cls(Recorder.start(state), humans, seat_names(players, humans, bots))
 
     @classmethod
     def resume(
-        cls, path: str | Path, human_seat: int | None = None, bots: Sequence[str] | None = None
+        cls, path: str | Path, human_seat: int | Sequence[int] | None = None, bots: Sequence[str] | None = None
     ) -> tuple[MilleSession, Replay]:
         """Replay (and verify) a save file and continue it. The seats come from the file's
         header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
         lines = read_jsonl(path)
         replay = replay_lines(lines, str(path))
-        saved = saved_settings(lines[0][1], path)
-        n = replay.initial.n_players
-        seat = human_seat if human_seat is not None else saved.get("human_seat", 0)
-        names: list[str | None]
-        if bots is not None:
-            it = iter(bots)
-            names = [None if s == seat else next(it) for s in range(n)]
-        else:
-            saved_bots = saved.get("bots") or []
-            names = [
-                None if s == seat else (saved_bots[s] if s < len(saved_bots) and saved_bots[s] else "random")
-                for s in range(n)
-            ]
-        return cls(replay.recorder(), seat, names), replay
+        humans, names = resumed_seats(lines[0][1], replay.initial.n_players, human_seat, bots, path)
+        return cls(replay.recorder(), humans, names), replay
 
     # -- what the terminal may ask -------------------------------------------------------
+    def _follow(self) -> None:
+        """The keyboard passes to the person whose turn it is."""
+        state = self.recorder.state
+        if state.phase != "over" and state.current in self.human_seats:
+            self.viewer = state.current
+
     def view(self) -> MilleView:
-        """The human's view: the only window the terminal has on the match."""
-        return view_for(self.recorder.state, self.human_seat)
+        """The view of the person at the keyboard: the only window the terminal has on the match."""
+        return view_for(self.recorder.state, self.viewer)
 
     def legal(self) -> tuple[Action, ...]:
-        """The human's legal moves (empty when it is not the human's turn)."""
+        """The legal moves of the person at the keyboard (empty when it is not their turn)."""
         return legal_from_view(self.view())
 
     @property
@@ -148,18 +161,21 @@ class MilleSession:
         return self.view().is_my_turn
 
     def seat_tags(self) -> dict[int, str]:
-        return {s: ("you" if n is None else n) for s, n in enumerate(self.bot_names)}
+        person = "you" if len(self.human_seats) == 1 else "human"
+        return {s: (person if n is None else n) for s, n in enumerate(self.bot_names)}
 
     # -- moves -------------------------------------------------------------------------
     def _step(self, seat: int, action: Action) -> Move:
         before = self.view()
         self.recorder.step(seat, action)
         after = self.view()
+        self._follow()
         return Move(seat, action, new_events(before, after, seat, action), after.sheets[len(before.sheets) :])
 
     def play(self, action: Action) -> Move:
-        """The human's move; an illegal one raises the engine's error and changes nothing."""
-        return self._step(self.human_seat, action)
+        """The move of the person at the keyboard; an illegal one raises the engine's error
+        and changes nothing."""
+        return self._step(self.viewer, action)
 
     def bot_move(self) -> Move:
         """Let the bot whose turn it is choose, from its own view, and play."""
@@ -167,9 +183,13 @@ class MilleSession:
         seat = state.current
         bot = self._bots.get(seat)
         if bot is None:
-            raise RuntimeError(f"P{seat + 1} is the human's seat, not a bot's")
+            raise RuntimeError(f"P{seat + 1} is a person's seat, not a bot's")
         view = view_for(state, seat)
         return self._step(seat, bot.choose(view, legal_from_view(view)))
+
+    @property
+    def seed(self) -> int:
+        return self.recorder.state.seed
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
@@ -178,24 +198,6 @@ class MilleSession:
 
 
 # -- the loop -------------------------------------------------------------------------------
-HELP = """\
-Moves: type the number of a move from the list, or its notation:
-  play D100        put a card on your own side (distance, remedy, safety)
-  attack 2 STOP    put a hazard on opposing side 2
-  discard ROLL     discard a card
-  extend / decline after reaching the target alone: extend the hand, or end it
-Commands:
-  help             this text
-  hand             your hand and your moves
-  show             the whole table again
-  sheet            the score sheets so far
-  save [FILE]      save the game (resume with: rallye play mille --resume FILE)
-  quit             leave (you are offered to save first)
-Ctrl-D saves to the --save file (if you gave one) and leaves."""
-
-PROMPT = "your move> "
-
-
 _Quit = Quit
 
 
@@ -213,11 +215,15 @@ class _Loop(SavingLoop):
         delay: float,
         sleep: Callable[[float], None],
     ) -> None:
-        super().__init__(session, input_fn, console, save_path, delay, sleep)
+        ed = session.view().edition
+        ui = ui_language(lang, ed.language if ed.language in LANGUAGES else "en")
+        super().__init__(session, input_fn, console, save_path, delay, sleep, ui)
         self.lang = lang
+        self.t = translator(ui, "mille")
+        self.at_keyboard: int | None = None  # the person who saw their screen last
 
     def labels(self) -> Labels:
-        return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang)
+        return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang, self.ui)
 
     # -- printing ------------------------------------------------------------------------
     def show(self) -> None:
@@ -234,7 +240,7 @@ class _Loop(SavingLoop):
         v = self.s.view()
         lab = self.labels()
         if not v.sheets:
-            self.say("No hand has been scored yet.", "dim")
+            self.say(self.t("sheet.none_yet"), "dim")
             return
         for sh in v.sheets:
             self.c.print(sheet_table(sh, lab))
@@ -247,7 +253,7 @@ class _Loop(SavingLoop):
             line.append_text(event_text(e, lab))
             self.c.print(line)
         for sh in move.sheets:
-            self.c.rule(Text(f"{lab.word('hand')} {sh.hand + 1} is over", style="bold"))
+            self.c.rule(Text(self.t("hand_over", hand=lab.word("hand"), n=sh.hand + 1), style="bold"))
             self.c.print(sheet_table(sh, lab))
 
     # -- commands ------------------------------------------------------------------------
@@ -259,7 +265,7 @@ class _Loop(SavingLoop):
         word, _, rest = text.partition(" ")
         w = word.lower()
         if w in ("help", "?", "h"):
-            self.say(HELP)
+            self.say(self.t("help", game=GAME))
         elif w == "hand":
             self.show_hand()
         elif w in ("show", "table", "board"):
@@ -275,15 +281,15 @@ class _Loop(SavingLoop):
         elif (k := choice_number(text)) is not None:
             legal = self.s.legal()
             if not 1 <= k <= len(legal):
-                self.say(f"there is no move {k}; the moves are numbered 1..{len(legal)}", "red")
+                self.say(self.t("no_such_move", k=text[:6], n=len(legal)), "red")
                 return None
             return self.move(legal[k - 1])
         else:
             try:
                 action = parse_action(text)
             except GameError as exc:
-                self.say(f"not understood: {exc}", "red")
-                self.say("type a move number, a move like 'play D100', or 'help'", "dim")
+                self.refuse(exc, self.t, understood=False)
+                self.say(self.t("type_a_move"), "dim")
                 return None
             return self.move(action)
         return None
@@ -292,7 +298,7 @@ class _Loop(SavingLoop):
         try:
             move = self.s.play(action)
         except GameError as exc:
-            self.say(f"refused: {exc}", "red")
+            self.refuse(exc, self.t)
             return None
         self.announce(move)
         return move
@@ -301,17 +307,29 @@ class _Loop(SavingLoop):
     def intro(self) -> None:
         v = self.s.view()
         lab = self.labels()
-        self.say(f"{v.edition.title} — {v.n_players} players", "bold")
+        self.say(f"{v.edition.title} — " + self.tc.n("n_players", v.n_players), "bold")
         for i in range(len(v.sides)):
-            self.say(f"  {lab.side(i)}" + ("   ← your side" if i == v.side else ""))
-        self.say(f"You play {lab.seat(v.seat)}. Type 'help' for the commands.", "dim")
+            mine = any(p in self.s.human_seats for p in v.sides[i]) and len(self.s.human_seats) == 1
+            self.say(f"  {lab.side(i)}" + ("   ← " + self.t("your_side") if mine else ""))
+        if len(self.s.human_seats) == 1:
+            self.say(self.tc("you_play", seat=lab.seat(v.seat)), "dim")
+        else:
+            people = ", ".join(lab.seat(p) for p in self.s.human_seats)
+            self.say(self.tc("people_play", seats=people), "dim")
+
+    def hand_over_keyboard(self) -> None:
+        """With several people at the keyboard: the pass screen before a new person's turn."""
+        seat = self.s.viewer
+        if len(self.s.human_seats) > 1 and seat != self.at_keyboard:
+            self.pass_keyboard(self.labels().seat(seat))
+        self.at_keyboard = seat
 
     def between_hands(self) -> None:
         """A pause after a hand's score sheet: Enter goes on; a typed move is not taken for
         Enter (it would be lost), the player is told the hand is over."""
         while True:
             try:
-                line = self.read("Enter: next hand (or: sheet, save, quit)> ")
+                line = self.read(self.t("next_hand_prompt") + " ")
             except EOFError:
                 self.on_eof()
             word = line.strip().split(" ")[0].lower()
@@ -320,16 +338,17 @@ class _Loop(SavingLoop):
             if word in _INFO_COMMANDS:
                 self.command(line, moves=False)
             else:
-                self.say(
-                    f"The hand is over, so {line.strip()!r} is not played: press Enter for the next hand.", "yellow"
-                )
+                self.say(self.t("hand_over_not_played", typed=repr(line.strip()[:40])), "yellow")
 
     def finish(self) -> None:
         v = self.s.view()
         lab = self.labels()
-        self.c.rule(Text("The match is over", style="bold"))
+        if len(self.s.human_seats) > 1:
+            lab = Labels(lab.edition, lab.lang, lab.sides, lab.seat_tags, None, lab.ui)
+        self.c.rule(Text(self.t("match_over"), style="bold"))
         self.c.print(totals_table(v.sheets, lab))
         self.c.print(result_text(v.winners, v.totals, lab))
+        self.seed_line(self.s.seed)
         if self.save_path is not None:
             self.save(None)
 
@@ -338,11 +357,12 @@ class _Loop(SavingLoop):
         try:
             while not self.s.over:
                 if self.s.human_to_act:
+                    self.hand_over_keyboard()
                     self.show()
                     move = None
                     while move is None:
                         try:
-                            line = self.read(PROMPT)
+                            line = self.read(self.t("prompt") + " ")
                         except EOFError:
                             self.on_eof()
                         move = self.command(line, moves=True)
@@ -377,7 +397,8 @@ def run_session(
     """Play ``session`` to its end (or until the person quits): 0 on a clean exit.
 
     ``input_fn(prompt)`` returns one line (raising ``EOFError`` at the end of input);
-    ``console`` receives everything shown. ``save_path`` is where ``save``, the offer on
-    ``quit`` and Ctrl-D save to, and where the finished record is written.
+    ``console`` receives everything shown, in ``lang`` (default: the edition's language).
+    ``save_path`` is where ``save``, the offer on ``quit`` and Ctrl-D save to, and where
+    the finished record is written. The seed is shown only when the match is over.
     """
     return _Loop(session, input_fn, console, lang, save_path, delay, sleep).run()

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rallye.core.cli_args import seconds, seed, whole
-from rallye.mille.edition import LANGUAGES
+from rallye.i18n import LANGUAGES
 
 GAMES = ("mille", "knightrider")
 KNIGHTRIDER_APP = "rallye.tui.knightrider_app"
@@ -28,13 +28,23 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--players", type=whole(1, 64), default=None, help="number of players, you included (default 2)")
     p.add_argument("--seat", type=whole(0, 64), default=None, help="your seat, 1-based (default 1)")
-    p.add_argument("--seed", type=seed, default=None, help="the deal's seed (default: a random one, printed)")
+    p.add_argument(
+        "--humans",
+        metavar="SEATS",
+        default=None,
+        help="seats played by people at this keyboard, e.g. 1,3 (a 'pass the keyboard' screen between turns)",
+    )
+    p.add_argument(
+        "--seed", type=seed, default=None, help="the deal's seed (default: a random one, shown when the game ends)"
+    )
     p.add_argument(
         "--bots",
         default=None,
         help="bot names for the other seats in seat order, comma-separated; the last repeats (default heuristic)",
     )
-    p.add_argument("--lang", choices=LANGUAGES, default=None, help="language of card names (default: the edition's)")
+    p.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="language of the screen and card names (default: the edition's)"
+    )
     p.add_argument("--save", metavar="FILE", default=None, help="save file: for 'save', the offer on quit and Ctrl-D")
     p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game (replayed and verified)")
     p.add_argument(
@@ -115,6 +125,7 @@ def play_mille(
     from rich.text import Text
 
     from rallye.core.errors import GameError
+    from rallye.i18n import translator
     from rallye.mille.edition import get_edition
     from rallye.tui.mille_app import MilleSession, run_session
     from rallye.tui.render import pick_language
@@ -132,42 +143,39 @@ def play_mille(
             if clash:
                 return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
             from rallye.core.record import read_jsonl
-            from rallye.tui.loop import resume_choices
+            from rallye.tui.loop import resume_args
 
             head = read_jsonl(args.resume)[0][1]
-            seat, bots = resume_choices(
-                args.resume, head, args.seat, args.bots, lambda spec, n: resolve_bots(spec, n, note)
-            )
-            session, replay = MilleSession.resume(args.resume, seat, bots)
+            seats, bots = resume_args(args, head, lambda spec, n: resolve_bots(spec, n, note))
+            session, replay = MilleSession.resume(args.resume, seats, bots)
             if replay.finished:
                 return fail(f"the match in {args.resume} is over; see it with: rallye replay {args.resume}")
-            console.print(
-                Text(
-                    f"resumed {args.resume}: {len(replay.actions)} moves replayed and verified; "
-                    f"seed {replay.initial.seed}",
-                    style="green",
-                )
-            )
+            resumed = translator(_ui(args.lang, session), "common")
+            console.print(Text(resumed.n("resumed", len(replay.actions), path=args.resume), style="green"))
             save_path: str | None = args.save or args.resume
         else:
+            from rallye.tui.loop import human_seats_arg
+
             edition = get_edition(args.edition or "wm2006")
             players = args.players if args.players is not None else 2
             edition.sides_for(players)  # a clear error for a player count the box has not
-            seat = (args.seat if args.seat is not None else 1) - 1  # --seat 0 is no seat
-            if not 0 <= seat < players:
-                return fail(f"--seat must be 1..{players}")
-            bots = resolve_bots(args.bots, players - 1, note)  # a bad --bots is refused before the seed line
+            humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
+            bots = resolve_bots(args.bots, players - len(humans), note)  # a bad --bots is refused before the game
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-            session = MilleSession.new(edition, players, seed, seat, bots)
-            if args.seed is None:  # once the game is made: no seed line before an error
-                console.print(Text(f"seed {seed} (play this deal again with --seed {seed})", style="dim"))
+            session = MilleSession.new(edition, players, seed, humans, bots)
             save_path = args.save
     except ValueError as exc:
         return fail(str(exc))
     except GameError as exc:
         return fail(str(exc))
-    lang, lang_note = pick_language(session.view().edition, args.lang)
+    _, lang_note = pick_language(session.view().edition, args.lang)
     if lang_note:
         note(lang_note)
     delay = args.delay if args.delay is not None else (0.4 if interactive else 0.0)
-    return run_session(session, input_fn, console, lang=lang, save_path=save_path, delay=delay)
+    return run_session(session, input_fn, console, lang=args.lang, save_path=save_path, delay=delay)
+
+
+def _ui(lang: str | None, session: Any) -> str:
+    """The screen's language: ``--lang``, else the edition's."""
+    ed = session.view().edition
+    return lang or (ed.language if ed.language in LANGUAGES else "en")

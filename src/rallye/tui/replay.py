@@ -37,8 +37,6 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def replay_command(path: str | Path, console: Console, *, lang: str | None = None, quiet: bool = False) -> int:
     """Verify and summarise a record; 0 if it replays, 2 (with the reason) if not."""
-    from rallye.tui.loop import saved_settings
-
     try:
         lines = iter_jsonl_file(path)  # parsed as the replay reads them: a bad header stops it
         first = next(lines)
@@ -49,7 +47,6 @@ def replay_command(path: str | Path, console: Console, *, lang: str | None = Non
                 "expected 'mille' or 'knightrider'",
                 rule="record-format",
             )
-        saved_settings(head, path)  # the terminal's seats, checked like --resume does
         if head.get("game") == "mille":
             _mille(path, head, itertools.chain([first], lines), console, lang, quiet)
         else:
@@ -67,11 +64,27 @@ def error_text(exc: GameError) -> str:
     return exc.message if exc.rule and exc.message.endswith(tag) else str(exc)
 
 
+#: What a save file's summary says instead of the seed: the seed rebuilds every hand.
+SEED_HIDDEN = "(shown when the game is over)"
+
+
+def _seat_tags(header: dict[str, Any], players: int, source: str | Path) -> dict[int, str]:
+    """Who played each seat, from the terminal's header field: ``human`` or a bot's name.
+    People's seats that are not seats of the game are a
+    :class:`~rallye.core.errors.RecordError` naming ``source`` (as for ``--resume``)."""
+    from rallye.tui.loop import HEADER_FIELD, saved_humans, saved_settings
+
+    tags = {seat: "human" for seat in saved_humans(header, players, source)} if HEADER_FIELD in header else {}
+    for seat, name in enumerate(saved_settings(header).get("bots") or []):
+        if name:
+            tags[seat] = name
+    return tags
+
+
 def _mille(
     path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, lang: str | None, quiet: bool
 ) -> None:
     from rallye.mille.record import replay_lines
-    from rallye.tui.loop import saved_settings
     from rallye.tui.render import Labels, pick_language, result_text, sheet_table, totals_table
 
     rep = replay_lines(lines, str(path))
@@ -79,22 +92,16 @@ def _mille(
     ed = final.edition
     sheets = final.sheets
     status = "finished" if rep.finished else "in progress (a save file)"
+    tags = _seat_tags(head, final.n_players, path)  # the people's seats, checked like --resume does
     if quiet:
         console.print(Text(f"{path}: valid Mille Bornes record, {len(rep.actions)} moves, {status}"), soft_wrap=True)
         return
-    settings = saved_settings(head)
-    tags: dict[int, str] = {}
-    if "human_seat" in settings:
-        tags[settings["human_seat"]] = "human"
-    for seat, name in enumerate(settings.get("bots") or []):
-        if name:
-            tags[seat] = name
     # The summary shows only what is public after the match: the score sheets and totals.
     shown_lang, _ = pick_language(ed, lang)
-    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)))
+    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui="en")
     console.print(Text(f"{path}: a valid Mille Bornes record", style="bold green"), soft_wrap=True)
     console.print(f"edition   {ed.title} ({ed.key})", markup=False)
-    console.print(f"players   {final.n_players}; seed {final.seed}", markup=False)
+    console.print(f"players   {final.n_players}; seed {final.seed if rep.finished else SEED_HIDDEN}", markup=False)
     for i in range(len(final.sides)):
         console.print(f"          {labels.side(i)}", markup=False)
     hands = len(sheets) + (0 if rep.finished else 1)
@@ -134,7 +141,6 @@ def _knightrider(path: str | Path, head: Line, lines: Iterable[tuple[int, Line]]
         return 2
     from rallye.knightrider.view import view_for
     from rallye.tui.knightrider_render import Labels, record_summary
-    from rallye.tui.loop import saved_settings
 
     actions = 0
 
@@ -147,18 +153,12 @@ def _knightrider(path: str | Path, head: Line, lines: Iterable[tuple[int, Line]]
     final = mod.replay(counted(), source=str(path))
     view = view_for(final, 0)  # only its public parts are shown
     status = "finished" if view.over else "in progress (a save file)"
+    tags = _seat_tags(head, view.players, path)  # the people's seats, checked like --resume does
     if quiet:
         console.print(Text(f"{path}: valid Knight Rider record, {actions} actions, {status}"), soft_wrap=True)
         return 0
-    settings = saved_settings(head)
-    tags: dict[int, str] = {}
-    if "human_seat" in settings:
-        tags[settings["human_seat"]] = "human"
-    for seat, name in enumerate(settings.get("bots") or []):
-        if name:
-            tags[seat] = name
     console.print(Text(f"{path}: a valid Knight Rider record", style="bold green"), soft_wrap=True)
-    console.print(record_summary(head, view, actions, Labels.for_view(view, tags)))
+    console.print(record_summary(head, view, actions, Labels.for_view(view, tags, lang="en")))
     if not view.over:
         console.print(Text(f"continue with: rallye play knightrider --resume {path}"), soft_wrap=True)
     return 0

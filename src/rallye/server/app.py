@@ -1,0 +1,599 @@
+"""The ASGI app: HTTP API, one websocket per connected player, bots and turn timers.
+
+Every table lives in one :class:`~rallye.server.table.Table` (the authority); this module
+only carries messages to and from it (``docs/protocol.md``). Database calls and bot
+thinking run off the event loop, in thread pools; a table's lock keeps its moves in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rallye.server.games import lobby_info
+from rallye.server.store import Store, token_hash
+from rallye.server.table import LEASE_SECONDS, PROTOCOL, Table, TableError, clean_name
+
+log = logging.getLogger("rallye.server")
+T = TypeVar("T")
+
+MAX_MESSAGE = 4096  # bytes in one client message
+MAX_BODY = 16_384  # bytes in one HTTP request body
+RATE = 20.0  # messages a second, per connection
+BURST = 40.0
+CHAT_LENGTH = 300
+CHAT_RATE = 1.0  # chat lines a second, per connection
+HELLO_SECONDS = 30.0
+
+
+@dataclass
+class Conn:
+    ws: WebSocket
+    seat: int | None
+    name: str
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
+    tokens: float = BURST
+    stamp: float = field(default_factory=time.monotonic)
+    chat_at: float = 0.0
+
+    async def throttle(self) -> bool:
+        """Token bucket: ``True`` when this message had to wait (this client is flooding)."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return False
+        await asyncio.sleep((1.0 - self.tokens) / RATE)
+        self.tokens = 0.0
+        self.stamp = time.monotonic()
+        return True
+
+
+class Server:
+    """Tables in memory, their connections, the pools; one per process."""
+
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        bot_delay: float = 0.6,
+        owner_url: str | None = None,
+        bot_threads: int | None = None,
+        lease: float = LEASE_SECONDS,
+        owner: str | None = None,
+    ) -> None:
+        self.store = Store(database_url)
+        self.lease = lease
+        self.bot_delay = bot_delay
+        # who holds this process's tables: the same address after a restart is the same
+        # server, which takes its tables straight back (another waits out the lease)
+        self.owner = owner or f"{os.getpid()}-{secrets.token_hex(6)}"
+        self.owner_url = owner_url
+        self.tables: dict[str, Table] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.conns: dict[str, list[Conn]] = {}
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.db_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rallye-db")
+        self.bot_pool = ThreadPoolExecutor(
+            max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="rallye-bot"
+        )
+        self._renewer: asyncio.Task[None] | None = None
+
+    # -- life --------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.db(self.store.upgrade)
+        for code in await self.db(self.store.unfinished_codes):
+            try:
+                await self.get_table(code)
+            except TableError as exc:
+                log.warning("table %s not resumed: %s", code, exc.message)
+            except Exception as exc:
+                log.error("table %s could not be resumed: %s", code, exc)
+        self._renewer = asyncio.create_task(self._renew())
+
+    async def stop(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        if self._renewer is not None:
+            self._renewer.cancel()
+        for conns in self.conns.values():
+            for c in conns:
+                c.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await self.db(self.store.release, self.owner)
+        self.db_pool.shutdown(wait=False, cancel_futures=True)
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            with contextlib.suppress(Exception):
+                await self.db(self.store.renew, self.owner, time.time() + self.lease)
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    # -- tables ------------------------------------------------------------------------
+    def lock(self, code: str) -> asyncio.Lock:
+        return self.locks.setdefault(code, asyncio.Lock())
+
+    async def get_table(self, code: str) -> Table:
+        """The table with this invite code, rebuilt from the database if not in memory."""
+        if not isinstance(code, str) or len(code) > 32:
+            raise TableError("not-found", "no table has that code", status=404)
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        async with self.lock(code):
+            table = self.tables.get(code)
+            if table is not None:
+                return table
+            stored = await self.db(self.store.load, code)
+            if stored is None:
+                raise TableError("not-found", f"no table has the code {code!r}", status=404)
+            if stored.status != "over":
+                lease = time.time() + self.lease
+                if not await self.db(self.store.claim, stored.id, self.owner, self.owner_url, lease):
+                    where = f" at {stored.owner_url}" if stored.owner_url else ""
+                    raise TableError("elsewhere", f"this table is served by another server process{where}", status=409)
+            table = await self.db(lambda: Table.restore(self.store, stored, owner=self.owner))
+            self.tables[code] = table
+        self.kick(table)
+        return table
+
+    async def create(self, request: Any) -> tuple[Table, int | None, str | None]:
+        table, seat, token = await self.db(
+            lambda: Table.create(self.store, request, owner=self.owner, owner_url=self.owner_url, lease=self.lease)
+        )
+        self.tables[table.code] = table
+        self.kick(table)
+        return table, seat, token
+
+    async def again(self, table: Table) -> str:
+        """Play again: a new table with the same seats (same people, same tokens, same bots)."""
+        async with self.lock(table.code):
+            if table.next_code:
+                return table.next_code
+            new = await self.db(
+                lambda: Table.open(
+                    self.store,
+                    table.game,
+                    table.settings,
+                    table.again_seats(),
+                    table.turn_timer,
+                    table.timer_bot,
+                    owner=self.owner,
+                    owner_url=self.owner_url,
+                    lease=self.lease,
+                )
+            )
+            await self.db(self.store.set_next, table.id, new.code)
+            table.next_code = new.code
+            self.tables[new.code] = new
+        self.kick(new)
+        await self.send_all(table, {"type": "again", "code": new.code})
+        await self.show(table)
+        return new.code
+
+    # -- moves -------------------------------------------------------------------------
+    async def act(self, table: Table, seat: int | None, move_no: object, action: object) -> None:
+        async with self.lock(table.code):
+            await self.db(table.submit, seat, move_no, action)
+            await self.broadcast(table)
+        self.kick(table)
+
+    async def show(self, table: Table) -> None:
+        """Send every connection of the table its state (under the table's lock, so no
+        message is built from a move half applied)."""
+        async with self.lock(table.code):
+            await self.broadcast(table)
+
+    def kick(self, table: Table) -> None:
+        """Start whatever must happen next at this table without a person: a bot's move,
+        or the turn timer of a person's."""
+        old = self.tasks.get(table.code)
+        if old is not None and not old.done():
+            if getattr(old, "rallye_move", None) == table.move_no:
+                return
+            old.cancel()
+        if table.status != "playing" or table.over:
+            return
+        seat = table.bot_to_act()
+        if seat is not None:
+            task = asyncio.create_task(self._bot_move(table, seat, None, self.bot_delay))
+        elif table.turn_timer:
+            turn = table.current()
+            if turn is None:
+                return
+            task = asyncio.create_task(self._bot_move(table, turn, table.timer_bot or "medium", table.turn_timer))
+        else:
+            return
+        task.rallye_move = table.move_no  # type: ignore[attr-defined]
+        self.tasks[table.code] = task
+
+    async def _bot_move(self, table: Table, seat: int, level: str | None, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+            loop = asyncio.get_running_loop()
+            async with self.lock(table.code):
+                if table.over or table.current() != seat:
+                    return
+                move_no, action = await loop.run_in_executor(self.bot_pool, table.choose_for, seat, level)
+                await self.db(table.submit, seat, move_no, action)
+                await self.broadcast(table)
+        except asyncio.CancelledError:
+            raise
+        except TableError as exc:
+            log.warning("table %s: the bot for seat %d was refused: %s", table.code, seat + 1, exc.message)
+            return
+        except Exception:
+            log.exception("table %s: the bot for seat %d failed", table.code, seat + 1)
+            return
+        finally:
+            if self.tasks.get(table.code) is asyncio.current_task():
+                del self.tasks[table.code]
+        self.kick(table)
+
+    # -- sending -----------------------------------------------------------------------
+    def deadline(self, table: Table) -> float | None:
+        if not table.turn_timer or table.bot_to_act() is not None or table.over or table.status != "playing":
+            return None
+        return max(0.0, round(table.turn_timer - (time.monotonic() - table.turn_started), 1))
+
+    async def broadcast(self, table: Table) -> None:
+        conns = self.conns.get(table.code, [])
+        if not conns:
+            return
+        deadline = self.deadline(table)
+        cache: dict[int | None, str] = {}  # one encoding a seat, however many devices it has
+        for c in conns:
+            if c.seat not in cache:
+                cache[c.seat] = encode(table.state_for(c.seat, deadline))
+            c.queue.put_nowait(cache[c.seat])
+
+    async def send_all(self, table: Table, msg: dict[str, Any]) -> None:
+        for c in self.conns.get(table.code, []):
+            c.queue.put_nowait(msg)
+
+    def presence(self, table: Table) -> None:
+        table.connected = {c.seat for c in self.conns.get(table.code, []) if c.seat is not None}
+
+
+# -- HTTP --------------------------------------------------------------------------------
+def _error(exc: TableError) -> JSONResponse:
+    return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise TableError("too-large", f"a request body is at most {MAX_BODY} bytes", status=413)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise TableError("bad-json", "the request body is not JSON") from None
+
+
+def _server(request: Request | WebSocket) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def api_info(request: Request) -> Response:
+    return JSONResponse({"protocol": PROTOCOL, **lobby_info()})
+
+
+async def api_pieces(request: Request) -> Response:
+    folder = resources.files("rallye.knightrider") / "data"
+    return JSONResponse(
+        {
+            "tiles": json.loads((folder / "tiles.json").read_text(encoding="utf-8")),
+            "escape_cards": json.loads((folder / "escape_cards.json").read_text(encoding="utf-8")),
+        }
+    )
+
+
+async def api_create(request: Request) -> Response:
+    server = _server(request)
+    try:
+        table, seat, token = await server.create(await _body(request))
+    except TableError as exc:
+        return _error(exc)
+    out: dict[str, Any] = {"code": table.code, "table": table.summary()}
+    if token is not None:
+        out.update(seat=seat, token=token)
+    return JSONResponse(out, status_code=201)
+
+
+async def api_table(request: Request) -> Response:
+    try:
+        table = await _server(request).get_table(request.path_params["code"])
+    except TableError as exc:
+        return _error(exc)
+    return JSONResponse({"table": table.summary()})
+
+
+async def api_join(request: Request) -> Response:
+    server = _server(request)
+    try:
+        table = await server.get_table(request.path_params["code"])
+        body = await _body(request)
+        if not isinstance(body, dict):
+            raise TableError("bad-field", "a join request is a JSON object with 'seat' and 'name'")
+        async with server.lock(table.code):
+            token = await server.db(table.join, body.get("seat"), body.get("name"))
+            await server.broadcast(table)
+    except TableError as exc:
+        return _error(exc)
+    server.kick(table)
+    return JSONResponse({"seat": body["seat"], "token": token, "table": table.summary()})
+
+
+async def api_record(request: Request) -> Response:
+    try:
+        table = await _server(request).get_table(request.path_params["code"])
+    except TableError as exc:
+        return _error(exc)
+    if not table.over:
+        return _error(TableError("not-over", "the record is ready when the game is over", status=409))
+    return PlainTextResponse(
+        table.record_text(),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="rallye-{table.game.key}-{table.code}.jsonl"'},
+    )
+
+
+async def api_my_games(request: Request) -> Response:
+    server = _server(request)
+    try:
+        body = await _body(request)
+        tokens = body.get("tokens") if isinstance(body, dict) else None
+        if (
+            not isinstance(tokens, list)
+            or len(tokens) > 200
+            or not all(isinstance(t, str) and len(t) < 200 for t in tokens)
+        ):
+            raise TableError("bad-field", "'tokens' must be a list of at most 200 seat tokens")
+    except TableError as exc:
+        return _error(exc)
+    found = await server.db(server.store.games_for, [token_hash(t) for t in tokens])
+    games = []
+    for st, seat in found:
+        result = st.result or {}
+        games.append(
+            {
+                "code": st.code,
+                "game": st.game,
+                "settings": st.settings,
+                "seat": seat,
+                "status": st.status,
+                "names": [s.name or s.level for s in st.seats],
+                "totals": result.get("totals"),
+                "winners": result.get("winners"),
+                "sheets": result.get("sheets"),
+                "next": st.next_code,
+            }
+        )
+    return JSONResponse({"games": games})
+
+
+def _page(name: str) -> Callable[[Request], Any]:
+    async def page(request: Request) -> Response:
+        path = resources.files("rallye") / "web" / name
+        if not path.is_file():
+            return PlainTextResponse("rallye: the pages are not installed", status_code=404)
+        return FileResponse(str(path), media_type="text/html")
+
+    return page
+
+
+# -- the websocket -----------------------------------------------------------------------
+async def _writer(conn: Conn) -> None:
+    while True:
+        msg = await conn.queue.get()
+        if msg is None:
+            with contextlib.suppress(Exception):
+                await conn.ws.close()
+            return
+        try:
+            await conn.ws.send_text(msg if isinstance(msg, str) else encode(msg))
+        except Exception:
+            return
+
+
+def encode(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+def _parse(raw: str | None) -> dict[str, Any]:
+    if raw is None:
+        raise TableError("bad-json", "messages are JSON text")
+    if len(raw.encode("utf-8", "replace")) > MAX_MESSAGE:
+        raise TableError("too-large", f"a message is at most {MAX_MESSAGE} bytes")
+    try:
+        msg = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        raise TableError("bad-json", "a message must be a JSON object") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise TableError("bad-json", "a message must be a JSON object with a 'type'")
+    return msg
+
+
+async def _receive(ws: WebSocket) -> str | None:
+    event = await ws.receive()
+    if event["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(event.get("code", 1000))
+    text: str | None = event.get("text")
+    return text
+
+
+async def ws_table(ws: WebSocket) -> None:
+    server = _server(ws)
+    await ws.accept()
+
+    async def refuse(exc: TableError) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps({"type": "error", **exc.to_json(), "ref": None}))
+            await ws.close(code=4000 + min(exc.status, 999) % 1000)
+
+    try:
+        raw = await asyncio.wait_for(_receive(ws), HELLO_SECONDS)
+        hello = _parse(raw)
+        if hello["type"] != "hello":
+            raise TableError("hello-first", "the first message must be 'hello'")
+        if hello.get("protocol") != PROTOCOL:
+            raise TableError("protocol", f"this server speaks protocol {PROTOCOL}")
+        table = await server.get_table(ws.path_params["code"])
+        if hello.get("watch") is True:
+            seat: int | None = None
+            name = "spectator"
+        else:
+            seat = table.seat_of(hello.get("token"))
+            if seat is None:
+                raise TableError("bad-token", "that token holds no seat at this table")
+            name = table.seats[seat].name or f"seat {seat + 1}"
+    except TableError as exc:
+        await refuse(exc)
+        return
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await ws.close()
+        return
+    chat = await server.db(server.store.recent_chat, table.id)
+    conn = Conn(ws, seat, name)
+    writer = asyncio.create_task(_writer(conn))
+    # welcome first: no await between it and joining the table's connections
+    conn.queue.put_nowait(
+        {"type": "welcome", "protocol": PROTOCOL, "seat": seat, "table": table.summary(), "chat": chat}
+    )
+    server.conns.setdefault(table.code, []).append(conn)
+    server.presence(table)
+    await server.show(table)
+    try:
+        while True:
+            raw = await _receive(ws)
+            if await conn.throttle():
+                conn.queue.put_nowait(
+                    {
+                        "type": "error",
+                        "code": "rate-limited",
+                        "message": "too many messages; slow down",
+                        "rule": None,
+                        "ref": None,
+                    }
+                )
+            ref = None
+            try:
+                msg = _parse(raw)
+                ref = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
+                await _dispatch(server, table, conn, msg)
+            except TableError as exc:
+                conn.queue.put_nowait({"type": "error", **exc.to_json(), "ref": ref})
+            table = server.tables.get(table.code, table)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conns = server.conns.get(table.code, [])
+        if conn in conns:
+            conns.remove(conn)
+        conn.queue.put_nowait(None)
+        server.presence(table)
+        with contextlib.suppress(Exception):
+            await server.show(table)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 1.0)
+
+
+async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+    kind = msg["type"]
+    if kind == "act":
+        action = msg.get("code") if "code" in msg else msg.get("action")
+        await server.act(table, conn.seat, msg.get("move_no"), action)
+    elif kind == "chat":
+        text = msg.get("text")
+        if not isinstance(text, str) or not 1 <= len(text.strip()) <= CHAT_LENGTH:
+            raise TableError("chat-rejected", f"a chat line has 1 to {CHAT_LENGTH} characters")
+        now = time.monotonic()
+        if now - conn.chat_at < 1.0 / CHAT_RATE:
+            raise TableError("chat-rejected", "one chat line a second at most")
+        conn.chat_at = now
+        clean = "".join(ch if ch.isprintable() else " " for ch in text.strip())
+        at = time.time()
+        await server.db(server.store.add_chat, table.id, conn.seat, conn.name, clean, at)
+        await server.send_all(table, {"type": "chat", "seat": conn.seat, "name": conn.name, "text": clean, "at": at})
+    elif kind == "again":
+        if conn.seat is None:
+            raise TableError("spectator", "a spectator cannot start a new game")
+        if not table.over:
+            raise TableError("bad-field", "play again starts when the game is over")
+        await server.again(table)
+    elif kind == "ping":
+        conn.queue.put_nowait({"type": "pong", "ref": msg.get("id")})
+    elif kind == "hello":
+        raise TableError("bad-field", "already said hello")
+    else:
+        raise TableError("unknown-type", f"unknown message type {kind[:40]!r}")
+
+
+def create_app(
+    database_url: str,
+    *,
+    bot_delay: float = 0.6,
+    owner_url: str | None = None,
+    bot_threads: int | None = None,
+    lease: float = LEASE_SECONDS,
+    owner: str | None = None,
+) -> Starlette:
+    """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too)."""
+    server = Server(
+        database_url, bot_delay=bot_delay, owner_url=owner_url, bot_threads=bot_threads, lease=lease, owner=owner
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    routes: list[Any] = [
+        Route("/", _page("index.html")),
+        Route("/t/{code}", _page("table.html")),
+        Route("/api/info", api_info),
+        Route("/api/knightrider/pieces", api_pieces),
+        Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables/{code}", api_table),
+        Route("/api/tables/{code}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{code}/record", api_record),
+        Route("/api/my-games", api_my_games, methods=["POST"]),
+        WebSocketRoute("/ws/{code}", ws_table),
+    ]
+    static = resources.files("rallye") / "web" / "static"
+    if static.is_dir():
+        routes.append(Mount("/static", app=StaticFiles(directory=str(static)), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
+    return app
+
+
+__all__ = ["Server", "TableError", "clean_name", "create_app"]

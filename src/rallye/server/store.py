@@ -1,0 +1,385 @@
+"""Every table in a database: SQLAlchemy 2 (SQLite or PostgreSQL), Alembic migrations.
+
+A table is its game record: one row per record line, written in the same transaction
+that moves the table's move counter on. That update names the move number it expects and
+the process that owns the table, so an accepted move is committed exactly once, and two
+server processes on one database can never both accept a move for the same table (the
+second finds the counter moved or the table owned by another and is refused).
+
+Seat tokens are stored as SHA-256 hashes; the token itself exists only in the client.
+The calls here are blocking; the server runs them off its event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+
+from rallye.core.errors import ConfigError
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("game", String(20), nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("status", String(10), nullable=False, index=True),  # waiting, playing, over
+    Column("move_no", Integer, nullable=False, default=0),
+    Column("turn_timer", Integer, nullable=True),
+    Column("timer_bot", String(20), nullable=True),
+    Column("result", JSON, nullable=True),
+    Column("next_code", String(16), nullable=True),
+    Column("owner", String(64), nullable=True),
+    Column("owner_url", String(200), nullable=True),
+    Column("lease_until", Float, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(10), nullable=False),  # person, bot
+    Column("level", String(20), nullable=True),
+    Column("name", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True, index=True),
+)
+
+record_lines = Table(
+    "record_lines",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("line_no", Integer, primary_key=True),
+    Column("text", Text, nullable=False),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(40), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+class Conflict(Exception):
+    """The table moved on elsewhere (another process owns it, or accepted this move)."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def normalise_url(url: str) -> str:
+    """A database URL SQLAlchemy can open; ``postgresql://`` uses psycopg (version 3)."""
+    if not isinstance(url, str) or "://" not in url:
+        raise ConfigError(
+            f"--database must be a URL such as sqlite:///path/to/file.db or postgresql://user@host/db, not {url!r}",
+            rule="database",
+        )
+    scheme, rest = url.split("://", 1)
+    if scheme in ("postgres", "postgresql"):
+        return f"postgresql+psycopg://{rest}"
+    if scheme.split("+")[0] not in ("sqlite", "postgresql"):
+        raise ConfigError(f"unsupported database {scheme!r}: use sqlite or postgresql", rule="database")
+    return url
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredTable:
+    id: int
+    code: str
+    game: str
+    settings: dict[str, Any]
+    status: str
+    move_no: int
+    turn_timer: int | None
+    timer_bot: str | None
+    result: dict[str, Any] | None
+    next_code: str | None
+    owner: str | None
+    owner_url: str | None
+    lease_until: float | None
+    seats: list[StoredSeat]
+    lines: list[dict[str, Any]]
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
+    cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a killed process loses no commit
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+class Store:
+    """The server's database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        if self.url.startswith("sqlite:///") and self.url != "sqlite:///:memory:":
+            Path(self.url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(self.url, pool_pre_ping=True, future=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest version (Alembic ``upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", "rallye.server:migrations")
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writing -----------------------------------------------------------------------
+    def create(
+        self,
+        *,
+        code: str,
+        game: str,
+        settings: dict[str, Any],
+        status: str,
+        turn_timer: int | None,
+        timer_bot: str | None,
+        seat_rows: Sequence[StoredSeat],
+        lines: Sequence[dict[str, Any]],
+        owner: str,
+        owner_url: str | None,
+        lease_until: float,
+    ) -> int:
+        now = time.time()
+        with self.engine.begin() as conn:
+            table_id = conn.execute(
+                insert(tables).values(
+                    code=code,
+                    game=game,
+                    settings=settings,
+                    status=status,
+                    move_no=0,
+                    turn_timer=turn_timer,
+                    timer_bot=timer_bot,
+                    owner=owner,
+                    owner_url=owner_url,
+                    lease_until=lease_until,
+                    created_at=now,
+                    updated_at=now,
+                )
+            ).inserted_primary_key
+            assert table_id is not None  # an insert returns its key
+            table_id = table_id[0]
+            conn.execute(
+                insert(seats),
+                [
+                    {
+                        "table_id": table_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seat_rows
+                ],
+            )
+            self._insert_lines(conn, table_id, 0, lines)
+        return int(table_id)
+
+    @staticmethod
+    def _insert_lines(conn: Connection, table_id: int, first: int, lines: Sequence[dict[str, Any]]) -> None:
+        if lines:
+            conn.execute(
+                insert(record_lines),
+                [
+                    {"table_id": table_id, "line_no": first + i, "text": json.dumps(line, ensure_ascii=False)}
+                    for i, line in enumerate(lines)
+                ],
+            )
+
+    def append(
+        self,
+        table_id: int,
+        *,
+        move_no: int,
+        first_line: int,
+        lines: Sequence[dict[str, Any]],
+        status: str,
+        result: dict[str, Any] | None,
+        owner: str,
+    ) -> None:
+        """Commit one accepted move: its record lines and the counter, or :class:`Conflict`."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.move_no == move_no, tables.c.owner == owner)
+                .values(move_no=move_no + 1, status=status, result=result, updated_at=time.time())
+            ).rowcount
+            if done != 1:
+                raise Conflict(f"table {table_id} moved on or is owned by another process")
+            self._insert_lines(conn, table_id, first_line, lines)
+
+    def take_seat(self, table_id: int, seat: int, name: str, thash: str, status: str) -> bool:
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats)
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.seat == seat,
+                    seats.c.kind == "person",
+                    seats.c.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=thash)
+            ).rowcount
+            if done == 1:
+                conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+            return bool(done == 1)
+
+    def set_next(self, table_id: int, code: str) -> bool:
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables).where(tables.c.id == table_id, tables.c.next_code.is_(None)).values(next_code=code)
+            ).rowcount
+            return bool(done == 1)
+
+    def add_chat(self, table_id: int, seat: int | None, name: str, text: str, at: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(chat).values(table_id=table_id, seat=seat, name=name, text=text, at=at))
+
+    # -- ownership ---------------------------------------------------------------------
+    def claim(self, table_id: int, owner: str, owner_url: str | None, lease_until: float) -> bool:
+        """Take a table for this process: free, ours already, or its owner's lease ran out."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(
+                    tables.c.id == table_id,
+                    (tables.c.owner.is_(None)) | (tables.c.owner == owner) | (tables.c.lease_until < now),
+                )
+                .values(owner=owner, owner_url=owner_url, lease_until=lease_until)
+            ).rowcount
+            return bool(done == 1)
+
+    def renew(self, owner: str, lease_until: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.owner == owner).values(lease_until=lease_until))
+
+    def release(self, owner: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.owner == owner).values(owner=None, lease_until=None))
+
+    # -- reading -----------------------------------------------------------------------
+    def _read(self, conn: Connection, row: Any) -> StoredTable:
+        seat_rows = conn.execute(select(seats).where(seats.c.table_id == row.id).order_by(seats.c.seat)).all()
+        line_rows = conn.execute(
+            select(record_lines.c.text).where(record_lines.c.table_id == row.id).order_by(record_lines.c.line_no)
+        ).all()
+        return StoredTable(
+            id=row.id,
+            code=row.code,
+            game=row.game,
+            settings=row.settings,
+            status=row.status,
+            move_no=row.move_no,
+            turn_timer=row.turn_timer,
+            timer_bot=row.timer_bot,
+            result=row.result,
+            next_code=row.next_code,
+            owner=row.owner,
+            owner_url=row.owner_url,
+            lease_until=row.lease_until,
+            seats=[StoredSeat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in seat_rows],
+            lines=[json.loads(t.text) for t in line_rows],
+        )
+
+    def load(self, code: str) -> StoredTable | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.code == code)).first()
+            return None if row is None else self._read(conn, row)
+
+    def unfinished_codes(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r.code for r in conn.execute(select(tables.c.code).where(tables.c.status != "over")).all()]
+
+    def owner_of(self, code: str) -> tuple[str | None, str | None, float | None]:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(tables.c.owner, tables.c.owner_url, tables.c.lease_until).where(tables.c.code == code)
+            ).first()
+            return (None, None, None) if row is None else (row.owner, row.owner_url, row.lease_until)
+
+    def recent_chat(self, table_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat).where(chat.c.table_id == table_id).order_by(chat.c.id.desc()).limit(limit)
+            ).all()
+        return [{"seat": r.seat, "name": r.name, "text": r.text, "at": r.at} for r in reversed(rows)]
+
+    def games_for(self, hashes: Iterable[str]) -> list[tuple[StoredTable, int]]:
+        """The tables (without their record lines) where these token hashes hold a seat."""
+        wanted = list(hashes)
+        if not wanted:
+            return []
+        out: list[tuple[StoredTable, int]] = []
+        with self.engine.connect() as conn:
+            found = conn.execute(select(seats.c.table_id, seats.c.seat).where(seats.c.token_hash.in_(wanted))).all()
+            for table_id, seat in found:
+                row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+                if row is not None:
+                    seat_rows = conn.execute(
+                        select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
+                    ).all()
+                    st = StoredTable(
+                        row.id, row.code, row.game, row.settings, row.status, row.move_no, row.turn_timer,
+                        row.timer_bot, row.result, row.next_code, row.owner, row.owner_url, row.lease_until,
+                        [StoredSeat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in seat_rows], [],
+                    )  # fmt: skip
+                    out.append((st, seat))
+        out.sort(key=lambda p: -p[0].id)
+        return out

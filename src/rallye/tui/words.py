@@ -1,0 +1,51 @@
+"""Translated words on a rich screen: catalog messages with styled parts put in.
+
+>>> from rich.text import Text
+>>> t = compose("{who} plays {card}", who="P2", card=Text("Stop", style="red"))
+>>> t.plain, [str(s.style) for s in t.spans]
+('P2 plays Stop', ['red'])
+"""
+
+from __future__ import annotations
+
+import string
+
+from rich.text import Text
+
+from rallye.i18n import LANGUAGES, Translator, translator
+
+
+def compose(template: str, style: str = "", **params: object) -> Text:
+    """``template`` (a translated message) with its ``{name}`` placeholders filled in; a
+    :class:`~rich.text.Text` parameter keeps its own styles, the rest take ``style``."""
+    out = Text(style=style)
+    for literal, field, spec, conv in string.Formatter().parse(template):
+        if literal:
+            out.append(literal)
+        if field is None:
+            continue
+        value = params[field]
+        if isinstance(value, Text):
+            out.append_text(value)
+        else:
+            if conv == "r":
+                value = repr(value)
+            out.append(format(value, spec or ""))
+    return out
+
+
+def ui_language(lang: str | None, default: str) -> str:
+    """The language of the screen's words: ``--lang`` if given, else the game's own."""
+    if lang is None:
+        return default
+    if lang not in LANGUAGES:
+        raise ValueError(f"no screen texts in language {lang!r} (have {', '.join(LANGUAGES)})")
+    return lang
+
+
+def common(lang: str) -> Translator:
+    """What both terminal games say (saving, quitting, seeds, passing the keyboard)."""
+    return translator(lang, "common")
+
+
+__all__ = ["common", "compose", "ui_language"]

@@ -1,0 +1,107 @@
+"""The message catalogs: every message in every language of every domain, the same
+placeholders everywhere, the plural rules of the four languages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rallye import i18n
+from rallye.i18n import LANGUAGES, CatalogError, check_catalogs, domains, plural_category, translator
+
+CATALOGS = Path(i18n.__file__).parent / "catalogs"
+
+
+def test_every_message_has_a_translation_with_the_same_placeholders_in_every_domain() -> None:
+    found = sorted(p.name for p in CATALOGS.iterdir() if p.is_dir())
+    assert set(domains()) == set(found) >= {"common", "mille", "kr"}  # a new domain is checked too
+    assert check_catalogs() == []
+
+
+def test_the_check_finds_a_missing_message_and_different_placeholders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "catalogs" / "web"
+    root.mkdir(parents=True)
+    for lang in LANGUAGES:
+        msgs: dict[str, object] = {"hello": "hi {name}", "cards": {"one": "{count} card", "other": "{count} cards"}}
+        if lang == "hu":
+            del msgs["hello"]
+        if lang == "fr":
+            msgs["hello"] = "salut {nom}"
+            msgs["cards"] = {"other": "{count} cartes"}
+        (root / f"{lang}.json").write_text(json.dumps(msgs), encoding="utf-8")
+    monkeypatch.setattr(i18n, "_root", lambda: tmp_path / "catalogs")
+    i18n.catalog.cache_clear()
+    try:
+        problems = check_catalogs()
+    finally:
+        i18n.catalog.cache_clear()
+    assert "web/hu: message 'hello' has no translation" in problems
+    assert any("'hello' has different placeholders" in p and "fr: {nom}" in p for p in problems)
+    assert any(p.startswith("web/fr: plural message 'cards' needs the forms one, other") for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("lang", "forms"),
+    [
+        ("de", {0: "other", 1: "one", 2: "other", 8: "other"}),
+        ("en", {0: "other", 1: "one", 2: "other", 21: "other"}),
+        ("hu", {0: "other", 1: "one", 2: "other", 8: "other"}),
+        ("fr", {0: "one", 1: "one", 2: "other", 8: "other"}),
+    ],
+)
+def test_plural_rules_of_the_four_languages(lang: str, forms: dict[int, str]) -> None:
+    assert {n: plural_category(lang, n) for n in forms} == forms
+
+
+def test_plural_words_are_right() -> None:
+    assert translator("de", "mille").n("hand.title", 8) == "Deine Hand (8 Karten)"
+    assert translator("de", "mille").n("hand.title", 1) == "Deine Hand (1 Karte)"
+    assert translator("fr", "mille").n("hand.title", 0) == "Votre main (0 carte)"
+    assert translator("hu", "mille").n("hand.title", 8) == "A kezed (8 kártya)"  # hu: singular after a number
+
+
+def test_unknown_messages_and_languages_are_clear_errors() -> None:
+    with pytest.raises(CatalogError, match="'nope' is not in the common/de catalog"):
+        translator("de", "common")("nope")
+    with pytest.raises(CatalogError, match="no catalogs in language 'xx'"):
+        translator("xx", "common")
+    with pytest.raises(CatalogError, match="has plural forms"):
+        translator("en", "common")("n_players")
+
+
+ENGINES = {"mille": "rallye.mille.engine", "kr": "rallye.knightrider.engine"}
+
+
+@pytest.mark.parametrize("domain", sorted(ENGINES))
+def test_every_rule_an_engine_names_in_a_refusal_is_explained_in_its_catalog(domain: str) -> None:
+    """The terminal says a refusal's rule in the player's language (the engine's exact words
+    follow): every rule code in the engine's source has a ``rule.<code>`` message."""
+    import importlib
+    import inspect
+    import re
+
+    source = inspect.getsource(importlib.import_module(ENGINES[domain]))
+    codes = set(re.findall(r'rule="([a-z0-9-]+)"', source))
+    codes |= set(re.findall(r'return "([a-z0-9-]+)", ', source))  # mille: explain()'s (rule, reason)
+    codes |= set(re.findall(r'_illegal\([^()]*(?:\([^()]*\)[^()]*)*"([a-z0-9-]+)",?\s*\)', source, re.S))
+    codes -= {"deck", "action-code", "rng", "players", "options"}  # not refusals of a player's move
+    assert len(codes) >= 15
+    t = translator("de", domain)
+    assert sorted(c for c in codes if not t.has(f"rule.{c}")) == []
+
+
+def test_every_message_id_the_terminal_names_literally_is_in_a_catalog() -> None:
+    """A literal ``t("id")``, ``t.n("id", …)`` or ``t.raw("id")`` in the terminal's code names
+    a message that exists (ids built at run time are checked by the screens' own tests)."""
+    import re
+
+    tui = Path(i18n.__file__).parent.parent / "tui"
+    call = re.compile(r'\b(?:t|tr|tc|resumed)(?:\.n|\.raw)?\(\s*"([a-z][a-z0-9_.-]*)"')
+    used = {m for path in tui.glob("*.py") for m in call.findall(path.read_text(encoding="utf-8"))}
+    known = {k for d in domains() for k in i18n.catalog(d, "en")}
+    assert len(used) > 100
+    assert sorted(used - known) == []

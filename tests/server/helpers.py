@@ -1,0 +1,69 @@
+"""Helpers of the server tests: a websocket client over Starlette's test client."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.testclient import TestClient
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+OPEN: list[Player] = []
+
+
+def close_all() -> None:
+    """Close every websocket a test left open (a failed test must not hang the app)."""
+    while OPEN:
+        OPEN.pop().close()
+
+
+class Player:
+    """One websocket, with the messages it received."""
+
+    def __init__(self, client: TestClient, code: str, token: str | None = None) -> None:
+        self.cm = client.websocket_connect(f"/ws/{code}")
+        self.ws = self.cm.__enter__()
+        self.closed = False
+        OPEN.append(self)
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+        hello.update({"token": token} if token else {"watch": True})
+        self.ws.send_text(json.dumps(hello))
+        self.welcome = self.recv()
+        assert self.welcome["type"] == "welcome", self.welcome
+        self.state = self.until("state")
+
+    def recv(self) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.receive_text())
+        return msg
+
+    def send(self, **msg: Any) -> None:
+        self.ws.send_text(json.dumps(msg))
+
+    def until(self, kind: str, pred: Any = None) -> dict[str, Any]:
+        for _ in range(10_000):
+            msg = self.recv()
+            if msg["type"] == "state":
+                self.state = msg
+            if msg["type"] == kind and (pred is None or pred(msg)):
+                return msg
+        raise AssertionError(f"no {kind} message")
+
+    def my_turn(self) -> dict[str, Any]:
+        """Wait for a state in which this seat has legal actions (or the game is over)."""
+        if self.state["legal"] or self.state["table"]["status"] == "over":
+            return self.state
+        return self.until("state", lambda m: m["legal"] or m["table"]["status"] == "over")
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            if self in OPEN:
+                OPEN.remove(self)
+            self.cm.__exit__(None, None, None)

@@ -1,0 +1,194 @@
+"""Real ``rallye serve`` processes (issue 52, items 5 and 12): killed with SIGKILL in the
+middle of a game and started again, nothing is lost; two processes on one database never
+both accept moves for one table."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.conftest import fresh_postgres
+from websockets.sync.client import connect
+
+from rallye.server.store import Conflict, Store
+from rallye.server.table import Table
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Serve:
+    def __init__(self, database: str, port: int, *extra: str) -> None:
+        self.port = port
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rallye", "serve", "--no-browser", "--port", str(port), "--database", database,
+             "--bot-delay", "0", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        for _ in range(300):
+            try:
+                self.get("/api/info")
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    out = self.proc.stdout.read() if self.proc.stdout else ""
+                    raise AssertionError(f"rallye serve exited: {out}") from None
+                time.sleep(0.1)
+        raise AssertionError("rallye serve did not start")
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
+            return json.loads(r.read())
+
+    def post(self, path: str, body: Any) -> Any:
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json"},
+        )  # fmt: skip
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.proc.stdout:
+            self.proc.stdout.close()
+
+
+class Client:
+    def __init__(self, port: int, code: str, token: str | None) -> None:
+        self.ws = connect(f"ws://127.0.0.1:{port}/ws/{code}", open_timeout=10, legacy=True)
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+        hello.update({"token": token} if token else {"watch": True})
+        self.ws.send(json.dumps(hello))
+        self.first = self.recv()
+        self.state = self.until("state")
+
+    def recv(self) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+        return msg
+
+    def until(self, kind: str, pred: Any = None) -> dict[str, Any]:
+        while True:
+            msg = self.recv()
+            if msg["type"] == "state":
+                self.state = msg
+            if msg["type"] == kind and (pred is None or pred(msg)):
+                return msg
+
+    def my_turn(self) -> dict[str, Any]:
+        if self.state["legal"] or self.state["table"]["status"] == "over":
+            return self.state
+        return self.until("state", lambda m: m["legal"] or m["table"]["status"] == "over")
+
+
+@pytest.fixture
+def servers():
+    started: list[Serve] = []
+    yield started
+    for s in started:
+        s.stop()
+
+
+def test_kill_9_in_the_middle_of_games_loses_nothing(tmp_path: Path, servers: list[Serve]) -> None:
+    db = f"sqlite:///{tmp_path / 'rallye.db'}"
+    port = _port()
+    servers.append(Serve(db, port))
+    a = servers[-1]
+    mille = a.post("/api/tables", {"game": "mille", "players": 3, "sit": 0, "name": "Anna",
+                                   "seats": [{"kind": "person"}, {"kind": "bot", "level": "medium"},
+                                             {"kind": "bot", "level": "easy"}]})  # fmt: skip
+    knight = a.post("/api/tables", {"game": "knightrider", "players": 2, "sit": 1, "name": "Bob",
+                                    "options": {"quick_build": True},
+                                    "seats": [{"kind": "bot", "level": "medium"}, {"kind": "person"}]})  # fmt: skip
+    anna = Client(port, mille["code"], mille["token"])
+    bob = Client(port, knight["code"], knight["token"])
+    for _ in range(6):
+        for c in (anna, bob):
+            st = c.my_turn()
+            c.ws.send(json.dumps({"type": "act", "move_no": st["move_no"], "code": st["legal"][0]["code"]}))
+            c.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+    # one more move each is sent, and the server is killed before it can answer
+    seen = {}
+    for c, t in ((anna, mille), (bob, knight)):
+        st = c.my_turn()
+        seen[t["code"]] = st
+        c.ws.send(json.dumps({"type": "act", "move_no": st["move_no"], "code": st["legal"][0]["code"]}))
+    a.kill()
+    servers.append(Serve(db, port))
+    for t in (mille, knight):
+        again = Client(port, t["code"], t["token"])
+        before = seen[t["code"]]
+        # the move sent before the kill was committed and told, or neither: never half
+        assert again.state["move_no"] >= before["move_no"]
+        if again.state["move_no"] == before["move_no"]:
+            assert again.state["view"] == before["view"]
+        # the bots go on by themselves and the person can play on
+        st = again.my_turn()
+        again.ws.send(json.dumps({"type": "act", "move_no": st["move_no"], "code": st["legal"][0]["code"]}))
+        again.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+        again.ws.close()
+
+
+def test_two_processes_on_one_database_never_both_accept_moves(servers: list[Serve]) -> None:
+    db = fresh_postgres()
+    pa, pb = _port(), _port()
+    servers.append(Serve(db, pa, "--lease", "2"))
+    servers.append(Serve(db, pb, "--lease", "2"))
+    a = servers[0]
+    made = a.post("/api/tables", {"game": "mille", "players": 2, "sit": 0, "name": "Anna",
+                                  "seats": [{"kind": "person"}, {"kind": "bot", "level": "medium"}]})  # fmt: skip
+    code = made["code"]
+    anna = Client(pa, code, made["token"])
+    st = anna.my_turn()
+    refused = connect(f"ws://127.0.0.1:{pb}/ws/{code}", open_timeout=10, legacy=True)
+    refused.send(json.dumps({"type": "hello", "protocol": 1, "token": made["token"]}))
+    assert json.loads(refused.recv(timeout=10))["code"] == "elsewhere"
+    refused.close()
+    a.kill()
+    time.sleep(2.5)  # the dead owner's lease runs out; b may take the table over
+    moved = Client(pb, code, made["token"])
+    assert moved.state["move_no"] >= st["move_no"]
+    st = moved.my_turn()
+    moved.ws.send(json.dumps({"type": "act", "move_no": st["move_no"], "code": st["legal"][0]["code"]}))
+    moved.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+    moved.ws.close()
+
+
+def test_the_store_refuses_a_move_from_a_process_that_does_not_own_the_table(database_url: str) -> None:
+    store = Store(database_url)
+    store.upgrade()
+    store.upgrade()  # the migrations run again on an up-to-date database without harm
+    request = {"game": "mille", "players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}
+    table, _, _ = Table.create(store, request, owner="first")
+    lines = [{"type": "action", "hand": 0, "player": 0, "action": "discard D25"}]
+    with pytest.raises(Conflict):
+        store.append(table.id, move_no=0, first_line=2, lines=lines, status="playing", result=None, owner="second")
+    assert not store.claim(table.id, "second", None, time.time() + 30)  # first's lease holds
+    store.append(table.id, move_no=0, first_line=2, lines=lines, status="playing", result=None, owner="first")
+    with pytest.raises(Conflict):  # the same move number twice
+        store.append(table.id, move_no=0, first_line=3, lines=lines, status="playing", result=None, owner="first")
+    stored = store.load(table.code)
+    assert stored is not None and stored.move_no == 1 and stored.lines[-1] == lines[0]
+    store.close()

@@ -1,0 +1,222 @@
+"""The table protocol (docs/protocol.md): every message type, every error, over a real
+websocket to the app (Starlette's test client) and a real database."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.testclient import TestClient
+from tests.server.helpers import Player, close_all, create
+
+from rallye.core.record import parse_jsonl
+from rallye.mille.record import replay_lines
+from rallye.server.app import MAX_MESSAGE, create_app
+
+
+@pytest.fixture
+def client(database_url: str):
+    with TestClient(create_app(database_url, bot_delay=0)) as c:
+        try:
+            yield c
+        finally:
+            close_all()
+
+
+def test_info_lists_editions_levels_and_languages(client: TestClient) -> None:
+    info = client.get("/api/info").json()
+    assert info["protocol"] == 1
+    keys = [e["key"] for e in info["editions"]]
+    assert keys == ["wm2006", "hu", "fxschmid", "meilen"]
+    wm = info["editions"][0]
+    assert wm["names"]["de"]["ACCIDENT"] == "Blechschaden"
+    assert wm["teams"]["4"] == [[0, 2], [1, 3]]
+    assert info["levels"] == ["easy", "medium", "hard", "expert"]
+    assert set(info["languages"]) == {"de", "hu", "en", "fr"}
+
+
+def test_create_join_and_play_a_whole_hand_between_two_people(client: TestClient) -> None:
+    made = create(client, game="mille", edition="wm2006", players=2, seats=[{"kind": "person"}] * 2, sit=0, name="Anna")
+    code = made["code"]
+    assert made["table"]["status"] == "waiting"
+    assert made["token"] not in json.dumps(made["table"])
+    joined = client.post(f"/api/tables/{code}/join", json={"seat": 1, "name": "Bob"}).json()
+    assert joined["table"]["status"] == "playing"
+    again = client.post(f"/api/tables/{code}/join", json={"seat": 1, "name": "Eve"})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "seat-taken"
+    anna, bob = Player(client, code, made["token"]), Player(client, code, joined["token"])
+    assert anna.welcome["seat"] == 0 and bob.welcome["seat"] == 1
+    players = {0: anna, 1: bob}
+    hand_no = anna.state["view"]["hand_no"]
+    for _ in range(400):
+        turn = anna.state["turn"]
+        p = players[turn]
+        st = p.my_turn()
+        assert st["turn"] == turn and st["legal"]
+        other = players[1 - turn]
+        assert other.state["legal"] == []
+        choice = st["legal"][-1]
+        p.send(type="act", move_no=st["move_no"], action=choice["action"])
+        for q in players.values():
+            q.until("state", lambda m, n=st["move_no"]: m["move_no"] == n + 1)
+        assert anna.state["log"][-1] == {"n": st["move_no"] + 1, "seat": turn, "action": choice["action"]}
+        if anna.state["view"]["hand_no"] != hand_no:
+            break
+    else:
+        raise AssertionError("the hand did not end")
+    sheet = anna.state["view"]["sheets"][0]
+    assert sheet == bob.state["view"]["sheets"][0]
+    for p in players.values():
+        p.close()
+
+
+def test_the_errors_each_reach_only_their_client_and_change_nothing(client: TestClient) -> None:
+    made = create(client, game="mille", players=2, seats=[{"kind": "person"}] * 2, sit=0, name="Anna")
+    code = made["code"]
+    bob_token = client.post(f"/api/tables/{code}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+    anna, bob = Player(client, code, made["token"]), Player(client, code, bob_token)
+    first = anna.state["turn"]
+    me, them = (anna, bob) if first == 0 else (bob, anna)
+    n = me.state["move_no"]
+
+    def error(p: Player, **msg: object) -> dict:
+        p.send(**msg)
+        return p.until("error")
+
+    assert error(them, type="act", move_no=n, action="discard D25")["code"] == "not-your-turn"
+    assert error(me, type="act", move_no=n + 5, action=me.state["legal"][0]["action"])["code"] == "stale"
+    bad = error(me, type="act", move_no=n, action="play D200", id=7)
+    assert bad["code"] == "illegal" and bad["rule"] and bad["ref"] == 7
+    assert error(me, type="act", move_no=n, action="fly to the moon")["code"] == "illegal"
+    assert error(me, type="act", move_no=n, code=99_999)["code"] == "illegal"
+    me.ws.send_text("{not json")
+    assert me.until("error")["code"] == "bad-json"
+    me.ws.send_text(json.dumps({"type": "chat", "text": "x" * (MAX_MESSAGE + 10)}))
+    assert me.until("error")["code"] == "too-large"
+    assert error(me, type="dance")["code"] == "unknown-type"
+    me.ws.send_text("[" * 4000)
+    assert me.until("error")["code"] == "bad-json"
+    assert error(me, type="act", move_no="five", action="x")["code"] == "bad-field"
+    assert error(me, type="again")["code"] == "bad-field"
+    # nothing changed: the next state both see is still move n, and a legal move goes through
+    me.send(type="ping", id=1)
+    assert me.until("pong")["ref"] == 1
+    assert client.get(f"/api/tables/{code}").json()["table"]["move_no"] == n
+    me.send(type="act", move_no=n, code=me.state["legal"][0]["code"])
+    them.until("state", lambda m: m["move_no"] == n + 1)
+    anna.close()
+    bob.close()
+
+
+def test_hello_is_checked(client: TestClient) -> None:
+    code = create(client, game="mille", players=2, sit=0, name="Anna")["code"]
+    for hello, expected in (
+        ({"type": "act"}, "hello-first"),
+        ({"type": "hello", "protocol": 2, "watch": True}, "protocol"),
+        ({"type": "hello", "protocol": 1, "token": "guess"}, "bad-token"),
+    ):
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_text(json.dumps(hello))
+            assert json.loads(ws.receive_text())["code"] == expected
+    with client.websocket_connect("/ws/nosuchtable") as ws:
+        ws.send_text(json.dumps({"type": "hello", "protocol": 1, "watch": True}))
+        assert json.loads(ws.receive_text())["code"] == "not-found"
+
+
+def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
+    made = create(client, game="mille", players=2, sit=0, name="Anna")
+    watcher = Player(client, made["code"])
+    assert watcher.welcome["seat"] is None
+    assert watcher.state["view"]["hand"] == [] and watcher.state["legal"] == []
+    watcher.send(type="act", move_no=0, action="discard D25")
+    assert watcher.until("error")["code"] == "spectator"
+    watcher.close()
+
+
+def test_chat_is_kept_rate_limited_and_plain_text(client: TestClient) -> None:
+    made = create(client, game="mille", players=2, sit=0, name="<b>Anna</b>")
+    anna = Player(client, made["code"], made["token"])
+    anna.send(type="chat", text="hello\x07 <script>")
+    line = anna.until("chat")
+    assert line["name"] == "<b>Anna</b>" and line["text"] == "hello  <script>"
+    anna.send(type="chat", text="again")
+    assert anna.until("error")["code"] == "chat-rejected"
+    anna.send(type="chat", text="")
+    assert anna.until("error")["code"] == "chat-rejected"
+    anna.close()
+    again = Player(client, made["code"], made["token"])
+    assert [c["text"] for c in again.welcome["chat"]] == ["hello  <script>"]
+    again.close()
+
+
+def test_bad_table_requests_name_the_field(client: TestClient) -> None:
+    for body, word in (
+        ({"game": "chess"}, "game"),
+        ({"game": "mille", "edition": "/etc/passwd.json"}, "edition"),
+        ({"game": "mille", "players": 5}, "players"),
+        ({"game": "mille", "players": 2, "seats": [{"kind": "bot", "level": "godlike"}] * 2}, "level"),
+        ({"game": "mille", "players": 2, "sit": 0, "name": ""}, "name"),
+        ({"game": "mille", "players": 2, "turn_timer": 1}, "turn_timer"),
+        ({"game": "knightrider", "players": 2, "options": {"tiles_path": "/etc/passwd"}}, "option"),
+        ({"game": "knightrider", "players": 9}, "players"),
+    ):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400, body
+        assert word in r.json()["error"]["message"].lower(), (body, r.json())
+    r = client.post("/api/tables", content=b"[" * 100_000)
+    assert r.status_code in (400, 413)
+
+
+def test_alone_with_bots_to_the_end_then_record_my_games_and_again(client: TestClient) -> None:
+    made = create(
+        client, game="mille", edition="hu", players=2,
+        seats=[{"kind": "person"}, {"kind": "bot", "level": "easy"}], sit=0, name="Anna",
+    )  # fmt: skip
+    code = made["code"]
+    assert client.get(f"/api/tables/{code}/record").status_code == 409
+    anna = Player(client, code, made["token"])
+    for _ in range(3000):
+        st = anna.my_turn()
+        if st["table"]["status"] == "over":
+            break
+        anna.send(type="act", move_no=st["move_no"], code=st["legal"][0]["code"])
+        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+    assert anna.state["table"]["status"] == "over"
+    assert anna.state["view"]["winners"]
+    record = client.get(f"/api/tables/{code}/record")
+    assert record.status_code == 200
+    replay = replay_lines(parse_jsonl(record.text))
+    assert replay.finished and list(replay.final.totals) == anna.state["view"]["totals"]
+    games = client.post("/api/my-games", json={"tokens": [made["token"], "nobody"]}).json()["games"]
+    assert [g["code"] for g in games] == [code]
+    assert games[0]["totals"] == anna.state["view"]["totals"] and games[0]["status"] == "over"
+    anna.send(type="again")
+    new_code = anna.until("again")["code"]
+    assert new_code != code
+    anna.close()
+    fresh = Player(client, new_code, made["token"])
+    assert fresh.welcome["seat"] == 0 and fresh.state["move_no"] == 0
+    fresh.close()
+
+
+def test_knight_rider_table_plays_through_the_server(client: TestClient) -> None:
+    made = create(
+        client, game="knightrider", players=2, options={"quick_build": True},
+        seats=[{"kind": "person"}, {"kind": "bot", "level": "medium"}], sit=0, name="Anna",
+    )  # fmt: skip
+    anna = Player(client, made["code"], made["token"])
+    assert anna.state["view"]["me"] == 0
+    moves = 0
+    while moves < 30:
+        st = anna.my_turn()
+        if st["table"]["status"] == "over":
+            break
+        choice = st["legal"][0]
+        assert "info" in choice
+        anna.send(type="act", move_no=st["move_no"], action=choice["action"])
+        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+        moves += 1
+    assert anna.state["move_no"] >= moves
+    pieces = client.get("/api/knightrider/pieces").json()
+    assert pieces["tiles"] and pieces["escape_cards"]
+    anna.close()
