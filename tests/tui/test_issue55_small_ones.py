@@ -76,7 +76,7 @@ def test_a_move_typed_at_next_hand_is_not_taken_for_enter() -> None:
         return "1"
 
     c = console()
-    run_session(session, read, c)
+    run_session(session, read, c, lang="en")
     assert asked["next"] >= 2, "the pause after the first hand asked again after the typed move"
     assert "'play D100' is not played: press Enter for the next hand" in c.export_text()
 
@@ -85,7 +85,7 @@ def test_a_finished_match_is_not_offered_for_resume(tmp_path: Path) -> None:
     session = MilleSession.new("wm2006", 2, 11, 0, ["random"])
     c = console()
     answer = lambda prompt: "" if prompt.startswith("Enter") else "1"  # noqa: E731
-    assert run_session(session, answer, c, save_path=tmp_path / "m.jsonl") == 0 and session.over
+    assert run_session(session, answer, c, lang="en", save_path=tmp_path / "m.jsonl") == 0 and session.over
     out = c.export_text()
     assert "--resume" not in out
     assert f"the game is over; see it with: rallye replay {tmp_path / 'm.jsonl'}" in out
@@ -203,9 +203,9 @@ def test_hostile_typed_lines_get_a_message_not_a_traceback(game: str) -> None:
 
     c = console()
     if game == "mille":
-        assert run_session(MilleSession.new("wm2006", 2, 3, 0, ["random"]), read, c) == 0
+        assert run_session(MilleSession.new("wm2006", 2, 3, 0, ["random"]), read, c, lang="en") == 0
     else:
-        assert kr_run(KRSession.new(3, 3, 0, ["random", "random"]), read, c) == 0
+        assert kr_run(KRSession.new(3, 3, 0, ["random", "random"]), read, c, lang="en") == 0
     out = c.export_text()
     assert out.count("not understood") + out.count("there is no") >= len(HOSTILE_LINES)
 
