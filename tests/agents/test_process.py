@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from rallye import mille
 from rallye.agents.base import make_agent
@@ -122,3 +125,107 @@ def test_bot_process_exact_lifts_the_cpu_ceiling(monkeypatch) -> None:
         made.clear()
         assert process.run_bot(parser.parse_args(["--level", "expert", *flags])) == 0
         assert made[0].cpu_limit == want
+
+
+# -- issue 55, item 8: the bot checks what it is told ----------------------------------
+def _impossible(edit) -> str:
+    data = json.loads(_view_line())
+    edit(data)
+    return json.dumps(data)
+
+
+def _fifty_card_hand(d):
+    d["hand"] = ["D25"] * 50
+    d["hand_sizes"][d["seat"]] = 50
+
+
+def _seven_d200(d):
+    d["discard"] = d["discard"] + ["D200"] * 7
+
+
+def _km_off(d):
+    d["tableaus"][1]["km"] = 300
+
+
+def _cards_missing(d):
+    d["draw_count"] -= 5
+
+
+IMPOSSIBLE_VIEWS = [
+    ("a 50-card hand", _fifty_card_hand, "holds 50 cards; a hand holds at most 7"),
+    ("seven D200 in wm2006", _seven_d200, "D200; the wm2006 deck for 2 players has 4"),
+    ("km disagreeing with the distance pile", _km_off, "side 1's 'km' is 300, but its distance pile adds up to 0"),
+    ("cards that do not add up to the deck", _cards_missing, "do not add up to the deck"),
+    ("a target the edition does not have", lambda d: d.update(target=5000), "wm2006 plays to 700 or 1000 km"),
+]
+
+
+@pytest.mark.parametrize("level", ["random", "heuristic", "easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize(("desc", "edit", "what"), IMPOSSIBLE_VIEWS, ids=[v[0] for v in IMPOSSIBLE_VIEWS])
+def test_bot_answers_an_impossible_view_with_an_error_naming_it(level, desc, edit, what):
+    out = answer(make_agent("mille", level, 0), _impossible(edit))
+    assert out.startswith("error: view JSON: ") and what in out, out
+
+
+def test_a_mille_view_sent_to_the_knight_rider_bot_says_it_is_the_wrong_game():
+    out = answer(make_agent("knightrider", "random", 0), _view_line(), "knightrider")
+    assert out.startswith("error: this is a Mille Bornes view") and "--game mille" in out
+
+
+def test_a_knight_rider_view_sent_to_the_mille_bot_says_it_is_the_wrong_game():
+    from rallye import knightrider as kr
+
+    state = kr.new_game(3, seed=4, options=kr.Options(quick_build=True))
+    line = json.dumps(kr.view_for(state, 0).to_json())
+    out = answer(make_agent("mille", "random", 0), line)
+    assert out.startswith("error: this is a Knight Rider view") and "--game knightrider" in out
+
+
+def test_bot_exits_quietly_when_its_reader_goes_away() -> None:
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rallye", "bot", "--game", "mille", "--bot", "random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # nobody reads the answers any more
+    with contextlib.suppress(BrokenPipeError):  # the bot may have gone already: allowed too
+        proc.stdin.write((_view_line() + "\n").encode() * 50)
+    with contextlib.suppress(BrokenPipeError):
+        proc.stdin.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("value", "what"), [("2.5", "must be an integer"), ("1e400", "too large"), ("true", "integer")]
+)
+def test_a_view_with_a_non_integer_where_an_integer_belongs_is_refused(value, what) -> None:
+    line = _view_line().replace('"km": 0', f'"km": {value}', 1)
+    out = answer(make_agent("mille", "random", 0), line)
+    assert out.startswith("error: ") and what in out, out
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "what"),
+    [("pips", 10**6, "'pips' must be from 0 to 12"), ("roll", 7, "'roll' must be from 0 to 6"),
+     ("turn", 10**9, "from -10,000,000 to 10,000,000"), ("hand_kitt", [10**6] * 4, "from 0 to 20 cards")],
+)  # fmt: skip
+def test_knight_rider_bot_refuses_a_view_beyond_what_a_turn_holds(field, value, what) -> None:
+    """A view claiming a million pips made the bots enumerate moves for minutes."""
+    from rallye import knightrider as kr
+
+    state = kr.new_game(3, seed=4, options=kr.Options(quick_build=True))
+    while kr.current_player(state) is None or state.phase != "turn":
+        state = kr.apply(state, kr.legal_actions(state)[0])
+    seat = kr.current_player(state)
+    data = kr.view_for(state, seat).to_json()
+    data[field] = value
+    out = answer(make_agent("knightrider", "heuristic", 0), json.dumps(data), "knightrider")
+    assert out.startswith("error: view JSON") and what in out, out

@@ -327,3 +327,24 @@ def test_a_house_rule_table_is_just_another_file(tmp_path):
     ed = load_edition(path)
     assert ed.scoring.safe_trip == 0 and ed.scoring.shutout_to == "placed"
     assert ed.deck_for(2) == get_edition("wm2006").deck_for(2)
+
+
+# Issue 55, item 7: edition files are bounded. ``target_alone: 0`` passed and later made the
+# heuristic bot divide by zero; ``deck.D100: 1000000000`` built a deck until memory ran out.
+UNPLAYABLE = [
+    ("target_alone 0", _set(["target_alone"], 0), "target_alone", "greater than 0"),
+    ("target_team 0", _set(["target_team"], 0), "target_team", "greater than 0"),
+    ("target beyond the bound", _set(["target_alone"], 10**9), "target_alone", "at most 10,000"),
+    ("a billion D100", _set(["deck", "D100"], 1_000_000_000), "deck.D100", "at most 50"),
+    ("a deck beyond the bound", _set(["deck"], {**{c: 40 for c in CARDS}, "RIGHT_OF_WAY": 1, "EXTRA_TANK": 1,
+                                                "PUNCTURE_PROOF": 1, "DRIVING_ACE": 1}), "deck", "at most 300 cards"),
+    ("match target 0", _set(["match_target"], 0), "match_target", "from 1"),
+    ("points beyond the bound", _set(["scoring", "trip"], 10**12), "scoring.trip", "at most 100,000"),
+    ("seat that is not a number", _set(["teams", "2"], [[None], [1]]), "teams.2", "seat lists"),
+    ("removed card that is not a name", _set(["small_game", "removed"], [["STOP"]]), "small_game.removed", "unknown"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("desc", "edit", "field", "what"), UNPLAYABLE, ids=[m[0] for m in UNPLAYABLE])
+def test_edition_files_are_bounded(tmp_path, desc, edit, field, what):
+    test_malformed_edition_file_names_the_file_and_the_field(tmp_path, desc, edit, field, what)

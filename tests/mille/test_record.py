@@ -232,6 +232,96 @@ def test_record_missing_file_and_empty_text():
         replay_text("\n\n")
 
 
+# -- issue 55, item 5: house-rule games are games like others -------------------------
+def _house_file(tmp_path, key="house", **changes):
+    from rallye.mille.edition import get_edition
+
+    data = get_edition("wm2006").to_json()
+    data.update(key=key, aliases=[], title="House rules", **changes)
+    path = tmp_path / f"{key}-rules.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_every_edition_round_trips_through_its_json():
+    from rallye.mille.edition import editions, parse_edition
+
+    for ed in editions():
+        assert parse_edition(ed.to_json()) == ed and ed.is_builtin
+
+
+def test_house_rule_game_replays_and_resumes_without_its_file(tmp_path):
+    from rallye.mille.edition import get_edition
+    from rallye.tui.mille_app import MilleSession
+
+    path = _house_file(tmp_path, target_alone=300)
+    house = get_edition(str(path))
+    rec = Recorder.start(new_match(house, 2, 11))
+    rnd = random.Random(3)
+    while rec.state.phase != "over" and len(rec.lines) < 60:
+        rec.step(rec.state.current, legal_actions(rec.state)[rnd.randrange(len(legal_actions(rec.state)))])
+    save = tmp_path / "house-game.jsonl"
+    rec.save(save)
+    path.unlink()  # the record alone is enough
+    rep = replay_file(save)
+    assert rep.final == rec.state and rep.final.edition == house and rep.final.edition.target_alone == 300
+    session, _ = MilleSession.resume(save, 0, ["random"])
+    assert session.recorder.state == rec.state
+
+
+def test_house_file_reusing_a_builtin_key_is_recorded_as_different(tmp_path):
+    from rallye.mille.edition import get_edition
+
+    house = get_edition(str(_house_file(tmp_path, key="wm2006", target_alone=300)))
+    assert house.key == "wm2006" and not house.is_builtin
+    rec = Recorder.start(new_match(house, 2, 5))
+    assert rec.lines[0]["edition_data"]["target_alone"] == 300
+    assert "edition_data" not in Recorder.start(new_match("wm2006", 2, 5)).lines[0]
+    assert replay_text(text_of(rec.lines)).final.edition == house
+
+
+def test_record_with_a_wrong_edition_data_names_the_field():
+    lines = Recorder.start(new_match("wm2006", 2, 5)).lines
+    lines[0]["edition_data"] = {"key": "wm2006"}
+    with pytest.raises(RecordError, match=r"line 1: field 'edition_data': field 'aliases' is missing"):
+        replay_text(text_of(lines))
+    lines[0]["edition_data"] = new_match("hu", 2, 5).edition.to_json()
+    with pytest.raises(RecordError, match="'edition_data' holds edition 'hu'"):
+        replay_text(text_of(lines))
+
+
+def test_record_never_reads_an_edition_file_it_names(tmp_path):
+    path = _house_file(tmp_path)
+    lines = Recorder.start(new_match("wm2006", 2, 5)).lines
+    lines[0]["edition"] = str(path)
+    with pytest.raises(RecordError, match=r"unknown edition .*carries its edition in 'edition_data'"):
+        replay_text(text_of(lines))
+
+
+def test_rallye_replay_verifies_a_house_rule_record(tmp_path):
+    from rich.console import Console
+
+    from rallye.mille.edition import get_edition
+    from rallye.tui.replay import replay_command
+
+    house = get_edition(str(_house_file(tmp_path, target_alone=300)))
+    rec = Recorder.start(new_match(house, 2, 8))
+    rec.save(tmp_path / "g.jsonl")
+    console = Console(record=True, width=120)
+    assert replay_command(tmp_path / "g.jsonl", console) == 0, console.export_text()
+
+
+def test_house_rule_view_json_carries_its_edition(tmp_path):
+    from rallye.mille import MilleView, view_for
+    from rallye.mille.edition import get_edition
+
+    house = get_edition(str(_house_file(tmp_path, key="wm2006", target_alone=300)))
+    v = view_for(new_match(house, 2, 8), 0)
+    data = json.loads(json.dumps(v.to_json()))
+    assert data["edition_data"]["target_alone"] == 300
+    assert MilleView.from_json(data) == v
+
+
 # -- the end line's result, and records written before it ----------------------------
 def test_end_line_says_won_shared_or_drawn():
     """A meilen game is drawn when nobody drove, and shared by the sides tied closest to

@@ -17,6 +17,8 @@ from rich.console import Console
 
 from rallye.agents import base as agents_base
 from rallye.core.record import read_jsonl
+from rallye.i18n import translator
+from rallye.mille.edition import LANGUAGES
 from rallye.mille.record import replay_file
 from rallye.mille.view import MilleView
 from rallye.tui import mille_app, render
@@ -48,8 +50,26 @@ def feed(lines: Iterable[str], limit: int = 100_000) -> Callable[[str], str]:
     return read
 
 
+#: the pause between hands, in every language (a move typed there is not taken for Enter)
+NEXT_HAND = tuple(translator(lang, "mille")("next_hand_prompt") for lang in LANGUAGES)
+
+
+def at_next_hand(prompt: str) -> bool:
+    return prompt.startswith(NEXT_HAND)
+
+
 def always(answer: str, limit: int = 20_000) -> Callable[[str], str]:
-    return feed((answer for _ in range(limit)), limit)
+    """``answer`` to every prompt (Enter at the pause between hands); more than ``limit`` fails."""
+    count = 0
+
+    def read(prompt: str) -> str:
+        nonlocal count
+        count += 1
+        if count > limit:
+            raise AssertionError("the loop asked for too many lines")
+        return "" if at_next_hand(prompt) else answer
+
+    return read
 
 
 def play_args(**kw: object) -> argparse.Namespace:
@@ -64,7 +84,8 @@ def play_args(**kw: object) -> argparse.Namespace:
 def test_full_two_player_match_choosing_1_shows_hand_and_wm2006_score_sheet() -> None:
     session = MilleSession.new("wm2006", 2, 11, 0, ["random"])
     c = console()
-    assert run_session(session, always("1"), c) == 0
+    # "1" for every move, Enter after each hand (a move typed there is not taken for Enter)
+    assert run_session(session, lambda prompt: "" if at_next_hand(prompt) else "1", c) == 0
     assert session.over
     out = c.export_text()
     assert "Deine Hand (7 Karten)" in out  # the edition's language for every word

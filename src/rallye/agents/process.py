@@ -15,12 +15,14 @@ seed and the same input give the same output.
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
-from typing import TextIO
+from typing import IO, Any, TextIO
 
 from rallye.agents.base import Agent, make_agent
-from rallye.core.errors import GameError
+from rallye.core.cli_args import seed
+from rallye.core.errors import GameError, RecordError
+from rallye.core.jsonio import FORMAT_RULE, MAX_LINE_BYTES, iter_lines, loads
 
 
 def add_bot_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,7 +30,7 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--level", choices=("easy", "medium", "hard", "expert"), help="a level (default: medium)")
     group.add_argument("--bot", metavar="NAME", help="a bot by name (random, heuristic, ismcts, or a level)")
-    p.add_argument("--seed", type=int, default=0, help="the bot's random seed (default: 0)")
+    p.add_argument("--seed", type=seed, default=0, help="the bot's random seed (default: 0)")
     p.add_argument(
         "--exact",
         action="store_true",
@@ -41,14 +43,17 @@ def answer_knightrider(agent: Agent, line: str) -> str:
     """:func:`answer` for Knight Rider views."""
     from rallye.knightrider import View, legal_from_view
 
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return f"error: not JSON: {exc.msg} at column {exc.colno}"
+    data = _parse(line)
+    if isinstance(data, str):
+        return data
     if not isinstance(data, dict):
         return "error: a view must be a JSON object"
+    if data.get("game") == "mille":
+        return "error: this is a Mille Bornes view; this bot plays Knight Rider (start it with --game mille)"
     try:
         view = View.from_json(data)
+    except GameError as exc:
+        return f"error: {exc}"
     except KeyError as exc:
         return f"error: view JSON: missing field {exc.args[0]!r}"
     except (TypeError, ValueError, AttributeError) as exc:
@@ -66,6 +71,19 @@ def answer_knightrider(agent: Agent, line: str) -> str:
         return f"error: cannot decide on this view: {exc}"
 
 
+def _parse(line: str) -> Any:
+    """The line's JSON, or the ``error:`` line that refuses it (within the limits of
+    :mod:`rallye.core.jsonio`)."""
+    if len(line.rstrip("\r\n")) > MAX_LINE_BYTES:
+        return f"error: the view is longer than {MAX_LINE_BYTES:,} characters, the most a line may be"
+    try:
+        return loads(line, source="the view", line=None, error=RecordError)
+    except RecordError as exc:
+        if exc.rule == FORMAT_RULE and exc.message.startswith("the view is not valid JSON ("):
+            return "error: not JSON: " + exc.message.removeprefix("the view is not valid JSON (").removesuffix(")")
+        return f"error: {exc}"
+
+
 def answer(agent: Agent, line: str, game: str = "mille") -> str:
     """The output line for one input line (an action in notation, or ``error: …``)."""
     if game == "knightrider":
@@ -73,10 +91,11 @@ def answer(agent: Agent, line: str, game: str = "mille") -> str:
     from rallye.mille.engine import legal_from_view
     from rallye.mille.view import MilleView
 
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return f"error: not JSON: {exc.msg} at column {exc.colno}"
+    data = _parse(line)
+    if isinstance(data, str):
+        return data
+    if isinstance(data, dict) and "game" not in data and "me" in data and "cars" in data:
+        return "error: this is a Knight Rider view; this bot plays Mille Bornes (start it with --game knightrider)"
     try:
         view = MilleView.from_json(data)
     except GameError as exc:
@@ -94,12 +113,17 @@ def answer(agent: Agent, line: str, game: str = "mille") -> str:
         return f"error: cannot decide on this view: {exc}"
 
 
-def serve(agent: Agent, stdin: TextIO, stdout: TextIO, game: str = "mille") -> int:
-    """Answer every line of ``stdin`` on ``stdout`` until end of input."""
-    for line in stdin:
-        if not line.strip():
+def serve(agent: Agent, stdin: IO[bytes] | IO[str], stdout: TextIO, game: str = "mille") -> int:
+    """Answer every line of ``stdin`` on ``stdout`` until end of input. A line that is too
+    long or not UTF-8 gets its ``error:`` line like any other bad line."""
+    for _, line in iter_lines(stdin, source="input"):
+        if isinstance(line, RecordError):
+            out = f"error: {line}"
+        elif not line.strip():
             continue
-        stdout.write(answer(agent, line, game) + "\n")
+        else:
+            out = answer(agent, line, game)
+        stdout.write(out + "\n")
         stdout.flush()
     return 0
 
@@ -111,4 +135,19 @@ def run_bot(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"rallye bot: {exc}", file=sys.stderr)
         return 2
-    return serve(agent, sys.stdin, sys.stdout, args.game)
+    try:
+        return serve(agent, getattr(sys.stdin, "buffer", sys.stdin), sys.stdout, args.game)
+    except BrokenPipeError:  # the reader of our answers went away: nothing more to say
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush at exit does
+    not raise again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file: nothing will be flushed
+        pass

@@ -15,6 +15,9 @@ class GameError(Exception):
     code = "game_error"
 
     def __init__(self, message: str, *, rule: str | None = None) -> None:
+        # a message quotes its input, which may hold lone surrogates (a file name that is not
+        # UTF-8, a "\ud800" in JSON): they are written as escapes, so the message can be printed
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         self.rule = rule
         self.message = message
         super().__init__(f"{message} [rule: {rule}]" if rule else message)

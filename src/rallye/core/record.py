@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import RecordError
+from rallye.core.jsonio import FORMAT_RULE, LIMITS_RULE, MAX_LINE_BYTES, MAX_RECORD_BYTES, decode, loads, read_bytes
 
 Line = dict[str, Any]
 
@@ -32,41 +33,70 @@ def write_jsonl(path: str | Path, lines: Iterable[Line]) -> None:
     tmp.replace(p)
 
 
-def parse_jsonl(text: str, *, source: str = "<record>") -> list[tuple[int, Line]]:
-    """Parse record text into ``(line number, object)`` pairs, skipping blank lines."""
-    out: list[tuple[int, Line]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
+def iter_jsonl(text: str, *, source: str = "<record>") -> Iterator[tuple[int, Line]]:
+    """Record text as ``(line number, object)`` pairs, skipping blank lines, within the limits
+    of :mod:`rallye.core.jsonio`, one line at a time: a reader that refuses a line (the
+    header first) has not paid for parsing the rest."""
+    seen = False
+    for n, raw in enumerate(_lines(text), start=1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
+        if len(raw) > MAX_LINE_BYTES:
             raise RecordError(
-                f"{source}: line {n} is not valid JSON ({exc.msg} at column {exc.colno});"
-                " the file may be truncated or edited",
-                rule="record-format",
-            ) from None
+                f"{source}: line {n} is longer than {MAX_LINE_BYTES:,} characters, the most a record line may be",
+                rule=LIMITS_RULE,
+            )
+        try:
+            obj = loads(raw, source=source, line=n, error=RecordError)
+        except RecordError as exc:
+            if exc.rule != FORMAT_RULE:
+                raise
+            raise RecordError(f"{exc.message}; the file may be truncated or edited", rule="record-format") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise RecordError(
                 f"{source}: line {n} is not a record object with a 'type' field",
                 rule="record-format",
             )
-        out.append((n, obj))
-    if not out:
+        seen = True
+        yield n, obj
+    if not seen:
         raise RecordError(f"{source}: the record is empty", rule="record-format")
-    return out
+
+
+def parse_jsonl(text: str, *, source: str = "<record>") -> list[tuple[int, Line]]:
+    """Parse record text into ``(line number, object)`` pairs (see :func:`iter_jsonl`)."""
+    return list(iter_jsonl(text, source=source))
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, split at ``\\n`` only (``str.splitlines`` also splits at
+    U+2028 and others, which a line may hold inside a string) and one at a time."""
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        if stop < 0:
+            stop = end
+        yield text[start:stop].removesuffix("\r")
+        start = stop + 1
+
+
+def read_text(path: str | Path) -> str:
+    """A record file's text (at most :data:`~rallye.core.jsonio.MAX_RECORD_BYTES`); a missing,
+    unreadable, oversized or non-UTF-8 file is a :class:`RecordError`."""
+    p = Path(path)
+    return decode(
+        read_bytes(p, what="record", limit=MAX_RECORD_BYTES, error=RecordError), source=str(p), error=RecordError
+    )
 
 
 def read_jsonl(path: str | Path) -> list[tuple[int, Line]]:
-    """Read a record file; a missing or unreadable file is a :class:`RecordError`."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read the record ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{p}: the record is not UTF-8 text", rule="record-format") from None
-    return parse_jsonl(text, source=str(p))
+    """Read a whole record file (see :func:`read_text`, :func:`iter_jsonl`)."""
+    return parse_jsonl(read_text(path), source=str(path))
+
+
+def iter_jsonl_file(path: str | Path) -> Iterator[tuple[int, Line]]:
+    """Read a record file line by line (see :func:`read_text`, :func:`iter_jsonl`)."""
+    return iter_jsonl(read_text(path), source=str(path))
 
 
 def iter_field(line: Line, field: str, kind: type, *, where: str) -> Any:

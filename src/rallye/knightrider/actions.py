@@ -177,15 +177,16 @@ Action = Place | StartAt | Enter | Move | PlayKitt | PlayDetour | End | Recover
 
 # ----------------------------------------------------------------------------- parsing
 
-_INT = r"(-?\d+)"
+_INT = r"(-?\d{1,6})"  # a square or field coordinate; a longer number is no square of any map
 _XY = _INT + "," + _INT
-_RE_PLACE = re.compile(r"place(?: (\d+))? at " + _XY + r" rot (0|90|180|270)")
+_RE_PLACE = re.compile(r"place(?: (\d{1,6}))? at " + _XY + r" rot (-?\d{1,6})")
 _RE_START = re.compile(r"start at " + _XY)
 _RE_ENTER = re.compile(r"enter ([NESW])")
-_RE_MOVE = re.compile(r"move (to )?(.+?) =(\d+)( jump)?")
+_RE_MOVE = re.compile(r"move (to )?(.+?) =(\d{1,6})( jump)?")
 _RE_STEP = re.compile(_XY + r"([NESW])(\*?)")
 _RE_KITT = re.compile(r"kitt (\w+)")
-_RE_DETOUR = re.compile(r"detour (\w+) at " + _XY + r" rot (0|90|180|270)")
+_RE_DETOUR = re.compile(r"detour (\w+) at " + _XY + r" rot (-?\d{1,6})")
+_ROTATIONS = (0, 90, 180, 270)
 
 
 def parse_action(text: str) -> Action:
@@ -203,6 +204,10 @@ def parse_action(text: str) -> Action:
         return Recover()
     m = _RE_PLACE.fullmatch(t)
     if m:
+        if int(m[4]) not in _ROTATIONS:
+            raise InvalidNotation(
+                f"invalid action {text!r}: a tile is turned by 0, 90, 180 or 270 degrees, not {m[4]}", rule="notation"
+            )
         return Place(int(m[2]), int(m[3]), int(m[4]), int(m[1]) if m[1] else 0)
     m = _RE_START.fullmatch(t)
     if m:
@@ -248,6 +253,11 @@ def parse_action(text: str) -> Action:
     m = _RE_DETOUR.fullmatch(t)
     if m:
         kind, rot = m[1], int(m[4])
+        if rot not in _ROTATIONS:
+            raise InvalidNotation(
+                f"invalid action {text!r}: a detour card is turned by 0, 90, 180 or 270 degrees, not {rot}",
+                rule="notation",
+            )
         if kind not in DETOUR_KINDS:
             raise InvalidNotation(
                 f"invalid action {text!r}: detour is one of {', '.join(DETOUR_KINDS)}", rule="notation"

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import ConfigError
+from rallye.core.jsonio import read_json
 
 #: Sides / headings: 0 north, 1 east, 2 south, 3 west (clockwise).
 SIDES = "NESW"
@@ -146,15 +147,7 @@ def _load_json(path: str | Path | None, default: str) -> tuple[Any, str]:
     if path is None:
         text = resources.files("rallye.knightrider").joinpath("data").joinpath(default).read_text("utf-8")
         return json.loads(text), f"<rallye>/knightrider/data/{default}"
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the piece file ({exc.strerror})", rule="piece-file") from None
-    try:
-        return json.loads(text), str(p)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})", rule="piece-file") from None
+    return read_json(path, what="piece file"), str(path)
 
 
 def _check_mix(src: str, mix: Any, kinds: tuple[str, ...], total: int, what: str) -> dict[str, int]:

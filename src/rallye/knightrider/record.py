@@ -23,12 +23,12 @@ version it was played under. A record of newer rules than this rallye's is refus
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import GameError, RecordError
-from rallye.core.record import Line, iter_field, parse_jsonl, read_jsonl, write_jsonl
+from rallye.core.record import Line, iter_field, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.knightrider.actions import Action, parse_action
 from rallye.knightrider.engine import RULES, apply, is_over, new_game
 from rallye.knightrider.state import Options, State
@@ -91,17 +91,13 @@ def record_game(players: int, seed: int, options: Options | None, actions: Itera
 
 
 def replay(lines: Sequence[Line] | Iterable[tuple[int, Line]], *, source: str = "<record>") -> State:
-    """Rebuild and verify a game from its record lines; returns the final state."""
-    numbered: list[tuple[int, Line]] = []
-    item: Any
-    for i, item in enumerate(lines, start=1):
-        if isinstance(item, tuple):
-            numbered.append((int(item[0]), item[1]))
-        else:
-            numbered.append((i, item))
-    if not numbered:
+    """Rebuild and verify a game from its record lines; returns the final state. The lines
+    are read one at a time: a bad header is refused before the rest is parsed."""
+    numbered = _numbered(lines)
+    first = next(numbered, None)
+    if first is None:
         raise RecordError(f"{source}: the record is empty", rule="record-format")
-    n0, head = numbered[0]
+    n0, head = first
     where = f"{source}: line {n0}"
     if head.get("type") != "header":
         raise RecordError(f"{where}: the first line must be the header", rule="record-header")
@@ -147,7 +143,7 @@ def _replay_body(numbered: list[tuple[int, Line]], head: Line, where: str, sourc
         raise RecordError(f"{where}: bad header: {exc}", rule="record-header") from None
     expect_n = 1
     ended = False
-    for n, line in numbered[1:]:
+    for n, line in numbered:
         where = f"{source}: line {n}"
         kind = line.get("type")
         if ended:
@@ -194,8 +190,14 @@ def _replay_body(numbered: list[tuple[int, Line]], head: Line, where: str, sourc
     return state
 
 
+def _numbered(lines: Sequence[Line] | Iterable[tuple[int, Line]]) -> Iterator[tuple[int, Line]]:
+    item: Any
+    for i, item in enumerate(lines, start=1):
+        yield (int(item[0]), item[1]) if isinstance(item, tuple) else (i, item)
+
+
 def loads(text: str, *, source: str = "<record>") -> State:
-    return replay(parse_jsonl(text, source=source), source=source)
+    return replay(iter_jsonl(text, source=source), source=source)
 
 
 def save(path: str | Path, lines: Iterable[Line]) -> None:
@@ -204,4 +206,4 @@ def save(path: str | Path, lines: Iterable[Line]) -> None:
 
 def load(path: str | Path) -> State:
     """Resume a saved game (or check a finished one): the replayed state."""
-    return replay(read_jsonl(path), source=str(path))
+    return replay(iter_jsonl_file(path), source=str(path))

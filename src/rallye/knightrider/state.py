@@ -42,9 +42,18 @@ class Options:
     escape_path: str | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.tour, int) or not 0 <= self.tour <= 5:
+        for name in ("quick_build", "rolled_start", "deal_spares", "shuffle_cards"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"option {name!r} must be true or false, got {getattr(self, name)!r}", rule="options")
+        for name in ("tiles_path", "escape_path"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise ConfigError(f"option {name!r} must be a file name or null, got {value!r}", rule="options")
+        if not isinstance(self.tour, int) or isinstance(self.tour, bool) or not 0 <= self.tour <= 5:
             raise ConfigError(f"option 'tour' must be 0..5, got {self.tour!r}", rule="options")
-        if self.turn_limit is not None and (not isinstance(self.turn_limit, int) or self.turn_limit < 1):
+        if self.turn_limit is not None and (
+            not isinstance(self.turn_limit, int) or isinstance(self.turn_limit, bool) or self.turn_limit < 1
+        ):
             raise ConfigError(
                 f"option 'turn_limit' must be a positive integer, got {self.turn_limit!r}", rule="options"
             )
@@ -54,6 +63,8 @@ class Options:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
+        if not isinstance(data, dict):
+            raise ConfigError("the options must be a JSON object", rule="options")
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:

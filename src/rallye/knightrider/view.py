@@ -13,11 +13,13 @@ its road cells (the middle plus the middle cell of every open side).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from rallye.core.errors import RecordError
 from rallye.core.values import IdentityCache, frozen_builder
 from rallye.knightrider import geometry as g
-from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
+from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS, MAX_COST
 from rallye.knightrider.state import State
 from rallye.knightrider.track import mask_table
 
@@ -112,6 +114,25 @@ class View:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> View:
+        """Rebuild a view from its JSON form; one of the wrong shape (a field missing, of
+        the wrong type, or out of range) is a :class:`~rallye.core.errors.RecordError`
+        naming the field."""
+        _check_shape(View, data, "")
+        n = data["players"]
+        if not 2 <= n <= 5 or not 0 <= data["me"] < n or not (data["current"] is None or 0 <= data["current"] < n):
+            raise RecordError(
+                "view JSON: 'players' must be 2..5 and 'me', 'current' seats of the game", rule="view-json"
+            )
+        if len(data["hand_sizes"]) != n:
+            raise RecordError("view JSON: 'hand_sizes' needs one entry per player", rule="view-json")
+        # what a turn can hold: one die (a Turbo-Boost doubles it or makes it 6), a few cards
+        for field, most in (("roll", 6), ("pips", MAX_COST), ("used", data["pips"]), ("escape_left", 11)):
+            if not 0 <= data[field] <= most:
+                raise RecordError(f"view JSON: field {field!r} must be from 0 to {most}", rule="view-json")
+        held = [*data["hand_kitt"], *data["hand_detour"], *(c for pair in data["hand_sizes"] for c in pair)]
+        if any(not 0 <= c <= _MAX_CARDS for c in held):
+            raise RecordError(f"view JSON: a player holds from 0 to {_MAX_CARDS} cards of a kind", rule="view-json")
+
         def xy(v: Any) -> XY | None:
             return None if v is None else (int(v[0]), int(v[1]))
 
@@ -166,6 +187,65 @@ class View:
             winner=data["winner"],
             over=data["over"],
         )
+
+
+def _check_shape(kind: Any, value: Any, path: str) -> None:
+    """Check JSON ``value`` against the type ``kind`` of a view field (ints, bools,
+    strings, ``None`` options, tuples as lists, the view's dataclasses as objects)."""
+
+    def bad(what: str) -> RecordError:
+        return RecordError(f"view JSON: field '{path or 'view'}' must be {what}", rule="view-json")
+
+    if kind is Any:
+        return
+    if isinstance(kind, type) and hasattr(kind, "__dataclass_fields__"):
+        if not isinstance(value, dict):
+            raise bad("an object")
+        hints = _hints(kind)
+        for f in fields(kind):
+            if f.name not in value:
+                raise RecordError(f"view JSON: missing field {f.name!r}", rule="view-json")
+            _check_shape(hints[f.name], value[f.name], f"{path}.{f.name}" if path else f.name)
+        return
+    origin, args = get_origin(kind), get_args(kind)
+    if origin is UnionType or origin is Union:
+        if value is None and type(None) in args:
+            return
+        _check_shape(next(a for a in args if a is not type(None)), value, path)
+        return
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise bad("a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            for i, x in enumerate(value):
+                _check_shape(args[0], x, f"{path}[{i}]")
+        elif len(value) != len(args):
+            raise bad(f"a list of {len(args)}")
+        else:
+            for i, (a, x) in enumerate(zip(args, value, strict=True)):
+                _check_shape(a, x, f"{path}[{i}]")
+        return
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise bad("true or false")
+    elif kind is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad("an integer")
+        if not -_MAX_INT <= value <= _MAX_INT:  # no coordinate, count or turn of a game comes near
+            raise bad(f"from {-_MAX_INT:,} to {_MAX_INT:,}")
+    elif kind is str and not isinstance(value, str):
+        raise bad("a string")
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+_MAX_INT = 10**7
+_MAX_CARDS = 20
+
+
+def _hints(kind: type) -> dict[str, Any]:
+    if kind not in _HINTS:
+        _HINTS[kind] = get_type_hints(kind)
+    return _HINTS[kind]
 
 
 def _to_json(v: Any) -> Any:

@@ -137,14 +137,17 @@ def parse_action(text: str) -> Action:
     if verb == "attack":
         if len(words) != 3:
             raise InvalidNotation(f"'{text}': write 'attack SIDE CARD', e.g. 'attack 2 STOP'", rule="notation")
-        side_word = words[1].upper().removeprefix("S").removeprefix("P")
-        if not side_word.isdigit() or not 1 <= int(side_word) <= MAX_SIDES:
+        side_word = words[1].upper().removeprefix("S").removeprefix("P").lstrip("0")
+        if side_word not in _SIDE_WORDS:  # not int(): '²' is a digit, and 5,000 digits raise
             raise InvalidNotation(f"'{text}': side {words[1]!r} is not a side number 1..{MAX_SIDES}", rule="notation")
         card = _card(words[2], text)
         if card not in ATTACK_HAZARDS:
             raise InvalidNotation(f"'{text}': {card} is not a hazard; only hazards attack", rule="notation")
-        return ATTACK[(card, int(side_word) - 1)]
+        return ATTACK[(card, _SIDE_WORDS.index(side_word))]
     raise InvalidNotation(f"'{text}': unknown verb {words[0]!r}; verbs are {', '.join(VERBS)}", rule="notation")
+
+
+_SIDE_WORDS = tuple(str(n) for n in range(1, MAX_SIDES + 1))
 
 
 def card_sort_key(card: str) -> int:

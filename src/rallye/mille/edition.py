@@ -2,7 +2,12 @@
 
 Every row of the table "Where the editions differ" (``docs/rules/mille-bornes.md``) is a field here, so a
 house-rule table is just another data file (``load_edition(path)``). A malformed file is a
-:class:`~rallye.core.errors.ConfigError` naming the file and the field.
+:class:`~rallye.core.errors.ConfigError` naming the file and the field. So is one that makes
+no playable game: a file is read within the limits of :mod:`rallye.core.jsonio` (at most
+1 MB); targets are from 1 to :data:`MAX_TARGET` km; a card appears at most
+:data:`MAX_COPIES` times and the deck holds at most :data:`MAX_DECK` cards; points are at
+most :data:`MAX_POINTS` and a match target from 1 to :data:`MAX_MATCH_TARGET`. A game played
+with a house-rule edition carries it whole in its record (:mod:`rallye.mille.record`).
 
 >>> get_edition("hungarian").key
 'hu'
@@ -19,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import ConfigError
+from rallye.core.jsonio import read_json
 from rallye.mille.cards import CARDS, DISTANCES, SAFETIES
 
 #: Score-sheet lines, in the order a score sheet prints them.
@@ -36,6 +42,14 @@ SCORE_LINES: tuple[str, ...] = (
 )
 LANGUAGES: tuple[str, ...] = ("de", "hu", "en", "fr")
 _SHUTOUT_TO = ("completer", "placed", "none")
+#: The bounds of a playable edition file (the published decks have at most 14 of a card
+#: and 106 cards, targets of 1,000 km, matches to 5,000 points); a house rule may go well
+#: beyond, not without bound.
+MAX_COPIES = 50
+MAX_DECK = 300
+MAX_TARGET = 10_000
+MAX_POINTS = 100_000
+MAX_MATCH_TARGET = 1_000_000
 _FAILED_TO = ("nobody", "opponents")
 
 
@@ -139,6 +153,59 @@ class Edition:
     def languages(self) -> tuple[str, ...]:
         return tuple(lang for lang, _ in self.names)
 
+    def to_json(self) -> dict[str, Any]:
+        """The edition as an edition file's JSON: ``parse_edition(ed.to_json()) == ed``, so a
+        record can carry a house-rule edition whole (see :mod:`rallye.mille.record`)."""
+        sc, ex = self.scoring, self.extension
+        return {
+            "key": self.key,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "seed": self.seed,
+            "language": self.language,
+            "deck": dict(self.deck),
+            "players": list(self.players),
+            "teams": {str(n): [list(side) for side in sides] for n, sides in self.teams},
+            "target_alone": self.target_alone,
+            "target_team": self.target_team,
+            "small_game": {"players": list(self.small_game_players), "removed": list(self.small_game_removed)},
+            "extra_turn_after_safety": self.extra_turn_after_safety,
+            "extra_turn_after_safety_in_coup_fourre_turn": self.extra_turn_after_safety_in_coup_fourre_turn,
+            "scoring": {
+                "safety": sc.safety,
+                "all_four_bonus": sc.all_four_bonus,
+                "coup_fourre_bonus": sc.coup_fourre_bonus,
+                "trip": sc.trip,
+                "safe_trip": sc.safe_trip,
+                "delayed_action": sc.delayed_action,
+                "shutout": sc.shutout,
+                "shutout_to": sc.shutout_to,
+                "extension": sc.extension,
+                "coup_fourre_in_place_of_safety": sc.coup_fourre_in_place,
+            },
+            "extension": {
+                "allowed": ex.allowed,
+                "alone_only": ex.alone_only,
+                "from": ex.from_km,
+                "to": ex.to_km,
+                "ends_on_empty_draw": ex.ends_on_empty_draw,
+                "failed_bonus_to": ex.failed_bonus_to,
+            },
+            "empty_draw_ends_hand": self.empty_draw_ends_hand,
+            "closest_gets_trip_when_no_completion": self.closest_gets_trip_when_no_completion,
+            "subtract_distance_in_hand": self.subtract_distance_in_hand,
+            "match_target": self.match_target,
+            "names": {lang: dict(table) for lang, table in self.names},
+            "score_words": {lang: dict(table) for lang, table in self.score_words},
+            "notes": self.notes,
+        }
+
+    @property
+    def is_builtin(self) -> bool:
+        """This edition is exactly the built-in one of its key (not a house file reusing
+        the key with other values)."""
+        return self.key in EDITION_KEYS and _builtin()[self.key] == self
+
 
 #: (id of an edition, players) -> (that edition, its deck); the entry keeps the edition
 #: alive, so the id cannot be reused while cached.
@@ -169,10 +236,18 @@ class _Reader:
             raise self.fail(path, f"must be {names}, got {json.dumps(value)[:40]}")
         return value
 
-    def nonneg(self, obj: dict[str, Any], field: str, path: str) -> int:
+    def nonneg(self, obj: dict[str, Any], field: str, path: str, most: int = MAX_POINTS) -> int:
         value: int = self.typed(obj, field, int, path)
         if value < 0:
             raise self.fail(path, f"must not be negative, got {value}")
+        if value > most:
+            raise self.fail(path, f"must be at most {most:,}, got {value:,}")
+        return value
+
+    def positive(self, obj: dict[str, Any], field: str, path: str, most: int) -> int:
+        value = self.nonneg(obj, field, path, most)
+        if value == 0:
+            raise self.fail(path, "must be greater than 0")
         return value
 
 
@@ -205,7 +280,9 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
     unknown = sorted(set(deck_raw) - set(CARDS))
     if unknown:
         raise r.fail("deck", f"names unknown cards {unknown}")
-    deck = tuple((c, r.nonneg(deck_raw, c, f"deck.{c}")) for c in CARDS)
+    deck = tuple((c, r.nonneg(deck_raw, c, f"deck.{c}", MAX_COPIES)) for c in CARDS)
+    if sum(k for _, k in deck) > MAX_DECK:
+        raise r.fail("deck", f"must hold at most {MAX_DECK} cards, got {sum(k for _, k in deck)}")
     for s in SAFETIES:
         if dict(deck)[s] != 1:
             raise r.fail(f"deck.{s}", "must be 1: each safety exists once")
@@ -218,8 +295,11 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
     for n in players:
         sides_raw = r.get(teams_raw, str(n), f"teams.{n}")
         path = f"teams.{n}"
-        if not isinstance(sides_raw, list) or not all(isinstance(s, list) and s for s in sides_raw):
-            raise r.fail(path, "must be a list of non-empty seat lists")
+        if not isinstance(sides_raw, list) or not all(
+            isinstance(s, list) and s and all(isinstance(x, int) and not isinstance(x, bool) for x in s)
+            for s in sides_raw
+        ):
+            raise r.fail(path, "must be a list of non-empty seat lists (of seat numbers)")
         seats = sorted(x for s in sides_raw for x in s)
         if seats != list(range(n)):
             raise r.fail(path, f"must place each seat 0..{n - 1} on exactly one side")
@@ -232,9 +312,11 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
         teams.append((n, sides))
     small = r.typed(d, "small_game", dict, "small_game")
     small_players = r.typed(small, "players", list, "small_game.players")
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in small_players):
+        raise r.fail("small_game.players", "must be a list of player counts")
     small_removed = r.typed(small, "removed", list, "small_game.removed")
     for c in small_removed:
-        if c not in CARDS:
+        if not isinstance(c, str) or c not in CARDS:
             raise r.fail("small_game.removed", f"names unknown card {c!r}")
     sc = r.typed(d, "scoring", dict, "scoring")
     shutout_to = r.typed(sc, "shutout_to", str, "scoring.shutout_to")
@@ -263,14 +345,16 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
     extension = Extension(
         allowed=r.typed(ex, "allowed", bool, "extension.allowed"),
         alone_only=r.typed(ex, "alone_only", bool, "extension.alone_only"),
-        from_km=r.nonneg(ex, "from", "extension.from"),
-        to_km=r.nonneg(ex, "to", "extension.to"),
+        from_km=r.nonneg(ex, "from", "extension.from", MAX_TARGET),
+        to_km=r.nonneg(ex, "to", "extension.to", MAX_TARGET),
         ends_on_empty_draw=r.typed(ex, "ends_on_empty_draw", bool, "extension.ends_on_empty_draw"),
         failed_bonus_to=failed_to,
     )
     if extension.allowed and extension.to_km <= extension.from_km:
         raise r.fail("extension.to", "must be greater than extension.from")
     match_target = r.typed(d, "match_target", (int, type(None)), "match_target")
+    if match_target is not None and not 0 < match_target <= MAX_MATCH_TARGET:
+        raise r.fail("match_target", f"must be null or from 1 to {MAX_MATCH_TARGET:,}, got {match_target:,}")
     names = _names_table(r, "names", CARDS)
     if language not in dict(names):
         raise r.fail("names", f"has no names in the edition's own language {language!r}")
@@ -286,8 +370,8 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
         deck=deck,
         players=players,
         teams=tuple(teams),
-        target_alone=r.nonneg(d, "target_alone", "target_alone"),
-        target_team=r.nonneg(d, "target_team", "target_team"),
+        target_alone=r.positive(d, "target_alone", "target_alone", MAX_TARGET),
+        target_team=r.positive(d, "target_team", "target_team", MAX_TARGET),
         small_game_players=tuple(small_players),
         small_game_removed=tuple(small_removed),
         extra_turn_after_safety=r.typed(d, "extra_turn_after_safety", bool, "extra_turn_after_safety"),
@@ -321,14 +405,7 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
 def load_edition(path: str | Path) -> Edition:
     """Load an edition (or a house-rule table) from a JSON file."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the edition file ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})", rule="edition-file") from None
+    data = read_json(p, what="edition file")
     return parse_edition(data, source=str(p))
 
 
@@ -352,15 +429,24 @@ def editions() -> tuple[Edition, ...]:
     return tuple(b[k] for k in EDITION_KEYS)
 
 
-def get_edition(name: str | Edition) -> Edition:
-    """Find an edition by key or alias (case-insensitive), or load it from a ``.json`` path."""
-    if isinstance(name, Edition):
-        return name
+def builtin_edition(name: str) -> Edition:
+    """A built-in edition by key or alias (case-insensitive); never reads a file, so it is
+    the look-up for names that come from records and views."""
     wanted = name.strip().lower()
     for ed in editions():
         if wanted == ed.key or wanted in (a.lower() for a in ed.aliases):
             return ed
-    if wanted.endswith(".json"):
-        return load_edition(name)
     known = ", ".join(f"{e.key} ({', '.join(e.aliases)})" for e in editions())
     raise ConfigError(f"unknown edition {name!r}; known: {known}", rule="edition")
+
+
+def get_edition(name: str | Edition) -> Edition:
+    """Find an edition by key or alias (case-insensitive), or load it from a ``.json`` path."""
+    if isinstance(name, Edition):
+        return name
+    if name.strip().lower().endswith(".json"):
+        try:
+            return builtin_edition(name)
+        except ConfigError:
+            return load_edition(name)
+    return builtin_edition(name)

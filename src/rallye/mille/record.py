@@ -9,6 +9,11 @@ A record (format 1) is, line by line::
     {"type":"score","hand":0,"sheet":{...}}                             after each hand
     {"type":"end","winners":[0],"totals":[5125,3300],"result":"won"}    when the match is over
 
+A game played with a house-rule edition (``--edition house.json``, or a file that reuses a
+built-in key with other values) carries that edition whole in the header's
+``"edition_data"`` (the edition file's JSON), so it replays and resumes without the file;
+a record never names a file to read.
+
 A save file is a record without its ``end`` line: ``replay`` rebuilds the state and play
 resumes from it. ``replay`` verifies everything: each deck against the seed, each action's
 legality and actor, each score sheet; the first wrong line is named in the error.
@@ -26,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rallye.core.errors import GameError, RecordError
-from rallye.core.record import Line, parse_jsonl, read_jsonl, write_jsonl
+from rallye.core.errors import ConfigError, GameError, RecordError
+from rallye.core.record import Line, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.mille.actions import Action, parse_action
 from rallye.mille.cards import CARDS
-from rallye.mille.edition import SCORE_LINES, Edition, get_edition
+from rallye.mille.edition import SCORE_LINES, Edition, builtin_edition, parse_edition
 from rallye.mille.engine import apply_as, is_over, new_match, outcome
 from rallye.mille.state import MilleState, ScoreSheet
 
@@ -57,6 +62,8 @@ class Recorder:
             "seed": state.seed,
             **(extra or {}),
         }
+        if not state.edition.is_builtin:  # a house-rule edition travels with its games
+            header["edition_data"] = state.edition.to_json()
         rec = cls(state, [header])
         rec._deal_line(state)
         return rec
@@ -114,6 +121,26 @@ def _int(line: Line, name: str, where: str) -> int:
     return v
 
 
+def _header_edition(head: Line, name: str, where: str) -> Edition:
+    """The edition a header names: a built-in one by key, or the house-rule edition the
+    header carries whole in ``edition_data`` (never a file named by the record)."""
+    if "edition_data" not in head:
+        try:
+            return builtin_edition(name)
+        except ConfigError as exc:
+            raise RecordError(
+                f"{where}: {exc.message}; a record of a house-rule game carries its edition in 'edition_data'",
+                rule="record-header",
+            ) from None
+    ed = parse_edition(head["edition_data"], source="field 'edition_data'")
+    if ed.key != name:
+        raise RecordError(
+            f"{where}: field 'edition' says {name!r} but 'edition_data' holds edition {ed.key!r}",
+            rule="record-header",
+        )
+    return ed
+
+
 def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") -> Replay:
     it: Iterator[tuple[int, Line]] = iter(lines)
     try:
@@ -129,7 +156,7 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
     if not isinstance(ed_name, str):
         raise RecordError(f"{where}: field 'edition' must be an edition key", rule="record-format")
     try:
-        ed = get_edition(ed_name)
+        ed = _header_edition(head, ed_name, where)
         players = _int(head, "players", where)
         seed = _int(head, "seed", where)
         state = new_match(ed, players, seed)
@@ -242,8 +269,8 @@ def _sheet_before_hu_lines(sheet: ScoreSheet, ed: Edition) -> dict[str, object] 
 
 
 def replay_text(text: str, source: str = "<record>") -> Replay:
-    return replay_lines(parse_jsonl(text, source=source), source)
+    return replay_lines(iter_jsonl(text, source=source), source)
 
 
 def replay_file(path: str | Path) -> Replay:
-    return replay_lines(read_jsonl(path), str(path))
+    return replay_lines(iter_jsonl_file(path), str(path))

@@ -16,14 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from rallye.core.errors import GameError, RecordError
 from rallye.core.values import frozen_builder, pickled_by_fields
-from rallye.mille.cards import CARDS
-from rallye.mille.edition import SCORE_LINES, Edition, get_edition
+from rallye.mille.cards import CARDS, DISTANCE_KM
+from rallye.mille.edition import SCORE_LINES, Edition, builtin_edition, parse_edition
 from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, Event, MilleState, ScoreSheet, Tableau
 
 if TYPE_CHECKING:  # the engine's working copy (a playout) has a state's fields
     from rallye.mille.engine import _W
 
 PHASES = (PLAY_PHASE, EXTEND_PHASE, OVER_PHASE)
+#: The most cards a hand holds: six dealt, and one drawn when the turn begins.
+MAX_HAND = 7
 
 VIEW_VERSION = 1
 
@@ -73,6 +75,12 @@ class MilleView:
 
     # -- JSON ------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        if not self.edition.is_builtin:  # a house-rule edition: the whole of it
+            out["edition_data"] = self.edition.to_json()
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "version": VIEW_VERSION,
             "game": "mille",
@@ -123,12 +131,25 @@ class MilleView:
                 raise ValueError(f"field 'version' must be {VIEW_VERSION}")
             if not isinstance(data.get("edition"), str):
                 raise ValueError("field 'edition' must be an edition key")
-            ed = get_edition(data["edition"])
+            if "edition_data" in data:
+                ed = parse_edition(data["edition_data"], source="field 'edition_data'")
+                if ed.key != data["edition"]:
+                    raise ValueError("field 'edition_data' holds another edition than field 'edition' names")
+            else:
+                ed = builtin_edition(data["edition"])
 
             def cards(xs: Any, name: str) -> tuple[str, ...]:
                 if not isinstance(xs, list) or not all(x in CARDS for x in xs):
                     raise ValueError(f"field '{name}' must be a list of card ids")
                 return tuple(xs)
+
+            def one(x: Any, name: str) -> int:
+                if not isinstance(x, int) or isinstance(x, bool):
+                    raise ValueError(f"field '{name}' must be an integer")
+                return x
+
+            def opt(x: Any, name: str) -> int | None:
+                return None if x is None else one(x, name)
 
             def ints(xs: Any, name: str) -> tuple[int, ...]:
                 if not isinstance(xs, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in xs):
@@ -142,42 +163,45 @@ class MilleView:
                     distance=cards(t["distance"], "tableaus.distance"),
                     safeties=cards(t["safeties"], "tableaus.safeties"),
                     coups=cards(t["coups"], "tableaus.coups"),
-                    km=int(t["km"]),
-                    d200=int(t["d200"]),
+                    km=one(t["km"], "tableaus.km"),
+                    d200=one(t["d200"], "tableaus.d200"),
                 )
                 for t in data["tableaus"]
             )
             sheets = tuple(
                 ScoreSheet(
-                    hand=int(s["hand"]),
-                    dealer=int(s["dealer"]),
-                    rows=tuple(tuple(int(r[k]) for k in SCORE_LINES) for r in s["rows"]),
+                    hand=one(s["hand"], "sheets.hand"),
+                    dealer=one(s["dealer"], "sheets.dealer"),
+                    rows=tuple(tuple(one(r[k], f"sheets.rows.{k}") for k in SCORE_LINES) for r in s["rows"]),
                     totals=ints(s["totals"], "sheets.totals"),
-                    completed_by=s["completed_by"],
-                    extended_by=s["extended_by"],
+                    completed_by=opt(s["completed_by"], "sheets.completed_by"),
+                    extended_by=opt(s["extended_by"], "sheets.extended_by"),
                 )
                 for s in data["sheets"]
             )
             view = cls(
                 edition=ed,
-                n_players=int(data["n_players"]),
-                seat=int(data["seat"]),
-                side=int(data["side"]),
+                n_players=one(data["n_players"], "n_players"),
+                seat=one(data["seat"], "seat"),
+                side=one(data["side"], "side"),
                 sides=tuple(ints(s, "sides") for s in data["sides"]),
                 hand=cards(data["hand"], "hand"),
                 hand_sizes=ints(data["hand_sizes"], "hand_sizes"),
                 tableaus=tabs,
                 discard=cards(data["discard"], "discard"),
-                draw_count=int(data["draw_count"]),
-                deck_size=int(data["deck_size"]),
-                current=int(data["current"]),
-                phase=str(data["phase"]),
-                target=int(data["target"]),
-                cf_turn=bool(data["cf_turn"]),
-                extended_by=data["extended_by"],
-                hand_no=int(data["hand_no"]),
-                dealer=int(data["dealer"]),
-                events=tuple(Event(int(e["seat"]), str(e["kind"]), e["card"], e["side"]) for e in data["events"]),
+                draw_count=one(data["draw_count"], "draw_count"),
+                deck_size=one(data["deck_size"], "deck_size"),
+                current=one(data["current"], "current"),
+                phase=data["phase"] if isinstance(data["phase"], str) else "",
+                target=one(data["target"], "target"),
+                cf_turn=_flag(data["cf_turn"], "cf_turn"),
+                extended_by=opt(data["extended_by"], "extended_by"),
+                hand_no=one(data["hand_no"], "hand_no"),
+                dealer=one(data["dealer"], "dealer"),
+                events=tuple(
+                    Event(one(e["seat"], "events.seat"), str(e["kind"]), e["card"], opt(e["side"], "events.side"))
+                    for e in data["events"]
+                ),
                 totals=ints(data["totals"], "totals"),
                 sheets=sheets,
                 winners=ints(data["winners"], "winners"),
@@ -192,6 +216,12 @@ class MilleView:
         if problem:
             raise RecordError(f"view JSON: {problem}", rule="view-json")
         return view
+
+
+def _flag(x: Any, name: str) -> bool:
+    if not isinstance(x, bool):
+        raise ValueError(f"field '{name}' must be true or false")
+    return x
 
 
 def _impossible(v: MilleView) -> str | None:
@@ -226,6 +256,45 @@ def _impossible(v: MilleView) -> str | None:
             return f"event seat {e.seat} is not a seat"
     if any(w < 0 or w >= len(v.sides) for w in v.winners):
         return "field 'winners' must list sides"
+    return _impossible_cards(v)
+
+
+def _impossible_cards(v: MilleView) -> str | None:
+    """What makes a view's cards impossible: more than a hand can hold, more of a card than
+    the deck has, cards that do not add up to the deck, a distance that is not its pile's."""
+    ed, n = v.edition, v.n_players
+    for seat, size in enumerate(v.hand_sizes):
+        if size > MAX_HAND:
+            return f"P{seat + 1} holds {size} cards; a hand holds at most {MAX_HAND} (6 dealt and 1 drawn)"
+    deck = ed.deck_for(n)
+    if v.deck_size != len(deck):
+        return f"field 'deck_size' is {v.deck_size}; the {ed.key} deck for {n} players has {len(deck)} cards"
+    left = v.unseen_counts()
+    for card in CARDS:
+        if left[card] < 0:
+            return (
+                f"the view shows {deck.count(card) - left[card]} {card}; the {ed.key} deck for {n} players"
+                f" has {deck.count(card)}"
+            )
+    hidden = sum(size for seat, size in enumerate(v.hand_sizes) if seat != v.seat) + v.draw_count
+    if sum(left.values()) != hidden:
+        return (
+            f"the cards do not add up to the deck: {sum(left.values())} unseen, but the others' hands and the draw"
+            f" pile hold {hidden}"
+        )
+    targets = (ed.target_for(len(v.sides[0])),) + ((ed.extension.to_km,) if ed.extension.allowed else ())
+    if v.target not in targets:
+        return f"field 'target' is {v.target}; {ed.key} plays to {' or '.join(map(str, targets))} km"
+    for i, t in enumerate(v.tableaus):
+        if t.km > v.target:
+            return f"side {i}'s 'km' is {t.km}, beyond the target of {v.target}"
+        km = sum(DISTANCE_KM.get(c, 0) for c in t.distance)
+        if any(c not in DISTANCE_KM for c in t.distance) or t.km != km:
+            return f"side {i}'s 'km' is {t.km}, but its distance pile adds up to {km}"
+        if t.d200 != t.distance.count("D200") or t.d200 > 2:
+            return f"side {i}'s 'd200' is {t.d200}; its distance pile holds {t.distance.count('D200')} (at most 2)"
+        if any(c not in t.safeties for c in t.coups):
+            return f"side {i}'s 'coups' must be some of its 'safeties'"
     return None
 
 

@@ -174,6 +174,57 @@ def bootstrap_elo(
     return {p: (quantile(v, tail), quantile(v, 1.0 - tail)) for p, v in samples.items()}
 
 
+def perfect_record_bounds(
+    blocks: Sequence[Sequence[PairResult]], players: Sequence[str], *, level: float = 0.95
+) -> dict[str, tuple[float | None, float | None]]:
+    """Intervals for the players who won (or lost) every pairwise result they had.
+
+    Resampling such a record gives the same fit every time, so a bootstrap interval has no
+    width at all, a certainty no finite set of games gives; and the point rating is only
+    finite because of the prior. For them the interval is one-sided instead: a perfect
+    record over ``n`` blocks (deals, the unit that is independent) bounds the win chance
+    against the field from below by the Clopper-Pearson bound ``((1 - level) / 2) ** (1 / n)``,
+    which is turned into Elo over the field's mean and put on the mean-0 scale; the other
+    end is open (``None``).
+
+    >>> b = perfect_record_bounds([[("a", "b", 1.0)]] * 10, ["a", "b"])
+    >>> round(b["a"][0]), b["a"][1], b["b"][0], round(b["b"][1])
+    (70, None, None, -70)
+    """
+    k = len(players)
+    if k < 2:
+        return {}
+    won: dict[str, set[float]] = {p: set() for p in players}
+    seen: dict[str, int] = dict.fromkeys(players, 0)
+    for block in blocks:
+        present: set[str] = set()
+        for a, b, score in block:
+            won[a].add(score)
+            won[b].add(1.0 - score)
+            present.update((a, b))
+        for p in present:
+            seen[p] += 1
+    out: dict[str, tuple[float | None, float | None]] = {}
+    for p in players:
+        if seen[p] == 0 or won[p] not in ({1.0}, {0.0}):
+            continue
+        chance = ((1.0 - level) / 2.0) ** (1.0 / seen[p])
+        bound = 400.0 * math.log10(chance / (1.0 - chance)) * (k - 1) / k
+        out[p] = (bound, None) if won[p] == {1.0} else (None, -bound)
+    return out
+
+
+def format_interval(lo: float | None, hi: float | None) -> str:
+    """An Elo interval for print: ``[+31, +212]``, or with an open end ``[+70, +∞)``.
+
+    >>> format_interval(70.4, None), format_interval(None, -70.4)
+    ('[+70, +∞)', '(-∞, -70]')
+    """
+    left = "(-∞" if lo is None else f"[{lo:+.0f}"
+    right = "+∞)" if hi is None else f"{hi:+.0f}]"
+    return f"{left}, {right}"
+
+
 def pairwise(side_bots: Sequence[str], side_scores: Sequence[float]) -> list[PairResult]:
     """Pairwise results of one match from each side's bot and match score (1 win, 0 loss,
     a share for a drawn result); pairs of sides played by the same bot are left out.

@@ -22,32 +22,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rallye.core.cli_args import MAX_GAMES, MAX_WORKERS, seed, whole
 from rallye.core.rng import derive_seed
 from rallye.sim.play import KR_TABLE_KINDS, MatchJob, MatchResult
 
 # -- common --------------------------------------------------------------------------
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def _add_common(p: argparse.ArgumentParser, default_players: int) -> None:
-    p.add_argument("--players", type=_positive, default=default_players, help="seats at the table")
-    p.add_argument("--games", type=_positive, default=100, help="matches to play (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--players", type=whole(1, 64), default=default_players, help="seats at the table")
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=100, help="matches to play (default 100)")
+    p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     p.add_argument(
         "--bots",
         default=None,
         help="bot per seat, comma separated; the last repeats (default: heuristic, or random if absent)",
     )
-    p.add_argument("--workers", type=_positive, default=1, help="processes to use (default 1)")
+    p.add_argument("--workers", type=whole(1, MAX_WORKERS), default=1, help="processes to use (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
 
 
@@ -60,7 +51,10 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     _add_common(k, 3)
     k.add_argument("--build", action="store_true", help="let the bots lay the tiles (default: quick build)")
     k.add_argument(
-        "--turn-limit", type=_positive, default=2000, help="stop a game without a winner after this many chase turns"
+        "--turn-limit",
+        type=whole(1, 1_000_000),
+        default=2000,
+        help="stop a game without a winner after this many chase turns",
     )
 
 
@@ -74,8 +68,9 @@ def bot_names(game: str, spec: str | None, players: int) -> list[str]:
         spec = "heuristic" if "heuristic" in agent_names(game) else "random"
     try:
         return parse_bots(game, spec, players)
-    except ValueError as exc:
-        raise SystemExit(f"rallye simulate: {exc}") from None
+    except ValueError as exc:  # a usage error: exit status 2, as argparse and every command give
+        print(f"rallye simulate: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def make_jobs(game: str, players: int, bots: Sequence[str], games: int, seed: int, **extra: Any) -> list[MatchJob]:

@@ -202,7 +202,7 @@ def _hand_scores(totals: Sequence[int]) -> list[float]:
 
 def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_size: int) -> dict[str, Any]:
     """The report, from results in match-index order (deterministic)."""
-    from rallye.sim.ratings import bootstrap_elo, fit_elo, pairwise
+    from rallye.sim.ratings import bootstrap_elo, fit_elo, pairwise, perfect_record_bounds
     from rallye.sim.stats import rate_ci95
 
     results = sorted(results, key=lambda r: r.index)
@@ -235,9 +235,12 @@ def summarize(config: TournamentConfig, results: Sequence[MatchResult], group_si
                 a["points"] += h[side]
     all_pairs = [p for k in sorted(blocks) for p in blocks[k]]
     elo = fit_elo(all_pairs, bots)
-    intervals = bootstrap_elo(
-        [blocks[k] for k in sorted(blocks)], bots, reps=config.bootstrap, seed=derive_seed("elo", config.seed)
+    ordered = [blocks[k] for k in sorted(blocks)]
+    intervals: dict[str, tuple[float | None, float | None]] = dict(
+        bootstrap_elo(ordered, bots, reps=config.bootstrap, seed=derive_seed("elo", config.seed))
     )
+    # a bot that won (or lost) everything: a one-sided bound, not a zero-width interval
+    intervals.update(perfect_record_bounds(ordered, bots))
     out_bots = []
     for b in bots:
         a = acc[b]
@@ -281,6 +284,8 @@ def print_report(report: dict[str, Any], seconds: float | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from rallye.sim.ratings import format_interval
+
     con = Console()
     if not con.is_terminal:  # piped or captured: no terminal width to fit, use a wide one
         con = Console(width=120)
@@ -299,7 +304,7 @@ def print_report(report: dict[str, Any], seconds: float | None = None) -> None:
         has_hands = b["hands"] > 0
         t.add_row(
             b["bot"],
-            f"{b['elo']:+.0f} [{b['elo_ci95'][0]:+.0f}, {b['elo_ci95'][1]:+.0f}]",
+            f"{b['elo']:+.0f} {format_interval(*b['elo_ci95'])}",
             f"{b['match_win_rate']:.3f} [{b['match_ci95'][0]:.3f}, {b['match_ci95'][1]:.3f}]",
             f"{b['hand_win_rate']:.3f} [{b['hand_ci95'][0]:.3f}, {b['hand_ci95'][1]:.3f}]" if has_hands else "–",
             f"{b['mean_points_per_hand']:.1f}" if has_hands else "–",
@@ -315,6 +320,10 @@ def print_report(report: dict[str, Any], seconds: float | None = None) -> None:
         con.print(f"  {p['a']} vs {p['b']}: {p['a_score']:.3f} over {p['matches']} pairwise results")
     if seconds is not None:
         con.print(f"[dim]{report['decisions']} decisions in {seconds:.1f} s[/]")
+
+
+def _bound(value: float | None, open_end: str) -> str:
+    return open_end if value is None else f"{value:.2f}"
 
 
 def write_outputs(report: dict[str, Any], results: Sequence[MatchResult], out: Path) -> list[Path]:
@@ -335,7 +344,8 @@ def write_outputs(report: dict[str, Any], results: Sequence[MatchResult], out: P
             m_lo, m_hi = b["match_ci95"]
             h_lo, h_hi = b["hand_ci95"]
             w.writerow(
-                [b["bot"], f"{b['elo']:.2f}", f"{elo_lo:.2f}", f"{elo_hi:.2f}", b["matches"], b["match_wins"],
+                [b["bot"], f"{b['elo']:.2f}", _bound(elo_lo, "-inf"), _bound(elo_hi, "inf"), b["matches"],
+                 b["match_wins"],
                  f"{b['match_win_rate']:.5f}", f"{m_lo:.5f}", f"{m_hi:.5f}", b["hands"], b["hand_wins"],
                  f"{b['hand_win_rate']:.5f}", f"{h_lo:.5f}", f"{h_hi:.5f}", f"{b['mean_points_per_hand']:.3f}",
                  f"{b['mean_final_total']:.3f}"]
@@ -373,8 +383,9 @@ def plot(report: dict[str, Any], results: Sequence[MatchResult], path: Path) -> 
     ax1, ax2 = fig.subplots(1, 2)
     elo = [b["elo"] for b in report["bots"]]
     # (a percentile interval need not contain the point estimate: clamp the bars at it)
-    lo = [max(0.0, b["elo"] - b["elo_ci95"][0]) for b in report["bots"]]
-    hi = [max(0.0, b["elo_ci95"][1] - b["elo"]) for b in report["bots"]]
+    # (an open end, for a bot that won or lost everything, is drawn as no bar on that side)
+    lo = [0.0 if b["elo_ci95"][0] is None else max(0.0, b["elo"] - b["elo_ci95"][0]) for b in report["bots"]]
+    hi = [0.0 if b["elo_ci95"][1] is None else max(0.0, b["elo_ci95"][1] - b["elo"]) for b in report["bots"]]
     ax1.errorbar(range(len(bots)), elo, yerr=[lo, hi], fmt="o", capsize=6)
     ax1.axhline(0, color="grey", linewidth=0.5)
     ax1.set_xticks(range(len(bots)), bots)
@@ -412,20 +423,26 @@ def plot(report: dict[str, Any], results: Sequence[MatchResult], path: Path) -> 
 
 
 def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
+    from rallye.core.cli_args import MAX_GAMES, MAX_WORKERS, seed, whole
     from rallye.sim.runner import BACKENDS
-    from rallye.sim.simulate import _positive
 
     p.add_argument("--game", choices=GAMES, default="mille")
     p.add_argument("--edition", default="wm2006", help="Mille Bornes edition (default wm2006)")
-    p.add_argument("--players", type=_positive, default=2)
+    p.add_argument("--players", type=whole(1, 64), default=2)
     p.add_argument("--bots", required=True, help="two or more bots or levels, comma separated")
-    p.add_argument("--matches", type=_positive, default=100, help="matches to play, rounded up to whole deals")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=_positive, default=None, help="processes (default: every available core)")
+    p.add_argument(
+        "--matches", type=whole(1, MAX_GAMES), default=100, help="matches to play, rounded up to whole deals"
+    )
+    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument(
+        "--workers", type=whole(1, MAX_WORKERS), default=None, help="processes (default: every available core)"
+    )
     p.add_argument("--backend", choices=BACKENDS, default="process", help="process pool (default) or ray")
     p.add_argument("--address", default=None, help="join this Ray cluster (with --backend ray)")
-    p.add_argument("--bootstrap", type=_positive, default=BOOTSTRAP_REPS, help="bootstrap repetitions for Elo")
-    p.add_argument("--turn-limit", type=_positive, default=2000, help="Knight Rider: chase turns before a draw")
+    p.add_argument("--bootstrap", type=whole(2, 100_000), default=BOOTSTRAP_REPS, help="bootstrap repetitions for Elo")
+    p.add_argument(
+        "--turn-limit", type=whole(1, 1_000_000), default=2000, help="Knight Rider: chase turns before a draw"
+    )
     p.add_argument("--out", type=Path, default=None, help="write CSV, JSON and a PNG plot here")
     p.add_argument("--json", action="store_true", help="print the report as JSON (no progress bar)")
 

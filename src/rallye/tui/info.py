@@ -49,8 +49,11 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def rules_text(ed: Edition, lang: str | None = None, players: int | None = None) -> list[tuple[str, str, str]]:
-    """(card id, count, name) rows for an edition's deck."""
-    deck = ed.deck_for(players) if players else tuple(c for c, k in ed.deck for _ in range(k))
+    """(card id, count, name) rows for an edition's deck; a player count the edition is
+    not played by is a :class:`~rallye.core.errors.ConfigError`, not silently ignored."""
+    if players is not None:
+        ed.sides_for(players)
+    deck = ed.deck_for(players) if players is not None else tuple(c for c, k in ed.deck for _ in range(k))
     return [(c, str(deck.count(c)), ed.card_name(c, lang)) for c in CARDS if deck.count(c)]
 
 

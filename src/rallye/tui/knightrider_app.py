@@ -65,6 +65,7 @@ from rallye.tui.loop import (
     Quit,
     SavingLoop,
     bot_seed,
+    choice_number,
     human_seats_arg,
     people,
     resume_args,
@@ -392,15 +393,13 @@ class _Loop(SavingLoop):
             self.save(rest.strip() or None)
         elif w in ("quit", "exit", "q"):
             self.quit()
-        elif text.isdigit() or (text.startswith("#") and text[1:].isdigit()):
-            digits = text.lstrip("#")
-            k = int(digits) if len(digits) < 6 else 0
+        elif (k := choice_number(text[1:] if text.startswith("#") else text)) is not None:
+            digits = text.removeprefix("#")  # '#3' as the map marks move 3
             if not 1 <= k <= len(self.menu):
                 self.say(self.t("no_such_choice", k=digits[:6], n=len(self.menu)), "red")
                 return None
             return self.act(self.menu[k - 1])
-        elif w.startswith("d") and w[1:].isdigit() and not rest:
-            k = int(w[1:]) if len(w) < 7 else 0
+        elif w.startswith("d") and (k := choice_number(w[1:])) is not None and not rest:
             if not 1 <= k <= len(self.dmenu):
                 listed = f"d1..d{len(self.dmenu)}" if self.dmenu else self.t("detours.none_listed")
                 self.say(self.t("detours.no_such_choice", choice=w[:7], listed=listed), "red")
@@ -431,7 +430,8 @@ class _Loop(SavingLoop):
         places = [a for a in self.menu if isinstance(a, Place) and (a.x, a.y) == sq]
         if len(parts) == 2:
             rot = parts[1].rstrip("°")
-            asked = int(rot) if rot.isdigit() and len(rot) < 6 else -1
+            asked = choice_number(rot)
+            asked = -1 if asked is None else asked
             return next((p for p in places if p.rot == asked), Place(sq[0], sq[1], asked))
         if len(places) == 1:
             return places[0]
@@ -623,8 +623,8 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
                 return fail(f"Knight Rider is for 2 to 5 players, not {players}")
             humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
             options = options_from_args(args)
+            bots = resolve_bots(args.bots, players - len(humans), note)  # a bad --bots is refused before the game
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-            bots = resolve_bots(args.bots, players - len(humans), note)
             session = KRSession.new(players, seed, humans, bots, options)
             save_path = args.save
     except (ValueError, GameError) as exc:

@@ -41,7 +41,8 @@ def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], 
 
 
 def saved_settings(header: dict[str, Any]) -> dict[str, Any]:
-    """The terminal's settings stored in a record header (``{}`` if none or malformed)."""
+    """The terminal's settings stored in a record header (``{}`` if none or malformed); the
+    people's seats are checked by :func:`saved_humans`."""
     raw = header.get(HEADER_FIELD)
     if not isinstance(raw, dict):
         return {}
@@ -70,7 +71,7 @@ def parse_humans(spec: str, players: int) -> tuple[int, ...]:
         word = part.strip()
         if not word:
             continue
-        if not word.isdigit() or len(word) > 3:
+        if not (word.isascii() and word.isdigit()) or len(word) > 3:  # not "²"
             raise ValueError(f"--humans: {word[:20]!r} is not a seat number; give seats like 1,3")
         seat = int(word)
         if not 1 <= seat <= players:
@@ -214,6 +215,15 @@ def clear_screen(console: Any) -> None:
     if getattr(console, "is_terminal", False):
         console.file.write("\x1b[3J")
         console.file.flush()
+
+
+def choice_number(text: str) -> int | None:
+    """The menu number a player typed, or ``None`` if ``text`` is not one: ASCII digits only
+    (``str.isdigit`` also takes '²', which ``int`` refuses), and a number longer than any
+    menu (5,000 digits would be refused by ``int`` too) stands for no choice (``0``)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    return int(text) if len(text) <= 9 else 0
 
 
 class Quit(Exception):

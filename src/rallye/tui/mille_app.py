@@ -38,6 +38,7 @@ from rallye.tui.loop import (
     Quit,
     SavingLoop,
     bot_seed,
+    choice_number,
     people,
     resumed_seats,
     seat_names,
@@ -277,9 +278,8 @@ class _Loop(SavingLoop):
             self.quit()
         elif not moves:
             return None
-        elif text.isdigit():
+        elif (k := choice_number(text)) is not None:
             legal = self.s.legal()
-            k = int(text) if len(text) < 6 else 0
             if not 1 <= k <= len(legal):
                 self.say(self.t("no_such_move", k=text[:6], n=len(legal)), "red")
                 return None
@@ -325,16 +325,20 @@ class _Loop(SavingLoop):
         self.at_keyboard = seat
 
     def between_hands(self) -> None:
-        """A pause after a hand's score sheet: Enter (or any move-like input) goes on."""
+        """A pause after a hand's score sheet: Enter goes on; a typed move is not taken for
+        Enter (it would be lost), the player is told the hand is over."""
         while True:
             try:
                 line = self.read(self.t("next_hand_prompt") + " ")
             except EOFError:
                 self.on_eof()
             word = line.strip().split(" ")[0].lower()
-            if word not in _INFO_COMMANDS:
+            if not word:
                 return
-            self.command(line, moves=False)
+            if word in _INFO_COMMANDS:
+                self.command(line, moves=False)
+            else:
+                self.say(self.t("hand_over_not_played", typed=repr(line.strip()[:40])), "yellow")
 
     def finish(self) -> None:
         v = self.s.view()

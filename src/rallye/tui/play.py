@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from rallye.core.cli_args import seconds, seed, whole
 from rallye.i18n import LANGUAGES
 
 GAMES = ("mille", "knightrider")
@@ -25,8 +26,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--edition", default=None, help="mille: edition key, alias or .json house-rule file (default wm2006)"
     )
-    p.add_argument("--players", type=int, default=None, help="number of players, you included (default 2)")
-    p.add_argument("--seat", type=int, default=None, help="your seat, 1-based (default 1)")
+    p.add_argument("--players", type=whole(1, 64), default=None, help="number of players, you included (default 2)")
+    p.add_argument("--seat", type=whole(0, 64), default=None, help="your seat, 1-based (default 1)")
     p.add_argument(
         "--humans",
         metavar="SEATS",
@@ -34,7 +35,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="seats played by people at this keyboard, e.g. 1,3 (a 'pass the keyboard' screen between turns)",
     )
     p.add_argument(
-        "--seed", type=int, default=None, help="the deal's seed (default: a random one, shown when the game ends)"
+        "--seed", type=seed, default=None, help="the deal's seed (default: a random one, shown when the game ends)"
     )
     p.add_argument(
         "--bots",
@@ -47,12 +48,12 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save", metavar="FILE", default=None, help="save file: for 'save', the offer on quit and Ctrl-D")
     p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game (replayed and verified)")
     p.add_argument(
-        "--delay", type=float, default=None, help="seconds to pause after each bot move (default 0.4 on a terminal)"
+        "--delay", type=seconds, default=None, help="seconds to pause after each bot move (default 0.4 on a terminal)"
     )
     kr = p.add_argument_group("Knight Rider variants (rallye rules knightrider)")
     kr.add_argument("--quick-build", action="store_true", help="the computer lays all tiles at random")
     kr.add_argument("--rolled-start", action="store_true", help="the start tile is rolled too")
-    kr.add_argument("--tour", type=int, default=None, metavar="N", help="N target tiles to reach first (0-5)")
+    kr.add_argument("--tour", type=whole(0, 5), default=None, metavar="N", help="N target tiles to reach first (0-5)")
     kr.add_argument("--deal-spares", action="store_true", help="with fewer than 5 players deal the spare cards")
     kr.add_argument("--shuffle-cards", action="store_true", help="shuffle and deal the cards instead of sets")
     kr.add_argument("--tiles", metavar="FILE", default=None, help="your own tile set (JSON, like data/tiles.json)")
@@ -159,8 +160,8 @@ def play_mille(
             players = args.players if args.players is not None else 2
             edition.sides_for(players)  # a clear error for a player count the box has not
             humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
+            bots = resolve_bots(args.bots, players - len(humans), note)  # a bad --bots is refused before the game
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-            bots = resolve_bots(args.bots, players - len(humans), note)
             session = MilleSession.new(edition, players, seed, humans, bots)
             save_path = args.save
     except ValueError as exc:

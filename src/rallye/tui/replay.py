@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
-from rallye.core.record import Line, read_jsonl
+from rallye.core.record import Line, iter_jsonl_file
 
 KNIGHTRIDER_RECORD = "rallye.knightrider.record"
 
@@ -36,18 +38,19 @@ def run_replay(args: argparse.Namespace) -> int:
 def replay_command(path: str | Path, console: Console, *, lang: str | None = None, quiet: bool = False) -> int:
     """Verify and summarise a record; 0 if it replays, 2 (with the reason) if not."""
     try:
-        lines = read_jsonl(path)
-        game = lines[0][1].get("game")
-        if game == "mille":
-            _mille(path, lines, console, lang, quiet)
-        elif game == "knightrider":
-            return _knightrider(path, lines, console, quiet)
-        else:
+        lines = iter_jsonl_file(path)  # parsed as the replay reads them: a bad header stops it
+        first = next(lines)
+        n, head = first
+        if head.get("game") not in ("mille", "knightrider"):
             raise RecordError(
-                f"{path}: line {lines[0][0]}: the header names no known game ({game!r}); "
+                f"{path}: line {n}: the header names no known game ({head.get('game')!r}); "
                 "expected 'mille' or 'knightrider'",
                 rule="record-format",
             )
+        if head.get("game") == "mille":
+            _mille(path, head, itertools.chain([first], lines), console, lang, quiet)
+        else:
+            return _knightrider(path, head, itertools.chain([first], lines), console, quiet)
     except GameError as exc:
         console.print(Text(f"rallye replay: {error_text(exc)}", style="bold red"), soft_wrap=True)
         return 2
@@ -65,18 +68,22 @@ def error_text(exc: GameError) -> str:
 SEED_HIDDEN = "(shown when the game is over)"
 
 
-def _seat_tags(header: dict[str, Any], players: int) -> dict[int, str]:
-    """Who played each seat, from the terminal's header field: ``human`` or a bot's name."""
+def _seat_tags(header: dict[str, Any], players: int, source: str | Path) -> dict[int, str]:
+    """Who played each seat, from the terminal's header field: ``human`` or a bot's name.
+    People's seats that are not seats of the game are a
+    :class:`~rallye.core.errors.RecordError` naming ``source`` (as for ``--resume``)."""
     from rallye.tui.loop import HEADER_FIELD, saved_humans, saved_settings
 
-    tags = {seat: "human" for seat in saved_humans(header, players)} if HEADER_FIELD in header else {}
+    tags = {seat: "human" for seat in saved_humans(header, players, source)} if HEADER_FIELD in header else {}
     for seat, name in enumerate(saved_settings(header).get("bots") or []):
         if name:
             tags[seat] = name
     return tags
 
 
-def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, lang: str | None, quiet: bool) -> None:
+def _mille(
+    path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, lang: str | None, quiet: bool
+) -> None:
     from rallye.mille.record import replay_lines
     from rallye.tui.render import Labels, pick_language, result_text, sheet_table, totals_table
 
@@ -85,10 +92,10 @@ def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, la
     ed = final.edition
     sheets = final.sheets
     status = "finished" if rep.finished else "in progress (a save file)"
+    tags = _seat_tags(head, final.n_players, path)  # the people's seats, checked like --resume does
     if quiet:
         console.print(Text(f"{path}: valid Mille Bornes record, {len(rep.actions)} moves, {status}"), soft_wrap=True)
         return
-    tags = _seat_tags(lines[0][1], final.n_players)
     # The summary shows only what is public after the match: the score sheets and totals.
     shown_lang, _ = pick_language(ed, lang)
     labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui="en")
@@ -117,7 +124,7 @@ def _mille(path: str | Path, lines: list[tuple[int, Line]], console: Console, la
         )
 
 
-def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Console, quiet: bool) -> int:
+def _knightrider(path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, quiet: bool) -> int:
     try:
         mod: Any = importlib.import_module(KNIGHTRIDER_RECORD)
     except ModuleNotFoundError as exc:
@@ -135,15 +142,21 @@ def _knightrider(path: str | Path, lines: list[tuple[int, Line]], console: Conso
     from rallye.knightrider.view import view_for
     from rallye.tui.knightrider_render import Labels, record_summary
 
-    final = mod.replay(lines, source=str(path))
-    actions = sum(1 for _, line in lines if line.get("type") == "action")
+    actions = 0
+
+    def counted() -> Iterator[tuple[int, Line]]:
+        nonlocal actions
+        for n, line in lines:
+            actions += line.get("type") == "action"
+            yield n, line
+
+    final = mod.replay(counted(), source=str(path))
     view = view_for(final, 0)  # only its public parts are shown
     status = "finished" if view.over else "in progress (a save file)"
+    tags = _seat_tags(head, view.players, path)  # the people's seats, checked like --resume does
     if quiet:
         console.print(Text(f"{path}: valid Knight Rider record, {actions} actions, {status}"), soft_wrap=True)
         return 0
-    head = lines[0][1]
-    tags = _seat_tags(head, view.players)
     console.print(Text(f"{path}: a valid Knight Rider record", style="bold green"), soft_wrap=True)
     console.print(record_summary(head, view, actions, Labels.for_view(view, tags, lang="en")))
     if not view.over:

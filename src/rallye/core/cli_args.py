@@ -1,0 +1,73 @@
+"""Bounded command-line values: every number an option takes has a range, so that no
+option value (a 5,000-digit number, ``nan``, a billion games) ends in a traceback, a hang
+or a record that cannot be read back. Used as argparse ``type=``; a bad value is argparse's
+usage error (exit status 2) naming the option and the range.
+
+>>> whole(1, 10)("3")
+3
+>>> whole(1, 10)("11")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be from 1 to 10, got 11
+>>> seed("1" * 21)
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: a seed is a whole number of at most 20 digits
+>>> seconds("nan")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be a number of seconds from 0 to 60, got 'nan'
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+#: Seeds are stored in records, whose numbers have at most 40 characters (rallye.core.jsonio).
+SEED_DIGITS = 20
+#: The most matches one command plays (its jobs are listed up front).
+MAX_GAMES = 1_000_000
+#: The most worker processes.
+MAX_WORKERS = 1024
+
+
+def _int(text: str) -> int:
+    t = text.strip()
+    if len(t.lstrip("+-")) > 30 or not t.lstrip("+-").isascii() or not t.lstrip("+-").isdigit():
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
+    return int(t)
+
+
+def whole(lo: int, hi: int) -> Callable[[str], int]:
+    """A whole number from ``lo`` to ``hi``."""
+
+    def parse(text: str) -> int:
+        value = _int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo:,} to {hi:,}, got {value:,}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def seed(text: str) -> int:
+    """A seed: a whole number (negative too) of at most :data:`SEED_DIGITS` digits."""
+    t = text.strip()
+    digits = t.lstrip("+-")
+    if len(digits) > SEED_DIGITS or not digits.isascii() or not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"a seed is a whole number of at most {SEED_DIGITS} digits")
+    return int(t)
+
+
+def seconds(text: str) -> float:
+    """A pause: from 0 to 60 seconds (not ``nan``, not ``inf``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 60.0:  # false for nan
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 60, got {text[:40]!r}")
+    return value
