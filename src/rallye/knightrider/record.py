@@ -133,7 +133,7 @@ _CHANGES = {
 }
 
 
-def _replay_body(numbered: list[tuple[int, Line]], head: Line, where: str, source: str) -> State:
+def _replay_body(numbered: Iterator[tuple[int, Line]], head: Line, where: str, source: str) -> State:
     players = iter_field(head, "players", int, where=where)
     seed = iter_field(head, "seed", int, where=where)
     opts_raw: Any = iter_field(head, "options", dict, where=where)
