@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import os
 import re
 import subprocess
@@ -60,16 +61,8 @@ def at_next_hand(prompt: str) -> bool:
 
 def always(answer: str, limit: int = 20_000) -> Callable[[str], str]:
     """``answer`` to every prompt (Enter at the pause between hands); more than ``limit`` fails."""
-    count = 0
-
-    def read(prompt: str) -> str:
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise AssertionError("the loop asked for too many lines")
-        return "" if at_next_hand(prompt) else answer
-
-    return read
+    counted = feed(itertools.repeat(answer), limit)
+    return lambda prompt: "" if at_next_hand(prompt) else counted(prompt)
 
 
 def play_args(**kw: object) -> argparse.Namespace:

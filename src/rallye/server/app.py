@@ -592,26 +592,11 @@ async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any
         raise TableError("unknown-type", f"unknown message type {kind[:40]!r}")
 
 
-def create_app(
-    database_url: str,
-    *,
-    bot_delay: float = 0.6,
-    owner_url: str | None = None,
-    bot_threads: int | None = None,
-    lease: float = LEASE_SECONDS,
-    owner: str | None = None,
-    request_rate: float = 30.0,
-) -> Starlette:
-    """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too)."""
-    server = Server(
-        database_url,
-        bot_delay=bot_delay,
-        owner_url=owner_url,
-        bot_threads=bot_threads,
-        lease=lease,
-        owner=owner,
-        request_rate=request_rate,
-    )
+def create_app(database_url: str, **options: Any) -> Starlette:
+    """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too); ``options``
+    are :class:`Server`'s (``bot_delay``, ``owner_url``, ``bot_threads``, ``lease``, ``owner``,
+    ``request_rate``)."""
+    server = Server(database_url, **options)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
