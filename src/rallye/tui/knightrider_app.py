@@ -59,6 +59,7 @@ from rallye.tui.knightrider_render import (
     placements_table,
     render_screen,
     square_letters,
+    variant_words,
 )
 from rallye.tui.loop import (
     HEADER_FIELD,
@@ -490,11 +491,7 @@ class _Loop(SavingLoop):
 
     def variant(self, key: str, value: object) -> str:
         """A variant in words (``--tour 2``: "tour: 2 target tiles"); an unknown one by its key."""
-        if isinstance(value, int) and not isinstance(value, bool) and self.t.has(f"variant.{key}"):
-            return self.t.n(f"variant.{key}", value)
-        if self.t.has(f"variant.{key}"):
-            return self.t(f"variant.{key}", value=value)
-        return f"{key}={value}"
+        return variant_words(self.t, key, value)
 
     def hand_over_keyboard(self) -> None:
         """With several people at the keyboard: the pass screen before a new person's turn."""
