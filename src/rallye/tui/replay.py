@@ -5,6 +5,10 @@ The game is told by the header line's ``"game"`` field: ``mille`` is replayed by
 ``rallye.knightrider.record.replay`` (imported only then). A valid record prints a
 summary and each hand's score sheet and exits 0; a broken or altered one prints the
 :class:`~rallye.core.errors.RecordError` message, which names the line, and exits 2.
+
+The summary's words come from the catalogs (:mod:`rallye.i18n`), in ``--lang`` or else
+the game's language: a Mille Bornes edition's own (German for ``wm2006``, Hungarian for
+``hu``), German for Knight Rider. An error keeps the engine's words.
 """
 
 from __future__ import annotations
