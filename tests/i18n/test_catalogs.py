@@ -100,8 +100,43 @@ def test_every_message_id_the_terminal_names_literally_is_in_a_catalog() -> None
     import re
 
     tui = Path(i18n.__file__).parent.parent / "tui"
-    call = re.compile(r'\b(?:t|tr|tc|resumed)(?:\.n|\.raw)?\(\s*"([a-z][a-z0-9_.-]*)"')
+    call = re.compile(
+        r'(?:\b(?:t|tr|tc|resumed)|\bUsageError|\bcommon\((?:[^()]|\([^()]*\))*\))(?:\.n|\.raw)?\(\s*"([a-z][a-z0-9_.-]*)"'
+    )
     used = {m for path in tui.glob("*.py") for m in call.findall(path.read_text(encoding="utf-8"))}
     known = {k for d in domains() for k in i18n.catalog(d, "en")}
     assert len(used) > 100
+    assert {"play.resume_clash", "play.kr_options", "play.seat_range", "replay.valid", "replay.winner"} <= used
     assert sorted(used - known) == []
+
+
+def test_the_words_of_replay_and_of_play_before_a_game_are_translated() -> None:
+    """``rallye replay``'s summaries and what ``rallye play`` says before a game: in every
+    language, German and Hungarian each their own words (not the English ones)."""
+    ids = [
+        (d, k) for d in ("common", "mille", "kr") for k in i18n.catalog(d, "en") if k.startswith(("replay.", "play."))
+    ]
+    assert len(ids) > 35
+    for domain, key in ids:
+        english = i18n.catalog(domain, "en")[key]
+        for lang in ("de", "hu"):
+            assert i18n.catalog(domain, lang)[key] != english, (domain, key, lang)
+
+
+def test_a_summary_word_missing_in_one_language_fails_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    shutil.copytree(CATALOGS, tmp_path / "catalogs")
+    hu = tmp_path / "catalogs" / "common" / "hu.json"
+    msgs = json.loads(hu.read_text(encoding="utf-8"))
+    del msgs["replay.valid"]
+    hu.write_text(json.dumps(msgs, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setattr(i18n, "_root", lambda: tmp_path / "catalogs")
+    i18n.catalog.cache_clear()
+    try:
+        problems = check_catalogs()
+    finally:
+        i18n.catalog.cache_clear()
+    assert problems == ["common/hu: message 'replay.valid' has no translation"]

@@ -37,14 +37,14 @@ def record(tmp_path: Path, seed: int = 4, moves: int | None = None, players: int
 def test_a_finished_record_is_summarised(tmp_path: Path) -> None:
     path = record(tmp_path)
     c = console()
-    assert replay_command(path, c) == 0
+    assert replay_command(path, c, lang="en") == 0
     out = c.export_text()
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     result = lines[-1]
     assert result["type"] == "result"
     assert "a valid Knight Rider record" in out
     assert "players   3; seed 4" in out
-    assert "options   quick_build=True, tour=1" in out
+    assert "options   quick build, tour: 1 target tile" in out
     assert f"actions   {sum(1 for x in lines if x['type'] == 'action')}; chase turns {result['turns']}" in out
     if result["winner"] is None:
         assert "no winner" in out
@@ -58,7 +58,7 @@ def test_a_terminal_save_is_in_progress_and_names_the_seats(tmp_path: Path) -> N
     answers = iter(["1", "1", f"save {path}", "quit", "n"])
     run_session(session, lambda prompt: next(answers), console())
     c = console()
-    assert replay_command(path, c) == 0
+    assert replay_command(path, c, lang="en") == 0
     out = c.export_text()
     assert "in progress (a save file)" in out
     assert "P1 (random)" in out and "P2 (human)" in out
@@ -83,7 +83,7 @@ def test_an_altered_record_is_refused_naming_the_line(tmp_path: Path) -> None:
 def test_a_save_file_keeps_its_seed_secret(tmp_path: Path) -> None:
     path = record(tmp_path, seed=6, moves=12)
     c = console()
-    assert replay_command(path, c) == 0
+    assert replay_command(path, c, lang="en") == 0
     out = c.export_text()
     assert "in progress" in out and "seed (shown when the game is over)" in out and "seed 6" not in out
 
@@ -104,8 +104,10 @@ def test_an_altered_action_is_refused_with_the_engines_rule(tmp_path: Path) -> N
 
 def test_the_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = record(tmp_path, seed=3)
-    assert main(["replay", str(good), "--quiet"]) == 0
+    assert main(["replay", str(good), "--quiet", "--lang", "en"]) == 0
     assert "valid Knight Rider record" in capsys.readouterr().out
+    assert main(["replay", str(good), "--quiet"]) == 0  # German, as the box
+    assert "gültiges Spielprotokoll von Knight Rider" in capsys.readouterr().out
     lines = good.read_text(encoding="utf-8").splitlines()
     lines[0] = lines[0].replace('"seed":3', '"seed":4')
     good.write_text("\n".join(lines) + "\n", encoding="utf-8")

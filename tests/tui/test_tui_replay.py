@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from rallye import mille
 from rallye.cli import main
 from rallye.mille.record import Recorder
 from rallye.tui.replay import replay_command
+from rallye.tui.words import common, summary_row
 
 
 def console() -> Console:
@@ -36,23 +38,38 @@ def record(tmp_path: Path, edition: str = "wm2006", players: int = 2, seed: int 
 def test_a_finished_record_is_summarised_with_every_score_sheet(tmp_path: Path) -> None:
     path = record(tmp_path)
     c = console()
-    assert replay_command(path, c) == 0
+    assert replay_command(path, c) == 0  # in the edition's language: German
     out = c.export_text()
     rec = mille.record.replay_file(path)
-    assert "a valid Mille Bornes record" in out
-    assert "1000 Kilometer (Winning Moves Deutschland, 2006) (wm2006)" in out
-    assert "status    finished" in out
-    assert f"hands     {len(rec.final.sheets)}" in out
+    de = common("de")
+    assert "ein gültiges Spielprotokoll von Mille Bornes" in out
+    assert summary_row(de, "edition", "1000 Kilometer (Winning Moves Deutschland, 2006) (wm2006)") in out
+    assert summary_row(de, "status", "beendet") in out
+    assert summary_row(de, "hands", f"{len(rec.final.sheets)}; Züge {len(rec.actions)}") in out
     for sh in rec.final.sheets:
         assert f"Wertungsblock — Etappe {sh.hand + 1}" in out
     assert "Die Krönung" in out and "Schneider" in out
-    assert f"wins with {max(rec.final.totals)} points" in out
+    assert re.search(rf"gewinn\w* mit {max(rec.final.totals)} Punkten", out)
+
+
+def test_a_finished_record_in_english(tmp_path: Path) -> None:
+    path = record(tmp_path)
+    c = console()
+    assert replay_command(path, c, lang="en") == 0
+    out = c.export_text()
+    rec = mille.record.replay_file(path)
+    assert "a valid Mille Bornes record" in out
+    assert "edition   1000 Kilometer (Winning Moves Deutschland, 2006) (wm2006)" in out
+    assert "status    finished" in out
+    assert f"hands     {len(rec.final.sheets)}; moves {len(rec.actions)}" in out
+    assert "Score sheet — Hand 1" in out
+    assert f"with {max(rec.final.totals)} points" in out
 
 
 def test_a_save_file_is_in_progress(tmp_path: Path) -> None:
     path = record(tmp_path, "meilen", 3, seed=2, moves=20)
     c = console()
-    assert replay_command(path, c) == 0
+    assert replay_command(path, c, lang="en") == 0
     out = c.export_text()
     assert "in progress (a save file)" in out
     assert "--resume" in out
@@ -65,7 +82,7 @@ def test_a_save_of_several_people_names_them_all(tmp_path: Path) -> None:
     session = MilleSession.new("meilen", 3, 8, (0, 2), ["random"])
     path = session.save(tmp_path / "hot.jsonl")
     c = console()
-    assert replay_command(path, c) == 0
+    assert replay_command(path, c, lang="en") == 0
     out = c.export_text()
     assert "side 1: P1 (human)" in out and "side 2: P2 (random)" in out and "side 3: P3 (human)" in out
 
@@ -118,14 +135,19 @@ def test_knightrider_record_without_its_module_is_a_clear_error(
     path = tmp_path / "kr.jsonl"
     path.write_text('{"type":"header","game":"knightrider","format":1}\n', encoding="utf-8")
     c = console()
-    assert replay_command(path, c) == 2
+    assert replay_command(path, c, lang="en") == 2
     assert "Knight Rider records cannot be replayed" in c.export_text()
+    c = console()
+    assert replay_command(path, c) == 2  # German, as the box
+    assert "kann Knight-Rider-Protokolle nicht nachspielen" in c.export_text()
 
 
 def test_the_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = record(tmp_path, "meilen", 2, seed=3)
-    assert main(["replay", str(good), "--quiet"]) == 0
+    assert main(["replay", str(good), "--quiet", "--lang", "en"]) == 0
     assert "valid Mille Bornes record" in capsys.readouterr().out
+    assert main(["replay", str(good), "--quiet"]) == 0  # meilen is a German edition
+    assert "gültiges Spielprotokoll von Mille Bornes" in capsys.readouterr().out
     lines = good.read_text(encoding="utf-8").splitlines()
     lines[1] = lines[1].replace('"dealer":1', '"dealer":0')
     good.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -59,6 +59,7 @@ from rallye.tui.knightrider_render import (
     placements_table,
     render_screen,
     square_letters,
+    variant_words,
 )
 from rallye.tui.loop import (
     HEADER_FIELD,
@@ -73,6 +74,7 @@ from rallye.tui.loop import (
     saved_settings,
     seat_names,
     session_seats,
+    told,
 )
 from rallye.tui.loop import resolve_bots as _resolve_bots
 from rallye.tui.words import common, ui_language
@@ -83,9 +85,9 @@ MOVES_SHOWN = 9
 InputFn = Callable[[str], str]
 
 
-def resolve_bots(spec: str | None, count: int, note: Callable[[str], None]) -> list[str]:
+def resolve_bots(spec: str | None, count: int, note: Callable[[str], None], lang: str = "en") -> list[str]:
     """Bot names for ``count`` seats (see :func:`rallye.tui.loop.resolve_bots`)."""
-    return _resolve_bots(GAME, spec, count, note, what="Knight Rider ")
+    return _resolve_bots(GAME, spec, count, note, lang)
 
 
 @dataclass(frozen=True)
@@ -490,11 +492,7 @@ class _Loop(SavingLoop):
 
     def variant(self, key: str, value: object) -> str:
         """A variant in words (``--tour 2``: "tour: 2 target tiles"); an unknown one by its key."""
-        if isinstance(value, int) and not isinstance(value, bool) and self.t.has(f"variant.{key}"):
-            return self.t.n(f"variant.{key}", value)
-        if self.t.has(f"variant.{key}"):
-            return self.t(f"variant.{key}", value=value)
-        return f"{key}={value}"
+        return variant_words(self.t, key, value)
 
     def hand_over_keyboard(self) -> None:
         """With several people at the keyboard: the pass screen before a new person's turn."""
@@ -600,35 +598,36 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
         console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
         return 2
 
-    if getattr(args, "edition", None) is not None:
-        return fail("--edition is for Mille Bornes; Knight Rider has one box (see: rallye rules knightrider)")
     lang = ui_language(getattr(args, "lang", None), "de")  # the box is German
+    tc = common(lang)
+    if getattr(args, "edition", None) is not None:
+        return fail(tc("play.kr_edition"))
     try:
         if args.resume:
             clash = [f"--{k}" for k in ("players", "seed") if getattr(args, k, None) is not None]
             clash += [flag for name, flag in _VARIANT_FLAGS if getattr(args, name, None) not in (None, False, 0)]
             if clash:
-                return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
+                return fail(tc("play.resume_clash", flags=", ".join(clash)))
             head = read_jsonl(args.resume)[0][1]
-            seats, bots = resume_args(args, head, lambda spec, n: resolve_bots(spec, n, note))
+            seats, bots = resume_args(args, head, lambda spec, n: resolve_bots(spec, n, note, lang))
             session = KRSession.resume(args.resume, seats, bots)
             if session.over:
-                return fail(f"the game in {args.resume} is over; see it with: rallye replay {args.resume}")
-            resumed = common(lang).n("resumed", session.actions_played, path=args.resume)
+                return fail(tc("play.game_over", path=args.resume))
+            resumed = tc.n("resumed", session.actions_played, path=args.resume)
             console.print(Text(resumed, style="green"))
             save_path: str | None = args.save or args.resume
         else:
             players = args.players if args.players is not None else DEFAULT_PLAYERS
             if not 2 <= players <= 5:
-                return fail(f"Knight Rider is for 2 to 5 players, not {players}")
+                return fail(tc("play.kr_players", players=players))
             humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
             options = options_from_args(args)
-            bots = resolve_bots(args.bots, players - len(humans), note)  # a bad --bots is refused before the game
+            bots = resolve_bots(args.bots, players - len(humans), note, lang)  # a bad --bots is refused first
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
             session = KRSession.new(players, seed, humans, bots, options)
             save_path = args.save
     except (ValueError, GameError) as exc:
-        return fail(str(exc))
+        return fail(told(exc, lang))
     delay = args.delay if getattr(args, "delay", None) is not None else (0.4 if interactive else 0.0)
     return run_session(session, input_fn, console, lang=lang, save_path=save_path, delay=delay)
 

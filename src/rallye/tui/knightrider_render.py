@@ -59,7 +59,7 @@ from rallye.knightrider.names import LANGUAGES
 from rallye.knightrider.pieces import Pieces, rotate_mask
 from rallye.knightrider.track import compute_links, road_distances
 from rallye.knightrider.view import CarView, EventView, View
-from rallye.tui.words import compose
+from rallye.tui.words import common, compose, summary_row
 
 XY = tuple[int, int]
 
@@ -752,26 +752,38 @@ def render_screen(
 
 
 # -- records ---------------------------------------------------------------------------------------
+def variant_words(t: Translator, key: str, value: object) -> str:
+    """A variant in words (``tour`` 2: "tour: 2 target tiles"); an unknown one by its key."""
+    if isinstance(value, int) and not isinstance(value, bool) and t.has(f"variant.{key}"):
+        return t.n(f"variant.{key}", value)
+    if t.has(f"variant.{key}"):
+        return t(f"variant.{key}", value=value)
+    return f"{key}={value}"
+
+
 def record_summary(header: Mapping[str, Any], final: View, actions: int, labels: Labels) -> Group:
-    """A record's summary: players (and who played them), seed, options, status, actions.
+    """A record's summary: players (and who played them), seed, options, status, actions,
+    in the language of ``labels``.
 
     ``final`` is any seat's view of the replayed game (only its public parts are shown).
     """
     v = require_view(final)
+    t = labels.t
+    tc = common(t.lang)
     opts = header.get("options") or {}
-    on = [f"{k}={val}" for k, val in opts.items() if val not in (None, False, 0)]
+    on = [variant_words(t, k, val) for k, val in opts.items() if val not in (None, False, 0)]
+    seed = header.get("seed") if v.over else tc("replay.seed_hidden")
     rows: list[RenderableType] = [
-        Text(f"players   {v.players}; seed {header.get('seed') if v.over else '(shown when the game is over)'}"),
+        Text(summary_row(tc, "players", tc("replay.players_seed", players=v.players, seed=seed)))
     ]
     for p in range(v.players):
-        rows.append(Text(f"          {labels.seat(p)}"))
-    rows.append(Text(f"options   {', '.join(on) if on else 'the basic game'}"))
-    rows.append(Text(f"actions   {actions}; chase turns {v.turn}"))
+        rows.append(Text(summary_row(tc, "", labels.seat(p))))
+    rows.append(Text(summary_row(tc, "options", ", ".join(on) if on else t("replay.basic_game"))))
+    rows.append(Text(summary_row(tc, "actions", t("replay.actions_turns", actions=actions, turns=v.turn))))
     if v.over:
-        status = "finished: no winner (turn limit)" if v.winner is None else f"finished: {labels.seat(v.winner)} wins"
-        rows.append(Text(f"status    {status}", style="bold"))
+        status = t("replay.no_winner") if v.winner is None else t("replay.winner", who=labels.seat(v.winner))
     else:
-        rows.append(
-            Text(f"status    in progress (a save file): {v.phase}, {labels.seat(v.current)} to play", style="bold")
-        )
+        phase = t(f"phase.{v.phase}") if t.has(f"phase.{v.phase}") else v.phase
+        status = t("replay.in_progress", phase=phase, who=labels.seat(v.current))
+    rows.append(Text(summary_row(tc, "status", status), style="bold"))
     return Group(*rows)

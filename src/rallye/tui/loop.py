@@ -24,9 +24,28 @@ def bot_seed(seed: int, seat: int, ply: int) -> int:
     return (seed * 1_000_003 + seat * 10_007 + ply) % (2**32)
 
 
-def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], None], what: str = "") -> list[str]:
+class UsageError(ValueError):
+    """A mistake in ``rallye play``'s options, told in the player's language: the message
+    ``msg_id`` of the common catalog (the exception's own text is its English words)."""
+
+    def __init__(self, msg_id: str, **params: object) -> None:
+        super().__init__(common("en")(msg_id, **params))
+        self.msg_id = msg_id
+        self.params = params
+
+    def told(self, lang: str) -> str:
+        return common(lang)(self.msg_id, **self.params)
+
+
+def told(exc: Exception, lang: str) -> str:
+    """An error's words for the player: a :class:`UsageError` in ``lang``, any other (the
+    engine's, a bot's, a record's) as it is."""
+    return exc.told(lang) if isinstance(exc, UsageError) else str(exc)
+
+
+def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], None], lang: str = "en") -> list[str]:
     """Bot names for ``count`` seats; a requested ``heuristic`` bot that is not installed is
-    replaced by an available one, with a note. Unknown names raise ``ValueError``."""
+    replaced by an available one, with a note in ``lang``. Unknown names raise ``ValueError``."""
     from rallye.agents.base import agent_names, parse_bots
 
     if count == 0:
@@ -35,7 +54,8 @@ def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], 
     names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
     if DEFAULT_BOT in names and DEFAULT_BOT not in known:
         fallback = "random" if "random" in known else known[0]
-        note(f"the {what}{DEFAULT_BOT} bot is not available yet; using {fallback!r} instead")
+        msg_id = "play.kr_bot_missing" if game == "knightrider" else "play.bot_missing"
+        note(common(lang)(msg_id, bot=DEFAULT_BOT, fallback=fallback))
         names = [fallback if n == DEFAULT_BOT else n for n in names]
     return parse_bots(game, ",".join(names), count)
 
@@ -64,7 +84,7 @@ def parse_humans(spec: str, players: int) -> tuple[int, ...]:
     >>> parse_humans("1,5", 4)
     Traceback (most recent call last):
     ...
-    ValueError: --humans: seat 5 does not exist; seats are 1..4
+    rallye.tui.loop.UsageError: --humans: seat 5 does not exist; seats are 1..4
     """
     seats: list[int] = []
     for part in spec.split(","):
@@ -72,27 +92,27 @@ def parse_humans(spec: str, players: int) -> tuple[int, ...]:
         if not word:
             continue
         if not (word.isascii() and word.isdigit()) or len(word) > 3:  # not "²"
-            raise ValueError(f"--humans: {word[:20]!r} is not a seat number; give seats like 1,3")
+            raise UsageError("play.humans_not_number", word=repr(word[:20]))
         seat = int(word)
         if not 1 <= seat <= players:
-            raise ValueError(f"--humans: seat {seat} does not exist; seats are 1..{players}")
+            raise UsageError("play.humans_no_seat", seat=seat, players=players)
         if seat - 1 in seats:
-            raise ValueError(f"--humans: seat {seat} is given twice")
+            raise UsageError("play.humans_twice", seat=seat)
         seats.append(seat - 1)
     if not seats:
-        raise ValueError("--humans: give at least one seat, like 1,3")
+        raise UsageError("play.humans_none")
     return tuple(sorted(seats))
 
 
 def human_seats_arg(seat_arg: int | None, humans_arg: str | None, players: int) -> tuple[int, ...] | None:
     """The people's seats from ``--seat`` or ``--humans`` (``None``: neither was given)."""
     if seat_arg is not None and humans_arg is not None:
-        raise ValueError("give --seat (one person) or --humans (several), not both")
+        raise UsageError("play.seat_or_humans")
     if humans_arg is not None:
         return parse_humans(humans_arg, players)
     if seat_arg is not None:
         if not 1 <= seat_arg <= players:
-            raise ValueError(f"--seat must be 1..{players}")
+            raise UsageError("play.seat_range", players=players)
         return (seat_arg - 1,)
     return None
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from rallye.core.cli_args import seconds, seed, whole
 from rallye.i18n import LANGUAGES
+from rallye.tui.words import common
 
 GAMES = ("mille", "knightrider")
 KNIGHTRIDER_APP = "rallye.tui.knightrider_app"
@@ -67,8 +68,8 @@ def run_play(args: argparse.Namespace) -> int:
         return _run_knightrider(args)
     kr_flags = [f for f, on in _kr_flags(args) if on]
     if kr_flags:
-        what = "is a Knight Rider option" if len(kr_flags) == 1 else "are Knight Rider options"
-        print(f"rallye play: {', '.join(kr_flags)} {what}, not for mille", file=sys.stderr)
+        said = common(play_language(args)).n("play.kr_options", len(kr_flags), flags=", ".join(kr_flags))
+        print(f"rallye play: {said}", file=sys.stderr)
         return 2
     from rich.console import Console
 
@@ -94,11 +95,8 @@ def _run_knightrider(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as exc:
         if exc.name != KNIGHTRIDER_APP:
             raise
-        print(
-            "rallye: Knight Rider terminal play is not available in this installation "
-            f"({KNIGHTRIDER_APP} is missing); try 'rallye play mille'",
-            file=sys.stderr,
-        )
+        said = common(getattr(args, "lang", None) or "de")("play.no_knightrider", module=KNIGHTRIDER_APP)
+        print(f"rallye: {said}", file=sys.stderr)
         return 2
     runner: Callable[[argparse.Namespace], int] | None = getattr(mod, "run_play", None) or getattr(mod, "run", None)
     if runner is None:
@@ -107,11 +105,36 @@ def _run_knightrider(args: argparse.Namespace) -> int:
     return runner(args)
 
 
-def resolve_bots(spec: str | None, count: int, note: Callable[[str], None]) -> list[str]:
+def resolve_bots(spec: str | None, count: int, note: Callable[[str], None], lang: str = "en") -> list[str]:
     """Bot names for ``count`` seats (see :func:`rallye.tui.loop.resolve_bots`)."""
     from rallye.tui.loop import resolve_bots as resolve
 
-    return resolve("mille", spec, count, note)
+    return resolve("mille", spec, count, note, lang)
+
+
+def play_language(args: argparse.Namespace) -> str:
+    """The language a Mille Bornes game will be played in, for what is said before it
+    starts: ``--lang``, else the edition's (of the save file with ``--resume``), else
+    German (the default edition's)."""
+    lang: str | None = getattr(args, "lang", None)
+    if lang:
+        return lang
+    from rallye.mille.edition import get_edition
+
+    try:
+        if getattr(args, "resume", None):
+            from rallye.core.record import read_jsonl
+
+            head = read_jsonl(args.resume)[0][1]
+            data = head.get("edition_data")
+            language = data.get("language") if isinstance(data, dict) else None
+            if language is None:
+                language = get_edition(str(head.get("edition"))).language
+        else:
+            language = get_edition(getattr(args, "edition", None) or "wm2006").language
+    except Exception:  # a file or edition that cannot be read: its own error is told later
+        return "de"
+    return language if language in LANGUAGES else "en"
 
 
 def play_mille(
@@ -125,10 +148,16 @@ def play_mille(
     from rich.text import Text
 
     from rallye.core.errors import GameError
-    from rallye.i18n import translator
     from rallye.mille.edition import get_edition
+    from rallye.tui.loop import told
     from rallye.tui.mille_app import MilleSession, run_session
     from rallye.tui.render import pick_language
+
+    session: MilleSession | None = None
+
+    def lang() -> str:
+        """The game's language: ``--lang``, else the edition's (once the game is known)."""
+        return _ui(args.lang, session) if session is not None else play_language(args)
 
     def note(msg: str) -> None:
         console.print(Text(msg, style="yellow"), soft_wrap=True)
@@ -137,20 +166,23 @@ def play_mille(
         console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
         return 2
 
+    def bots_for(spec: str | None, n: int) -> list[str]:
+        return resolve_bots(spec, n, note, lang())
+
     try:
         if args.resume:
             clash = [f"--{k}" for k in ("edition", "players", "seed") if getattr(args, k) is not None]
             if clash:
-                return fail(f"{', '.join(clash)} cannot be given with --resume: the save file holds them")
+                return fail(common(lang())("play.resume_clash", flags=", ".join(clash)))
             from rallye.core.record import read_jsonl
             from rallye.tui.loop import resume_args
 
             head = read_jsonl(args.resume)[0][1]
-            seats, bots = resume_args(args, head, lambda spec, n: resolve_bots(spec, n, note))
+            seats, bots = resume_args(args, head, bots_for)
             session, replay = MilleSession.resume(args.resume, seats, bots)
             if replay.finished:
-                return fail(f"the match in {args.resume} is over; see it with: rallye replay {args.resume}")
-            resumed = translator(_ui(args.lang, session), "common")
+                return fail(common(lang())("play.match_over", path=args.resume))
+            resumed = common(lang())
             console.print(Text(resumed.n("resumed", len(replay.actions), path=args.resume), style="green"))
             save_path: str | None = args.save or args.resume
         else:
@@ -160,14 +192,12 @@ def play_mille(
             players = args.players if args.players is not None else 2
             edition.sides_for(players)  # a clear error for a player count the box has not
             humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
-            bots = resolve_bots(args.bots, players - len(humans), note)  # a bad --bots is refused before the game
+            bots = bots_for(args.bots, players - len(humans))  # a bad --bots is refused before the game
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
             session = MilleSession.new(edition, players, seed, humans, bots)
             save_path = args.save
-    except ValueError as exc:
-        return fail(str(exc))
-    except GameError as exc:
-        return fail(str(exc))
+    except (ValueError, GameError) as exc:
+        return fail(told(exc, lang()))
     _, lang_note = pick_language(session.view().edition, args.lang)
     if lang_note:
         note(lang_note)

@@ -5,6 +5,10 @@ The game is told by the header line's ``"game"`` field: ``mille`` is replayed by
 ``rallye.knightrider.record.replay`` (imported only then). A valid record prints a
 summary and each hand's score sheet and exits 0; a broken or altered one prints the
 :class:`~rallye.core.errors.RecordError` message, which names the line, and exits 2.
+
+The summary's words come from the catalogs (:mod:`rallye.i18n`), in ``--lang`` or else
+the game's language: a Mille Bornes edition's own (German for ``wm2006``, Hungarian for
+``hu``), German for Knight Rider. An error keeps the engine's words.
 """
 
 from __future__ import annotations
@@ -21,13 +25,21 @@ from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
 from rallye.core.record import Line, iter_jsonl_file
+from rallye.i18n import LANGUAGES
+from rallye.tui.words import common
+from rallye.tui.words import summary_row as row
 
 KNIGHTRIDER_RECORD = "rallye.knightrider.record"
 
 
 def add_replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game record or save file (JSON lines)")
-    p.add_argument("--lang", default=None, help="language of names on the score sheets (default: the edition's)")
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the summary and score sheets (default: the edition's; German for Knight Rider)",
+    )
     p.add_argument("--quiet", action="store_true", help="only verify; print one line")
 
 
@@ -50,7 +62,7 @@ def replay_command(path: str | Path, console: Console, *, lang: str | None = Non
         if head.get("game") == "mille":
             _mille(path, head, itertools.chain([first], lines), console, lang, quiet)
         else:
-            return _knightrider(path, head, itertools.chain([first], lines), console, quiet)
+            return _knightrider(path, head, itertools.chain([first], lines), console, lang, quiet)
     except GameError as exc:
         console.print(Text(f"rallye replay: {error_text(exc)}", style="bold red"), soft_wrap=True)
         return 2
@@ -64,8 +76,9 @@ def error_text(exc: GameError) -> str:
     return exc.message if exc.rule and exc.message.endswith(tag) else str(exc)
 
 
-#: What a save file's summary says instead of the seed: the seed rebuilds every hand.
-SEED_HIDDEN = "(shown when the game is over)"
+def summary_language(lang: str | None, default: str) -> str:
+    """The summary's language: ``--lang``, else the game's own (one with catalogs, else English)."""
+    return lang or (default if default in LANGUAGES else "en")
 
 
 def _seat_tags(header: dict[str, Any], players: int, source: str | Path) -> dict[int, str]:
@@ -91,22 +104,31 @@ def _mille(
     final = rep.final
     ed = final.edition
     sheets = final.sheets
-    status = "finished" if rep.finished else "in progress (a save file)"
+    ui = summary_language(lang, ed.language)
+    tc = common(ui)
+    status = tc("replay.finished" if rep.finished else "replay.in_progress")
     tags = _seat_tags(head, final.n_players, path)  # the people's seats, checked like --resume does
+    moves = len(rep.actions)
     if quiet:
-        console.print(Text(f"{path}: valid Mille Bornes record, {len(rep.actions)} moves, {status}"), soft_wrap=True)
+        quiet_line = tc(
+            "replay.quiet", path=path, game="Mille Bornes", moves=tc.n("replay.n_moves", moves), status=status
+        )
+        console.print(Text(quiet_line), soft_wrap=True)
         return
     # The summary shows only what is public after the match: the score sheets and totals.
-    shown_lang, _ = pick_language(ed, lang)
-    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui="en")
-    console.print(Text(f"{path}: a valid Mille Bornes record", style="bold green"), soft_wrap=True)
-    console.print(f"edition   {ed.title} ({ed.key})", markup=False)
-    console.print(f"players   {final.n_players}; seed {final.seed if rep.finished else SEED_HIDDEN}", markup=False)
+    shown_lang, lang_note = pick_language(ed, lang)
+    if lang_note:
+        console.print(Text(lang_note, style="yellow"), soft_wrap=True)
+    labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui=ui)
+    console.print(Text(tc("replay.valid", path=path, game="Mille Bornes"), style="bold green"), soft_wrap=True)
+    console.print(row(tc, "edition", f"{ed.title} ({ed.key})"), markup=False)
+    seed = final.seed if rep.finished else tc("replay.seed_hidden")
+    console.print(row(tc, "players", tc("replay.players_seed", players=final.n_players, seed=seed)), markup=False)
     for i in range(len(final.sides)):
-        console.print(f"          {labels.side(i)}", markup=False)
+        console.print(row(tc, "", labels.side(i)), markup=False)
     hands = len(sheets) + (0 if rep.finished else 1)
-    console.print(f"hands     {hands}; moves {len(rep.actions)}", markup=False)
-    console.print(f"status    {status}", markup=False)
+    console.print(row(tc, "hands", tc("replay.hands_moves", hands=hands, moves=moves)), markup=False)
+    console.print(row(tc, "status", status), markup=False)
     for sh in sheets:
         console.print(sheet_table(sh, labels))
     if sheets:
@@ -114,28 +136,28 @@ def _mille(
     if rep.finished:
         console.print(result_text(final.winners, final.totals, labels))
     else:
-        console.print(
-            Text(
-                f"in progress: hand {final.hand_no + 1}, P{final.current + 1} to play; "
-                f"totals {', '.join(map(str, final.totals))} "
-                f"(continue with: rallye play mille --resume {path})"
-            ),
-            soft_wrap=True,
+        resume = tc("replay.continue", game="mille", path=path)
+        line = labels.t(
+            "replay.in_progress",
+            hand=final.hand_no + 1,
+            seat=labels.seat(final.current),
+            totals=", ".join(map(str, final.totals)),
+            resume=resume,
         )
+        console.print(Text(line), soft_wrap=True)
 
 
-def _knightrider(path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, quiet: bool) -> int:
+def _knightrider(
+    path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, lang: str | None, quiet: bool
+) -> int:
+    tc = common(summary_language(lang, "de"))  # the box is German
     try:
         mod: Any = importlib.import_module(KNIGHTRIDER_RECORD)
     except ModuleNotFoundError as exc:
         if exc.name != KNIGHTRIDER_RECORD:
             raise
         console.print(
-            Text(
-                f"rallye replay: {path} is a Knight Rider record, but Knight Rider records cannot be "
-                f"replayed in this installation ({KNIGHTRIDER_RECORD} is missing)",
-                style="bold red",
-            ),
+            Text(f"rallye replay: {tc('replay.no_module', path=path, module=KNIGHTRIDER_RECORD)}", style="bold red"),
             soft_wrap=True,
         )
         return 2
@@ -152,13 +174,16 @@ def _knightrider(path: str | Path, head: Line, lines: Iterable[tuple[int, Line]]
 
     final = mod.replay(counted(), source=str(path))
     view = view_for(final, 0)  # only its public parts are shown
-    status = "finished" if view.over else "in progress (a save file)"
+    status = tc("replay.finished" if view.over else "replay.in_progress")
     tags = _seat_tags(head, view.players, path)  # the people's seats, checked like --resume does
     if quiet:
-        console.print(Text(f"{path}: valid Knight Rider record, {actions} actions, {status}"), soft_wrap=True)
+        quiet_line = tc(
+            "replay.quiet", path=path, game="Knight Rider", moves=tc.n("replay.n_actions", actions), status=status
+        )
+        console.print(Text(quiet_line), soft_wrap=True)
         return 0
-    console.print(Text(f"{path}: a valid Knight Rider record", style="bold green"), soft_wrap=True)
-    console.print(record_summary(head, view, actions, Labels.for_view(view, tags, lang="en")))
+    console.print(Text(tc("replay.valid", path=path, game="Knight Rider"), style="bold green"), soft_wrap=True)
+    console.print(record_summary(head, view, actions, Labels.for_view(view, tags, lang=tc.lang)))
     if not view.over:
-        console.print(Text(f"continue with: rallye play knightrider --resume {path}"), soft_wrap=True)
+        console.print(Text(tc("replay.continue", game="knightrider", path=path)), soft_wrap=True)
     return 0

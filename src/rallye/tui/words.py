@@ -43,9 +43,26 @@ def ui_language(lang: str | None, default: str) -> str:
     return lang
 
 
+#: The row labels of ``rallye replay``'s summaries (``replay.label.<name>`` in the common
+#: catalog), padded to one width in each language.
+SUMMARY_ROWS = ("edition", "players", "hands", "status", "options", "actions")
+
+
+def summary_row(tc: Translator, label: str, value: str) -> str:
+    """A row of a record's summary: its translated label (none for ``""``), padded like the
+    others, then ``value``.
+
+    >>> summary_row(common("en"), "hands", "3; moves 80")
+    'hands     3; moves 80'
+    """
+    width = max(len(tc(f"replay.label.{name}")) for name in SUMMARY_ROWS) + 3
+    shown = tc(f"replay.label.{label}") if label else ""
+    return f"{shown:<{width}}{value}"
+
+
 def common(lang: str) -> Translator:
     """What both terminal games say (saving, quitting, seeds, passing the keyboard)."""
     return translator(lang, "common")
 
 
-__all__ = ["common", "compose", "ui_language"]
+__all__ = ["common", "compose", "summary_row", "ui_language"]
