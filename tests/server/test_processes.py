@@ -192,3 +192,37 @@ def test_the_store_refuses_a_move_from_a_process_that_does_not_own_the_table(dat
     stored = store.load(table.code)
     assert stored is not None and stored.move_no == 1 and stored.lines[-1] == lines[0]
     store.close()
+
+
+def test_a_process_that_lost_its_table_refuses_the_move_and_lets_the_table_go(sqlite_url: str) -> None:
+    """The commit names the owner: once another process holds the table, this one's move is
+    refused ('elsewhere') and the table leaves its memory."""
+    import asyncio
+
+    from rallye.server.app import Server
+    from rallye.server.table import TableError
+
+    async def scenario() -> None:
+        server = Server(sqlite_url, bot_delay=0, owner="first")
+        await server.start()
+        try:
+            request = {"game": "mille", "players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}
+            table, _, _ = await server.create(request)
+            table.seats[0].token_hash = "x"
+            table.status = "playing"
+            with server.store.engine.begin() as conn:  # another process took the table over
+                from sqlalchemy import update
+
+                from rallye.server.store import tables
+
+                conn.execute(update(tables).where(tables.c.id == table.id).values(owner="second"))
+            turn = table.current()
+            legal = table.game.legal(table.match.state)
+            with pytest.raises(TableError) as refused:
+                await server.act(table, turn, table.move_no, str(legal[0]))
+            assert refused.value.code == "elsewhere" and table.code not in server.tables
+            assert table.move_no == 0 and len(table.match.lines) == 2  # nothing half-applied
+        finally:
+            await server.stop()
+
+    asyncio.run(scenario())

@@ -222,9 +222,19 @@ class Server:
     # -- moves -------------------------------------------------------------------------
     async def act(self, table: Table, seat: int | None, move_no: object, action: object) -> None:
         async with self.lock(table.code):
-            await self.db(table.submit, seat, move_no, action)
+            await self.submit(table, seat, move_no, action)
             await self.broadcast(table)
         self.kick(table)
+
+    async def submit(self, table: Table, seat: int | None, move_no: object, action: object) -> None:
+        """The authority's answer, off the event loop; a table another process has taken
+        over leaves this one's memory (its clients reconnect and are sent there)."""
+        try:
+            await self.db(table.submit, seat, move_no, action)
+        except TableError as exc:
+            if exc.code == "elsewhere":
+                self.tables.pop(table.code, None)
+            raise
 
     async def show(self, table: Table) -> None:
         """Send every connection of the table its state (under the table's lock, so no
@@ -263,7 +273,7 @@ class Server:
                 if table.over or table.current() != seat:
                     return
                 move_no, action = await loop.run_in_executor(self.bot_pool, table.choose_for, seat, level)
-                await self.db(table.submit, seat, move_no, action)
+                await self.submit(table, seat, move_no, action)
                 await self.broadcast(table)
         except asyncio.CancelledError:
             raise
