@@ -341,11 +341,16 @@ class Store:
             conn.execute(update(tables).where(tables.c.owner == owner).values(owner=None, lease_until=None))
 
     # -- reading -----------------------------------------------------------------------
-    def _read(self, conn: Connection, row: Any) -> StoredTable:
+    def _read(self, conn: Connection, row: Any, *, with_lines: bool = True) -> StoredTable:
+        """A table row with its seats and (``with_lines``) its record."""
         seat_rows = conn.execute(select(seats).where(seats.c.table_id == row.id).order_by(seats.c.seat)).all()
-        line_rows = conn.execute(
-            select(record_lines.c.text).where(record_lines.c.table_id == row.id).order_by(record_lines.c.line_no)
-        ).all()
+        line_rows = (
+            conn.execute(
+                select(record_lines.c.text).where(record_lines.c.table_id == row.id).order_by(record_lines.c.line_no)
+            ).all()
+            if with_lines
+            else []
+        )
         return StoredTable(
             id=row.id,
             code=row.code,
@@ -398,14 +403,6 @@ class Store:
             for table_id, seat in found:
                 row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
                 if row is not None:
-                    seat_rows = conn.execute(
-                        select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
-                    ).all()
-                    st = StoredTable(
-                        row.id, row.code, row.game, row.settings, row.status, row.move_no, row.turn_timer,
-                        row.timer_bot, row.result, row.next_code, row.owner, row.owner_url, row.lease_until,
-                        [StoredSeat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in seat_rows], [],
-                    )  # fmt: skip
-                    out.append((st, seat))
+                    out.append((self._read(conn, row, with_lines=False), seat))
         out.sort(key=lambda p: -p[0].id)
         return out
