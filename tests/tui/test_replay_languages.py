@@ -4,21 +4,17 @@ Knight Rider), else ``--lang``; no English word is left in a German or Hungarian
 from __future__ import annotations
 
 import io
-import random
 import re
 from pathlib import Path
 
 import pytest
 from rich.console import Console
+from test_kr_replay import record as kr_record_of  # the sibling tests' record builders
+from test_tui_replay import record as mille_record_of
 
-from rallye import mille
 from rallye.cli import main
 from rallye.i18n import translator
-from rallye.knightrider import Options, is_over, legal_actions
-from rallye.knightrider.record import Recorder as KRRecorder
-from rallye.knightrider.record import save
 from rallye.mille.edition import get_edition
-from rallye.mille.record import Recorder
 from rallye.tui.replay import replay_command
 
 #: What the English summaries say (the seed keeps its name in brackets, as ``--seed`` is
@@ -59,27 +55,11 @@ def console() -> Console:
 
 
 def mille_record(tmp_path: Path, edition: str, moves: int | None) -> Path:
-    rec = Recorder.start(mille.new_match(edition, 2, seed=5))
-    rng = random.Random(5)
-    n = 0
-    while not mille.is_over(rec.state) and (moves is None or n < moves):
-        rec.step(rec.state.current, rng.choice(mille.legal_actions(rec.state)))
-        n += 1
-    path = tmp_path / f"{edition}-{moves}.jsonl"
-    rec.save(path)
-    return path
+    return mille_record_of(tmp_path, edition, seed=5, moves=moves)
 
 
 def kr_record(tmp_path: Path, moves: int | None) -> Path:
-    rec = KRRecorder(3, 4, Options(quick_build=True, tour=1))
-    rng = random.Random(4)
-    n = 0
-    while not is_over(rec.state) and (moves is None or n < moves):
-        rec.play(rng.choice(legal_actions(rec.state)))
-        n += 1
-    path = tmp_path / f"kr-{moves}.jsonl"
-    save(path, rec.lines())
-    return path
+    return kr_record_of(tmp_path, seed=4, moves=moves)
 
 
 def replayed(path: Path, lang: str | None, quiet: bool = False) -> str:
