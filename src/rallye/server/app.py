@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rallye.server.games import lobby_info
 from rallye.server.store import Store, token_hash
-from rallye.server.table import LEASE_SECONDS, PROTOCOL, Table, TableError, clean_name
+from rallye.server.table import LEASE_SECONDS, PROTOCOL, Table, TableError
 
 log = logging.getLogger("rallye.server")
 T = TypeVar("T")
@@ -639,4 +639,4 @@ def create_app(database_url: str, **options: Any) -> Starlette:
     return app
 
 
-__all__ = ["Server", "TableError", "clean_name", "create_app"]
+__all__ = ["Server", "TableError", "create_app"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rallye import knightrider as kr
-from rallye.core.errors import ConfigError, GameError
+from rallye.core.errors import ConfigError
 from rallye.core.record import Line
 from rallye.knightrider import engine as kr_engine
 from rallye.knightrider import record as krec
@@ -290,7 +290,3 @@ def lobby_info() -> dict[str, Any]:
         "levels": list(LEVELS),
         "languages": list(LANGUAGES),
     }
-
-
-def check_game_error(exc: GameError) -> dict[str, Any]:
-    return {"message": exc.message, "rule": exc.rule}

@@ -428,9 +428,6 @@ class Table:
             "deadline": deadline,
         }
 
-    def result(self) -> dict[str, Any] | None:
-        return self.game.result(self.match.state) if self.over else None
-
     def record_text(self) -> str:
         from rallye.core.record import dumps_line
 
