@@ -90,6 +90,9 @@ def mille_move(page: Any, *, keyboard: bool = False) -> None:
         page.click(f"#controls button[data-action='{answer['info']['verb']}']")
     else:
         entry = min(legal, key=lambda e: (PREFERENCE.index(e["info"]["verb"]), -len(e["info"]["card"] or "")))
+        if page.locator(".card-button.selected").count():  # a card still chosen (say, after a refusal)
+            page.keyboard.press("Escape")  # puts it back, so choosing the next one does not un-choose it
+            page.wait_for_selector(".card-button.selected", state="detached")
         card = page.locator(f".card-button[data-card='{entry['info']['card']}']").first
         if keyboard:
             card.focus()
