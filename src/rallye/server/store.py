@@ -112,6 +112,28 @@ _MOVE_ON = (
 )
 
 
+def _line_rows(table_id: int, first: int, lines: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {"table_id": table_id, "line_no": first + i, "text": json.dumps(line, ensure_ascii=False)}
+        for i, line in enumerate(lines)
+    ]
+
+
+@dataclass
+class Move:
+    """One accepted move to commit: the table's counter from ``move_no`` to the next, its
+    record lines from ``first_line`` on, the status (and result) it leaves, and the process
+    that must still own the table."""
+
+    table_id: int
+    move_no: int
+    first_line: int
+    lines: list[dict[str, Any]]
+    status: str
+    result: dict[str, Any] | None
+    owner: str
+
+
 class Conflict(Exception):
     """The table moved on elsewhere (another process owns it, or accepted this move)."""
 
@@ -253,13 +275,7 @@ class Store:
     @staticmethod
     def _insert_lines(conn: Connection, table_id: int, first: int, lines: Sequence[dict[str, Any]]) -> None:
         if lines:
-            conn.execute(
-                _INSERT_LINES,
-                [
-                    {"table_id": table_id, "line_no": first + i, "text": json.dumps(line, ensure_ascii=False)}
-                    for i, line in enumerate(lines)
-                ],
-            )
+            conn.execute(_INSERT_LINES, _line_rows(table_id, first, lines))
 
     def append(
         self,
@@ -273,22 +289,42 @@ class Store:
         owner: str,
     ) -> None:
         """Commit one accepted move: its record lines and the counter, or :class:`Conflict`."""
+        move = Move(table_id, move_no, first_line, list(lines), status, result, owner)
+        if not self.append_many([move])[0]:
+            raise Conflict(f"table {table_id} moved on or is owned by another process")
+
+    def append_many(self, moves: Sequence[Move]) -> list[bool]:
+        """Commit accepted moves of different tables in one transaction (a group commit):
+        each moves its table's counter on only if the counter and the owner are still what
+        it expects, and writes its lines only then. Returns, for each, whether it committed
+        (``False``: its table moved on or belongs to another process; nothing of it written).
+        An error of the database commits none of them."""
+        ok: list[bool] = []
+        rows: list[dict[str, Any]] = []
+        now = time.time()
         with self.engine.begin() as conn:
-            done = conn.execute(
-                _MOVE_ON,
-                {
-                    "tid": table_id,
-                    "expected": move_no,
-                    "me": owner,
-                    "next_move": move_no + 1,
-                    "new_status": status,
-                    "new_result": result,
-                    "now": time.time(),
-                },
-            ).rowcount
-            if done != 1:
-                raise Conflict(f"table {table_id} moved on or is owned by another process")
-            self._insert_lines(conn, table_id, first_line, lines)
+            for m in moves:
+                done = (
+                    conn.execute(
+                        _MOVE_ON,
+                        {
+                            "tid": m.table_id,
+                            "expected": m.move_no,
+                            "me": m.owner,
+                            "next_move": m.move_no + 1,
+                            "new_status": m.status,
+                            "new_result": m.result,
+                            "now": now,
+                        },
+                    ).rowcount
+                    == 1
+                )
+                ok.append(done)
+                if done:
+                    rows.extend(_line_rows(m.table_id, m.first_line, m.lines))
+            if rows:
+                conn.execute(_INSERT_LINES, rows)
+        return ok
 
     def take_seat(self, table_id: int, seat: int, name: str, thash: str, status: str) -> bool:
         with self.engine.begin() as conn:

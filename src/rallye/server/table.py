@@ -23,7 +23,7 @@ from typing import Any
 from rallye.agents.base import LEVELS, make_agent
 from rallye.core.errors import ConfigError, GameError
 from rallye.server.games import Game, Match, game_for
-from rallye.server.store import Conflict, Store, StoredSeat, StoredTable, token_hash
+from rallye.server.store import Conflict, Move, Store, StoredSeat, StoredTable, token_hash
 
 PROTOCOL = 1
 #: an invite code's letters: no 0/o, 1/l/i, so a code read aloud is a code typed right
@@ -80,6 +80,18 @@ class Seat:
     @property
     def taken(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass
+class Pending:
+    """An action applied in memory but not yet committed: what to write, and what to put
+    back if the commit fails."""
+
+    write: Move
+    seat: int
+    action: str
+    over: bool
+    before: tuple[Any, int, int]  # the match's state, its number of lines, its actions
 
 
 @dataclass
@@ -282,6 +294,17 @@ class Table:
 
     def submit(self, seat: int | None, move_no: object, action: object) -> Accepted:
         """One action for ``seat``: checked in the fixed order, committed, or refused."""
+        pending = self.prepare(seat, move_no, action)
+        try:
+            committed = self.store.append_many([pending.write])[0]
+        except BaseException as exc:
+            return self.finish(pending, exc)
+        return self.finish(pending, None if committed else Conflict(f"table {self.code} moved on elsewhere"))
+
+    def prepare(self, seat: int | None, move_no: object, action: object) -> Pending:
+        """Check an action in the fixed order and apply it in memory; what to commit before
+        anyone is told (then :meth:`finish`). A refusal is a :class:`TableError` and changes
+        nothing. Until :meth:`finish`, no other action may be prepared at this table."""
         if seat is None:
             raise TableError("spectator", "a spectator cannot act")
         if self.over:
@@ -304,31 +327,35 @@ class Table:
         except GameError as exc:
             raise TableError("illegal", f"illegal '{chosen}': {exc.message}", exc.rule) from None
         over = self.game.over(match.state)
-        try:
-            self.store.append(
-                self.id,
-                move_no=before[2],
-                first_line=before[1],
-                lines=match.lines[before[1] :],
-                status="over" if over else self.status,
-                result=self.game.result(match.state) if over else None,
-                owner=self.owner,
-            )
-        except Conflict:
-            match.state, match.actions = before[0], before[2]
-            del match.lines[before[1] :]
-            raise TableError("elsewhere", "this table is now served by another server process; reconnect") from None
-        except Exception:
-            match.state, match.actions = before[0], before[2]
-            del match.lines[before[1] :]
-            raise
-        if over:
+        write = Move(
+            self.id,
+            move_no=before[2],
+            first_line=before[1],
+            lines=match.lines[before[1] :],
+            status="over" if over else self.status,
+            result=self.game.result(match.state) if over else None,
+            owner=self.owner,
+        )
+        return Pending(write, seat, str(chosen), over, before)
+
+    def finish(self, pending: Pending, error: BaseException | None = None) -> Accepted:
+        """After the commit of :meth:`prepare`'s move: it stands (``error`` is ``None``), or it is
+        taken back from memory and refused (:class:`~rallye.server.store.Conflict`: the table
+        moved on in another process, ``elsewhere``; any other error is raised again)."""
+        match = self.match
+        if error is not None:
+            state, lines, actions = pending.before
+            match.state, match.actions = state, actions
+            del match.lines[lines:]
+            if isinstance(error, Conflict):
+                raise TableError("elsewhere", "this table is now served by another server process; reconnect") from None
+            raise error
+        if pending.over:
             self.status = "over"
-        text = str(chosen)
-        self.log.append({"n": match.actions, "seat": seat, "action": text})
+        self.log.append({"n": match.actions, "seat": pending.seat, "action": pending.action})
         del self.log[:-LOG_LENGTH]
         self.turn_started = time.monotonic()
-        return Accepted(seat, text, match.actions, over)
+        return Accepted(pending.seat, pending.action, match.actions, pending.over)
 
     def _action(self, raw: object) -> Any:
         legal = self.game.legal(self.match.state)
