@@ -285,12 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--edition", default="wm2006")
     p.add_argument("--servers", type=int, default=1, help="server processes on the one database (default 1)")
+    p.add_argument("--database", metavar="URL", help="the database (default: a fresh SQLite file)")
     p.add_argument("--client", choices=("light", "websockets"), default="light", help="the load generator's websockets")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", metavar="FILE", help="run the (first) server under cProfile and write its profile here")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        db = f"sqlite:///{Path(tmp) / 'load.db'}"
+        db = args.database or f"sqlite:///{Path(tmp) / 'load.db'}"
         procs: list[subprocess.Popen[str]] = []
         try:
             first, port = _start(db, args.profile)  # the first creates the schema

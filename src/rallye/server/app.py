@@ -14,7 +14,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
@@ -366,6 +366,11 @@ class Committer:
                 continue
             try:
                 done = await self.server.db(self.server.store.append_many, [p.write for _, p, _ in batch])
+            except asyncio.CancelledError:  # the event loop is going away: nobody may wait forever
+                for table, pending, fut in [*batch, *self.waiting]:
+                    self._settle_one(table, pending, fut, TableError("stopping", "the server is stopping", status=503))
+                self.waiting = []
+                raise
             except Exception as exc:
                 log.error("a commit of %d moves failed: %s", len(batch), exc)
                 for table, pending, fut in batch:
@@ -392,20 +397,21 @@ class Committer:
             fut.set_result(accepted)
 
 
-async def _through_cancel(fut: Awaitable[T]) -> T:
+async def _through_cancel(fut: asyncio.Future[T]) -> T:
     """Wait for ``fut`` to the end even if the waiting task is cancelled meanwhile (a move
     half committed must be settled before its table's lock is let go); the cancellation is
     raised after."""
-    task = asyncio.ensure_future(fut)
     cancelled = False
-    while not task.done():
+    while not fut.done():
         try:
-            await asyncio.wait((task,))
+            await asyncio.shield(fut)
         except asyncio.CancelledError:
-            cancelled = True
+            cancelled = cancelled or not fut.cancelled()
+        except BaseException:  # fut's own error, raised below
+            pass
     if cancelled:
         raise asyncio.CancelledError
-    return task.result()
+    return fut.result()
 
 
 # -- HTTP --------------------------------------------------------------------------------
