@@ -38,7 +38,13 @@ def _kr_other_deal(state: kr.State, seat: int, rng: random.Random) -> kr.State:
 
 def _check_every_seat(table: Table, rng: random.Random) -> None:
     real = table.match.state
-    for seat in [None, *range(len(table.seats))]:
+    seats = [None, *range(len(table.seats))]
+    # a broadcast builds every seat's view at once: each is the seat's own view, nothing else
+    game = table.game
+    one_by_one = {s: game.spectator_json(real) if s is None else game.view_json(game.view(real, s)) for s in seats}
+    assert game.views_json(real, seats) == one_by_one
+    assert table.states_for(seats) == {s: table.state_for(s) for s in seats}
+    for seat in seats:
         msg = table.state_for(seat)
         for _ in range(2):
             if table.game.key == "mille":

@@ -306,12 +306,10 @@ class Server:
         if not conns:
             return
         deadline = self.deadline(table)
-        cache: dict[int | None, str] = {}  # one encoding a seat, however many devices it has
-        summary = table.summary()
+        states = table.states_for([c.seat for c in conns], deadline)
+        texts = {seat: encode(msg) for seat, msg in states.items()}  # one a seat, however many devices it has
         for c in conns:
-            if c.seat not in cache:
-                cache[c.seat] = encode(table.state_for(c.seat, deadline, summary))
-            c.queue.put_nowait(cache[c.seat])
+            c.queue.put_nowait(texts[c.seat])
 
     async def send_all(self, table: Table, msg: dict[str, Any]) -> None:
         for c in self.conns.get(table.code, []):

@@ -9,7 +9,7 @@ is the authority that calls it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,11 @@ class Game:
         """What the rules make public: a view with no seat's hidden cards."""
         raise NotImplementedError
 
+    def views_json(self, state: Any, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """Each seat's view as JSON (``None``: the spectator's), as :meth:`view_json` and
+        :meth:`spectator_json` give them one by one."""
+        return {s: self.spectator_json(state) if s is None else self.view_json(self.view(state, s)) for s in seats}
+
     def result(self, state: Any) -> dict[str, Any]:  # pragma: no cover - abstract
         """The outcome of a finished match (totals, winners, score sheets) as JSON."""
         raise NotImplementedError
@@ -160,6 +165,15 @@ class MilleGame(Game):
         data = mille_view(state, 0).to_json()
         data.update(seat=None, side=None, hand=[])
         return data
+
+    def views_json(self, state: MilleState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        # A Mille view differs between seats only in whose it is and that seat's hand: the
+        # rest is built once for all seats (a broadcast after every move wants them all).
+        public = self.spectator_json(state)
+        return {
+            s: public if s is None else dict(public, seat=s, side=state.side_of[s], hand=list(state.hands[s]))
+            for s in seats
+        }
 
     def result(self, state: MilleState) -> dict[str, Any]:
         return {

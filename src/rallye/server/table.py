@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -433,27 +433,36 @@ class Table:
         self, seat: int | None, deadline: float | None = None, summary: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The ``state`` message for a seat (``None``: a spectator); ``summary``: the table's,
-        when the caller has it already (one for all seats of a broadcast)."""
+        when the caller has it already."""
+        return self.states_for([seat], deadline, summary)[seat]
+
+    def states_for(
+        self, seats: Iterable[int | None], deadline: float | None = None, summary: dict[str, Any] | None = None
+    ) -> dict[int | None, dict[str, Any]]:
+        """The ``state`` messages of a broadcast, one a seat (``None``: a spectator), each
+        built from that seat's view alone."""
         state = self.match.state
         turn = self.current()
-        if seat is None:
-            view_json = self.game.spectator_json(state)
+        wanted = list(dict.fromkeys(seats))
+        views = self.game.views_json(state, wanted)
+        table = summary if summary is not None else self.summary()
+        log = list(self.log)
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in wanted:
             legal: list[dict[str, Any]] = []
-        else:
-            view = self.game.view(state, seat)
-            view_json = self.game.view_json(view)
-            mine = turn == seat and self.status == "playing"
-            legal = self.game.legal_json(view, self.game.legal(state)) if mine else []
-        return {
-            "type": "state",
-            "move_no": self.move_no,
-            "view": view_json,
-            "legal": legal,
-            "turn": turn,
-            "log": list(self.log),
-            "table": summary if summary is not None else self.summary(),
-            "deadline": deadline,
-        }
+            if seat is not None and turn == seat and self.status == "playing":
+                legal = self.game.legal_json(self.game.view(state, seat), self.game.legal(state))
+            out[seat] = {
+                "type": "state",
+                "move_no": self.move_no,
+                "view": views[seat],
+                "legal": legal,
+                "turn": turn,
+                "log": log,
+                "table": table,
+                "deadline": deadline,
+            }
+        return out
 
     def record_text(self) -> str:
         from rallye.core.record import dumps_line
