@@ -1,0 +1,31 @@
+"""The load benchmark (benchmarks/server_load.py) runs: a small load against real server
+processes, with its own light websocket client and with the websockets library, one
+process and two on one database; every move gets its state back and nothing errs. (It
+checks that the benchmark works, never how fast: the figures are in docs/server.md.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(("client", "servers"), [("light", 1), ("websockets", 1), ("light", 2)])
+def test_the_load_benchmark_plays_moves_without_an_error(client: str, servers: int) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    # enough tables that no one person outruns the server's 20 messages a second a connection
+    args = ["--tables", "40", "--players", "4", "--seconds", "2", "--client", client, "--servers", str(servers)]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "server_load.py"), *args, "--json"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["errors"] == 0 and out["moves"] > 10 and out["players"] == 160 and out["servers"] == servers
+    assert out["latency_ms_p50"] <= out["latency_ms_p99"] <= out["latency_ms_max"]
