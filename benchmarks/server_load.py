@@ -140,7 +140,7 @@ class LightSocket(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
-        transport.write(self.request)
+        self.transport.write(self.request)
 
     def connection_lost(self, exc: Exception | None) -> None:
         for fut in (self.open, self.closed):
