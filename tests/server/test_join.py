@@ -103,3 +103,22 @@ def test_join_a_knight_rider_table(tmp_path: Path, data_dir: Path, monkeypatch: 
             client.join(_args(args.url, seat=2, token=None), Console(file=io.StringIO()), Keyboard(1))
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("lang", ["de", "hu", "fr"])
+def test_a_server_refusal_with_no_rule_is_told_in_the_players_language(lang: str) -> None:
+    """A move the server took back ('unavailable': the database could not save it) is told in
+    the terminal's language, from the words the pages use for the same code."""
+    from rich.console import Console
+
+    from rallye.core.errors import IllegalAction
+    from rallye.i18n import translator
+    from rallye.tui.loop import SavingLoop
+
+    out = io.StringIO()
+    loop = SavingLoop(None, lambda _: "", Console(file=out, width=200), None, 0, lambda _: None, ui=lang)
+    server_says = "the move could not be saved and was not played; send it again"
+    loop.refuse(IllegalAction(server_says, rule="unavailable"), translator(lang, "mille"))
+    told = out.getvalue()
+    assert translator(lang, "web")("code.unavailable") in told
+    assert server_says in told  # and the server's own words, for reference

@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
-from rallye.i18n import Translator
+from rallye.i18n import Translator, translator
 from rallye.tui.words import common
 
 #: The record header field where the terminal keeps the human's seat and the bots.
@@ -331,10 +331,13 @@ class SavingLoop:
         exact words (which name the input and the rule code) for reference."""
         key = f"rule.{exc.rule}"
         prefix = "refused" if understood else "not_understood"
-        if self.ui == "en" or not exc.rule or not game_words.has(key):
+        words = game_words
+        if not game_words.has(key):  # a table server's refusal (rallye join): its code, in the pages' words
+            words, key = translator(self.ui, "web"), f"code.{exc.rule}"
+        if self.ui == "en" or not exc.rule or not words.has(key):
             self.say(self.tc(prefix, error=exc), "red")
             return
-        self.say(self.tc(prefix, error=game_words(key)), "red")
+        self.say(self.tc(prefix, error=words(key)), "red")
         self.say(f"  {exc}", "dim")
 
     def pass_keyboard(self, seat_label: str) -> None:
