@@ -6,6 +6,7 @@ deal consistent with s's view, and the message for s must not change."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from rallye import knightrider as kr
 from rallye.mille.edition import editions
 from rallye.mille.state import MilleState
+from rallye.server.app import encode
 from rallye.server.store import Store
 from rallye.server.table import Table
 
@@ -44,6 +46,8 @@ def _check_every_seat(table: Table, rng: random.Random) -> None:
     one_by_one = {s: game.spectator_json(real) if s is None else game.view_json(game.view(real, s)) for s in seats}
     assert game.views_json(real, seats) == one_by_one
     assert table.states_for(seats) == {s: table.state_for(s) for s in seats}
+    for msg in table.states_for(seats).values():
+        assert json.loads(encode(msg)) == msg  # what is sent: JSON the standard library reads back the same
     for seat in seats:
         msg = table.state_for(seat)
         for _ in range(2):

@@ -566,7 +566,7 @@ async def _writer(conn: Conn) -> None:
 def encode(msg: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson: a state message is built for every seat after
     every move, and the standard library's encoder was a third of the server's time)."""
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    return orjson.dumps(msg).decode("utf-8")
 
 
 def _parse(raw: str | None) -> dict[str, Any]:
