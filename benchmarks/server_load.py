@@ -5,9 +5,11 @@ the tables made on it, as docs/server.md describes) on a fresh database, creates
 Mille Bornes tables of ``--players`` people each, and connects one websocket per person over
 loopback, to the process that owns the table. Every person's move is played by a client-side
 random bot as fast as the states come; the latency of a move is the time from sending it to
-receiving the state that shows it. Prints moves a second, latency p50/p99/max, errors, the
-server's memory (resident set, all processes) and the CPU time a move costs the server and
-the load generator (which shares the machine).
+receiving the state that shows it. Prints moves a second, latency p50/p99/max, errors (a
+message the server held back under its limit of 20 a second a connection is counted apart,
+as ``rate_limited``: it waits, then counts), the server's memory (resident set, all
+processes) and the CPU time a move costs the server and the load generator (which shares
+the machine).
 
 The load generator's websockets are its own few lines over asyncio (``--client light``, the
 default: a thousand clients of a general library cost more CPU than the server they load);
@@ -77,6 +79,7 @@ class Stats:
         self.errors: list[str] = []
         self.moves = 0
         self.games = 0
+        self.rate_limited = 0  # moves the server held back (20 messages a second a connection)
         self.started = 0.0  # when the people connect (after the tables are made)
         self.cpu_at_start = 0.0  # the servers' CPU seconds then
         self.own_cpu_at_start = 0.0  # and the load generator's
@@ -100,7 +103,9 @@ class Person:
         """The message to send back to ``raw``, if any; sets ``done`` at the game's end."""
         msg = orjson.loads(raw)
         if msg["type"] == "error":
-            if msg["code"] != "stale":
+            if msg["code"] == "rate-limited":  # not an error: the move waits, then counts
+                self.stats.rate_limited += 1
+            elif msg["code"] != "stale":
                 self.stats.errors.append(f"{msg['code']}: {msg['message']}")
             return None
         if msg["type"] != "state":
@@ -345,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         "server_cpu_ms_per_move": round(1000 * cpu / max(1, stats.moves), 3),
         "client_cpu_ms_per_move": round(1000 * own_cpu / max(1, stats.moves), 3),
         "errors": len(stats.errors),
+        "rate_limited": stats.rate_limited,
         "server_rss_mb": round(rss, 1),
         "cpus": os.cpu_count(),
     }
