@@ -83,6 +83,25 @@ def eval_random(net: Net, matches: int, seed: int) -> tuple[int, int]:
     return wins, n
 
 
+def eval_against(net: Net, other: Net, matches: int, seed: int) -> tuple[int, int]:
+    """Greedy policy against another network's greedy policy (the start: the clone) on the
+    batch: ``(matches won, matches)``, half in each seat."""
+    wins = n = 0
+    for seat in (0, 1):
+        size = max(1, matches // 2)
+        env = MilleVector("wm2006", 2, size, seed + seat, seat=seat, episode="match", reward="win")
+        env.opponents = lambda o, m: act(other, o, m, greedy=True)
+        obs, mask = env.reset()
+        finished = np.zeros(size, dtype=bool)
+        while not finished.all():
+            obs, mask, rewards, dones = env.step(act(net, obs, mask, greedy=True))
+            new = dones & ~finished
+            wins += int((rewards[new] > 0).sum())
+            n += int(new.sum())
+            finished |= dones
+    return wins, n
+
+
 def eval_medium(net: Net, matches: int, seed: int) -> tuple[int, int]:
     """Greedy policy against ``medium`` on the pure engine: ``(matches won, matches)``."""
     import gymnasium as gym
@@ -136,7 +155,7 @@ def clone_data(bot: str, matches: int, seed: int, log: bool = True) -> dict[str,
 def behaviour_clone(net: Net, data: dict[str, np.ndarray], args: argparse.Namespace, log: bool = True) -> float:
     """Masked cross-entropy on the bot's moves (and the value head on the match results),
     ``--clone-epochs`` passes; returns the greedy accuracy on the held-out 5 % (whole matches)."""
-    held = (data["match"] % 20) == 19
+    held = (data["match"] % 20) == min(19, int(data["match"].max()))  # 1 match in 20 (the last if fewer)
     tensors = {k: torch.from_numpy(data[k]) for k in ("obs", "mask", "action", "won")}
     train_idx = torch.from_numpy(np.flatnonzero(~held))
     test_idx = torch.from_numpy(np.flatnonzero(held))
@@ -312,7 +331,11 @@ def train(args: argparse.Namespace, log: bool = True) -> tuple[Net, list[dict[st
                 "decisions": it * args.steps * args.envs * args.workers,
                 "loss": loss,
             }
-            for name, fn, k in (("random", eval_random, args.eval_random), ("medium", eval_medium, args.eval_medium)):
+            evals: list[tuple[str, Any, int]] = [("random", eval_random, args.eval_random)]
+            if anchor is not None and args.eval_start:
+                evals.append(("start", lambda nt, k, sd: eval_against(nt, anchor, k, sd), args.eval_start))
+            evals.append(("medium", eval_medium, args.eval_medium))
+            for name, fn, k in evals:
                 if k:
                     w, n = fn(net, k, 10_000 * it)
                     lo, hi = wilson(w, n)
@@ -325,7 +348,7 @@ def train(args: argparse.Namespace, log: bool = True) -> tuple[Net, list[dict[st
                     f"{row['matches']} self-play matches",
                     f"loss {loss:.3f}",
                 ]
-                for name in ("random", "medium"):
+                for name in ("random", "start", "medium"):
                     if name in row:
                         w, n, lo, hi = row[name]
                         parts.append(f"vs {name} {w}/{n} = {w / n:.1%} [{lo:.1%}, {hi:.1%}]")
@@ -352,6 +375,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--refresh", type=int, default=5, help="iterations between copies of the policy to the opponent")
     p.add_argument("--eval-every", type=int, default=20)
     p.add_argument("--eval-random", type=int, default=256, help="matches against random per evaluation")
+    p.add_argument(
+        "--eval-start",
+        type=int,
+        default=0,
+        help="matches against the start (the clone or --load) per evaluation, on the batch",
+    )
     p.add_argument("--eval-medium", type=int, default=40, help="matches against medium per evaluation")
     p.add_argument("--final-medium", type=int, default=0, help="matches against medium at the end")
     p.add_argument(
@@ -377,6 +406,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--clone-batch", type=int, default=512)
     p.add_argument("--clone-eval", type=int, default=0, help="matches of the clone against medium before PPO")
     p.add_argument("--save-clone", default=None, help="write the clone's weights here")
+    p.add_argument("--final-seed", type=int, default=7_000_000, help="first deal seed of the final matches")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--save", default=None, help="write the network's weights here at the end")
     return p.parse_args(argv)
@@ -386,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     net, history = train(args)
     if args.final_medium:
-        w, n = eval_medium(net, args.final_medium, 7_000_000)
+        w, n = eval_medium(net, args.final_medium, args.final_seed)
         lo, hi = wilson(w, n)
         done = history[-1] if history else {"matches": 0, "minutes": 0.0}
         print(
