@@ -46,3 +46,20 @@ def test_clone_then_ppo_against_a_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     assert clone["iteration"] == 0 and 0.0 < clone["accuracy"] <= 1.0
     assert clone["medium"][1] == 1
     assert history[-1]["iteration"] == 3 and history[-1]["random"][1] == 2 and history[-1]["start"][1] == 2
+
+
+def test_compare_policies_on_the_same_deals(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """examples/compare_mille_policies.py: a saved network and a bot against medium on the
+    same deals, with the paired counts and their sign test."""
+    monkeypatch.syspath_prepend(EXAMPLES)
+    ppo = importlib.import_module("train_mille_ppo")
+    compare = importlib.import_module("compare_mille_policies")
+    torch.manual_seed(0)
+    weights = tmp_path / "net.pt"
+    torch.save(ppo.Net(16).state_dict(), weights)
+    assert compare.main(["--matches", "2", "--hidden", "16", str(weights), "bot:random"]) == 0
+    out = capsys.readouterr().out
+    assert f"{weights} vs medium: " in out and "bot:random vs medium: " in out and "sign test p = " in out
+    assert compare.sign_test(0, 0) == 1.0 and compare.sign_test(10, 0) == compare.sign_test(0, 10) < 0.01
