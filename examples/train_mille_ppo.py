@@ -105,29 +105,18 @@ def act(net: Net, obs: np.ndarray, mask: np.ndarray, greedy: bool = False) -> np
 def eval_random(net: Net, matches: int, seed: int) -> tuple[int, int]:
     """Greedy policy against the batch's random policy: ``(matches won, matches)``, the
     learner in seat 0 of half of them and seat 1 of the others."""
+    return eval_against(net, None, matches, seed)
+
+
+def eval_against(net: Net, other: Net | None, matches: int, seed: int) -> tuple[int, int]:
+    """Greedy policy against another network's greedy policy (the start: the clone; ``None``:
+    the batch's random policy) on the batch: ``(matches won, matches)``, half in each seat."""
     wins = n = 0
     for seat in (0, 1):
         size = max(1, matches // 2)
         env = MilleVector("wm2006", 2, size, seed + seat, seat=seat, episode="match", reward="win")
-        obs, mask = env.reset()
-        finished = np.zeros(size, dtype=bool)
-        while not finished.all():
-            obs, mask, rewards, dones = env.step(act(net, obs, mask, greedy=True))
-            new = dones & ~finished
-            wins += int((rewards[new] > 0).sum())
-            n += int(new.sum())
-            finished |= dones
-    return wins, n
-
-
-def eval_against(net: Net, other: Net, matches: int, seed: int) -> tuple[int, int]:
-    """Greedy policy against another network's greedy policy (the start: the clone) on the
-    batch: ``(matches won, matches)``, half in each seat."""
-    wins = n = 0
-    for seat in (0, 1):
-        size = max(1, matches // 2)
-        env = MilleVector("wm2006", 2, size, seed + seat, seat=seat, episode="match", reward="win")
-        env.opponents = lambda o, m: act(other, o, m, greedy=True)
+        if other is not None:
+            env.opponents = lambda o, m: act(other, o, m, greedy=True)
         obs, mask = env.reset()
         finished = np.zeros(size, dtype=bool)
         while not finished.all():
