@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from web_helpers import Pages, shot
+from web_helpers import SHOTS, Pages, shot
 
 from rallye.server.games import lobby_info
 
@@ -40,8 +40,9 @@ async (pageLang) => {
   }
   const info = await (await fetch("/api/info")).json();
   // each hazard beside its remedy and its safety
-  const ORDER = ["D25", "D50", "D75", "D100", "D200", "STOP", "ROLL", "SPEED_LIMIT", "END_OF_LIMIT", "RIGHT_OF_WAY",
-    "OUT_OF_GAS", "GASOLINE", "EXTRA_TANK", "FLAT_TIRE", "SPARE_TIRE", "PUNCTURE_PROOF", "ACCIDENT", "REPAIRS", "DRIVING_ACE"];
+  const ORDER = ["D25", "D50", "D75", "D100", "D200", "STOP", "ROLL", "SPEED_LIMIT", "END_OF_LIMIT",
+    "RIGHT_OF_WAY", "OUT_OF_GAS", "GASOLINE", "EXTRA_TANK", "FLAT_TIRE", "SPARE_TIRE", "PUNCTURE_PROOF",
+    "ACCIDENT", "REPAIRS", "DRIVING_ACE"];
   const box = document.createElement("main");
   box.style.cssText = "display:flex;flex-direction:column;gap:6px;padding:8px;max-width:none";
   document.body.replaceChildren(box);
@@ -164,3 +165,78 @@ def test_every_card_of_every_edition_in_every_language(pages: Pages, base_url: s
     shot(page, "cards-light")
     page.emulate_media(color_scheme="dark")
     shot(page, "cards-dark")
+
+
+def test_knight_rider_cars_have_their_own_colours_and_the_villain_is_red(pages: Pages, base_url: str) -> None:
+    """Five players (four bots) on a quickly built track, played until every car is on it."""
+    page = pages.new(locale="en-GB", viewport={"width": 1280, "height": 900}, device_scale_factor=2)
+    page.goto(base_url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    made = page.request.post(
+        base_url + "/api/tables",
+        data={
+            "game": "knightrider",
+            "players": 5,
+            "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "easy"}] * 4,
+            "sit": 0,
+            "name": "Anna",
+            "options": {"quick_build": True, "turn_limit": 30},
+        },
+    ).json()
+    page.evaluate(
+        "m => localStorage.setItem('rallye.seats', JSON.stringify({[m.code]: {seat: m.seat, token: m.token}}))", made
+    )
+    page.goto(f"{base_url}/t/{made['code']}")
+    page.wait_for_selector("body[data-ready='1']")
+    on_board = "window.rallye.state.view.cars.every((c) => c.field) || window.rallye.state.view.over"
+    for _ in range(40):
+        page.wait_for_function(
+            f"(() => {{ const r = window.rallye; return r.state && ({on_board}"
+            " || (r.state.turn === r.seat && r.state.legal.length > 0)); })()"
+        )
+        if page.evaluate(on_board):
+            break
+        before = page.evaluate("window.rallye.state.move_no")
+        kinds = [entry["info"]["kind"] for entry in page.evaluate("window.rallye.state.legal")]
+        if "move" in kinds:
+            page.locator("#controls .all-moves button[data-action]").first.dispatch_event("click")
+        else:
+            page.locator("#controls button[data-action]").last.click()
+        page.wait_for_function("n => window.rallye.state.move_no > n", arg=before)
+    view = page.evaluate("window.rallye.state.view")
+    cars = page.evaluate(
+        """() => [...document.querySelectorAll("svg.kr-board g.car")].map((g) => ({
+          cls: g.getAttribute("class"), label: g.getAttribute("aria-label"), role: g.getAttribute("role"),
+          body: getComputedStyle(g.querySelector(".kr-body")).fill,
+          number: g.querySelector("text").textContent, transform: g.getAttribute("transform") }))"""
+    )
+    villain = page.evaluate(
+        """() => { const g = document.querySelector("svg.kr-board g.villain");
+          const body = g && getComputedStyle(g.querySelector(".kr-body")).fill;
+          return g && { label: g.getAttribute("aria-label"), body }; }"""
+    )
+    shown = [c for c in view["cars"] if c["field"] or c["side"] >= 0]
+    assert len(shown) >= 2 and len(cars) == len(shown), (cars, view["cars"])
+    for car in cars:
+        player = int(re.search(r"car-(\d)", car["cls"])[1])
+        assert car["role"] == "img" and car["label"] and car["number"] == str(player + 1)
+        heading = next(c["heading"] for c in view["cars"] if c["player"] == player)
+        assert f"rotate({heading * 90})" in car["transform"]  # the picture faces the car's heading
+    colours = {car["body"] for car in cars}
+    assert len(colours) == len(cars), f"two players share a colour: {cars}"
+    assert view["villain"] and villain and villain["label"]
+    assert villain["body"] == "rgb(208, 2, 27)", villain  # the red car
+    assert villain["body"] not in colours
+    shot(page, "kr-cars")
+    # a close look at the cars and the villain (the page's own size, twice the pixels)
+    box = page.evaluate(
+        """() => { const rs = [...document.querySelectorAll("svg.kr-board g.car, svg.kr-board g.villain")]
+          .map((g) => g.getBoundingClientRect());
+          const x = Math.min(...rs.map((r) => r.left)) - 48, y = Math.min(...rs.map((r) => r.top)) - 48;
+          const right = Math.max(...rs.map((r) => r.right)) + 48, bottom = Math.max(...rs.map((r) => r.bottom)) + 48;
+          return { x: Math.max(0, x + scrollX), y: Math.max(0, y + scrollY), width: right - x,
+            height: bottom - y }; }"""
+    )
+    page.screenshot(path=str(SHOTS / "kr-cars-close.png"), clip=box, full_page=True)
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(SHOTS / "kr-cars-close-dark.png"), clip=box, full_page=True)

@@ -89,7 +89,7 @@ const SAFETY = 1.04; // canvas and SVG may round glyphs differently: keep a marg
 
 // The pieces a name may be split into: each knows how it joins the next one ("space": a
 // space, "hyphen": the word's own hyphen, kept; "soft": a syllable break, shown as "-").
-function pieces(name, lang, soft) {
+function pieces(name, lang) {
   const table = breakTable(lang);
   const out = [];
   const words = name.split(/\s+/).filter(Boolean);
@@ -103,7 +103,7 @@ function pieces(name, lang, soft) {
     const parts = word.split(/(?<=-)(?=.)/); // after each hyphen inside the word
     parts.forEach((part, i) => {
       const m = part.match(/^([^\p{L}]*)([\p{L}'’]+)([^\p{L}]*)$/u);
-      const syl = soft && m ? table.get(m[2]) : null;
+      const syl = m ? table.get(m[2]) : null;
       const bits = syl ? syl.map((s, j) => ({ ...s, text: (j === 0 ? m[1] : "") + s.text + (j === syl.length - 1 ? m[3] : "") })) : [{ text: part, cost: 0 }];
       bits.forEach((b, j) => out.push({ text: b.text, cost: b.cost, join: j < bits.length - 1 ? "soft" : i < parts.length - 1 ? "hyphen" : "space" }));
     });
@@ -111,55 +111,59 @@ function pieces(name, lang, soft) {
   return out;
 }
 
-// Greedy lines of the pieces at one size; null when a piece alone is too wide.
-function wrap(ps, size, maxWidth) {
-  const lines = [];
-  let cur = null; // {text, end} where end is how the last piece joins the next
+// The lines of the pieces at one size in at most `maxLines` lines, breaking where it costs
+// least (a space or a word's own hyphen costs nothing, a compound break a little, a
+// syllable break more; each line a hair, so fewer lines win a tie); null when none fits.
+function layout(ps, size, maxWidth, maxLines) {
+  const n = ps.length;
   const fits = (s) => (width100(s) * size * SAFETY) / 100 <= maxWidth;
-  for (const p of ps) {
-    if (cur) {
-      const glue = cur.end === "space" ? " " : "";
-      const joined = cur.text + glue + p.text;
-      if (fits(p.join === "soft" ? `${joined}-` : joined)) {
-        cur = { text: joined, end: p.join, cost: p.cost };
-        continue;
-      }
-      lines.push(cur);
+  const lineText = (i, j) => {
+    let s = ps[i].text;
+    for (let k = i + 1; k <= j; k++) s += (ps[k - 1].join === "space" ? " " : "") + ps[k].text;
+    return j < n - 1 && ps[j].join === "soft" ? `${s}-` : s;
+  };
+  const memo = new Map();
+  const best = (i, left) => {
+    if (i === n) return { cost: 0, lines: [] };
+    if (left === 0) return null;
+    const key = i * 64 + left;
+    if (memo.has(key)) return memo.get(key);
+    let found = null;
+    for (let j = i; j < n; j++) {
+      const text = lineText(i, j);
+      if (!fits(text)) continue;
+      const rest = best(j + 1, left - 1);
+      if (!rest) continue;
+      const end = j === n - 1 ? "end" : ps[j].join;
+      const cost = (end === "soft" ? ps[j].cost : 0) + 0.01 + rest.cost;
+      if (!found || cost < found.cost - 1e-9) found = { cost, lines: [{ text, end }, ...rest.lines] };
     }
-    if (!fits(p.join === "soft" ? `${p.text}-` : p.text)) return null;
-    cur = { text: p.text, end: p.join, cost: p.cost };
-  }
-  if (cur) lines.push(cur);
-  return lines.map((l, i) => {
-    const last = i === lines.length - 1;
-    return { text: l.end === "soft" && !last ? `${l.text}-` : l.text, end: last ? "end" : l.end, cost: l.end === "soft" && !last ? l.cost : 0 };
-  });
+    memo.set(key, found);
+    return found;
+  };
+  return best(0, Math.min(maxLines, n));
 }
 
 export const LINE_HEIGHT = 1.12;
 
-// Lines and a font size for `name` in a box: the largest size where it fits between words;
-// a break inside a word (this file's list) only when it buys a larger size than it costs;
-// below `min`, the size that makes the longest line fit.
+// Lines and a font size for `name` in a box: the size minus what its breaks cost is the
+// largest (a break inside a word, at a point this file lists, only when it buys more size
+// than it costs); when nothing fits at `min`, the size that makes the widest piece fit.
 export function fitName(name, lang, { width, height, max, min }) {
+  const ps = pieces(name, lang);
   let best = null;
   for (let size = max; size >= min - 1e-9; size -= 0.25) {
-    for (const soft of [false, true]) {
-      const lines = wrap(pieces(name, lang, soft), size, width);
-      if (!lines || lines.length * size * LINE_HEIGHT > height) continue;
-      const score = size - lines.reduce((sum, l) => sum + l.cost, 0);
-      if (!best || score > best.score) best = { size, lines, score };
-    }
     if (best && best.score >= size) break; // nothing smaller can do better
+    const found = layout(ps, size, width, Math.floor(height / (size * LINE_HEIGHT) + 1e-9));
+    if (!found) continue;
+    const score = size - found.cost + 0.01 * found.lines.length;
+    if (!best || score > best.score) best = { size, lines: found.lines, score };
   }
   if (best) return best;
-  // nothing fits at the smallest size: every piece on a line of its own, at the size where the
-  // widest fits; then joined again where they fit at that size
-  const ps = pieces(name, lang, true);
   const widest = Math.max(...ps.map((p) => (width100(p.join === "soft" ? `${p.text}-` : p.text) * SAFETY) / 100));
-  const size = Math.min(width / widest, height / (ps.length * LINE_HEIGHT));
-  const again = wrap(ps, size, width);
-  return { size: Math.min(size, height / (again.length * LINE_HEIGHT)), lines: again, score: 0 };
+  const size = 0.999 * Math.min(width / widest, height / (ps.length * LINE_HEIGHT));
+  const found = layout(ps, size, width, ps.length);
+  return { size, lines: found.lines, score: 0 };
 }
 
 // ------------------------------------------------------------------------- the symbols
@@ -173,7 +177,7 @@ const GREY = "#8d939b";
 
 function trafficLight(lit, x = 13, y = 2, s = 1) {
   const g = svg("g", { transform: `translate(${x},${y}) scale(${s})` });
-  g.append(svg("rect", { x: 0, y: 0, width: 14, height: 34, rx: 4, fill: "#2b2f36", stroke: INK, "stroke-width": 1 }));
+  g.append(svg("rect", { class: "rc-edge", x: 0, y: 0, width: 14, height: 34, rx: 4, fill: "#2b2f36", stroke: INK, "stroke-width": 1 }));
   g.append(svg("rect", { x: 5.5, y: 34, width: 3, height: 4, fill: "#2b2f36" }));
   const colours = [["red", "#ff3b30", "#5a2222"], ["amber", "#ffb000", "#564319"], ["green", "#34c759", "#1f4a2a"]];
   colours.forEach(([name, on, off], i) => {
@@ -221,7 +225,7 @@ function fuelCan(full) {
 function tyre(flat) {
   const g = svg("g", {});
   if (flat) {
-    g.append(svg("path", { d: "M5 24 A15 15 0 0 1 35 24 Q36 33 30 35 L10 35 Q4 33 5 24 Z", fill: "#2b2f36", stroke: INK, "stroke-width": 1 }));
+    g.append(svg("path", { class: "rc-edge", d: "M5 24 A15 15 0 0 1 35 24 Q36 33 30 35 L10 35 Q4 33 5 24 Z", fill: "#2b2f36", stroke: INK, "stroke-width": 1 }));
     g.append(svg("ellipse", { cx: 20, cy: 24, rx: 7, ry: 6, fill: "#c9ced6", stroke: INK, "stroke-width": 0.8 }));
     // the nail, and the air going out
     g.append(svg("path", { d: "M29 30 L35 22", stroke: "#9aa0a6", "stroke-width": 1.8, "stroke-linecap": "round" }));
@@ -229,7 +233,7 @@ function tyre(flat) {
     g.append(svg("path", { d: "M2 12 Q5 10 4 7 M7 8 Q10 6 9 3", fill: "none", stroke: RED, "stroke-width": 1.4, "stroke-linecap": "round" }));
     g.append(svg("line", { x1: 2, y1: 36.5, x2: 38, y2: 36.5, stroke: INK, "stroke-width": 1.2 }));
   } else {
-    g.append(svg("circle", { cx: 20, cy: 20, r: 17, fill: "#2b2f36", stroke: INK, "stroke-width": 1 }));
+    g.append(svg("circle", { class: "rc-edge", cx: 20, cy: 20, r: 17, fill: "#2b2f36", stroke: INK, "stroke-width": 1 }));
     for (let i = 0; i < 12; i++) {
       const a = (i * Math.PI) / 6;
       g.append(svg("line", { x1: 20 + Math.cos(a) * 13.5, y1: 20 + Math.sin(a) * 13.5, x2: 20 + Math.cos(a) * 16.5, y2: 20 + Math.sin(a) * 16.5, stroke: "#5c636d", "stroke-width": 1.6 }));
@@ -281,56 +285,26 @@ function scaled(node, s, cx = 20, cy = 20) {
   return svg("g", { transform: `translate(${cx * (1 - s)},${cy * (1 - s)}) scale(${s})` }, node);
 }
 
-// The symbol of a card in the 40 × 40 box.
+// The symbol of each card in the 40 × 40 box: partners share theirs.
+const SYMBOLS = {
+  STOP: () => [trafficLight(["red"])],
+  ROLL: () => [trafficLight(["green"])],
+  SPEED_LIMIT: () => [speedSign(false)],
+  END_OF_LIMIT: () => [speedSign(true)],
+  OUT_OF_GAS: () => [fuelCan(false)],
+  GASOLINE: () => [fuelCan(true)],
+  FLAT_TIRE: () => [tyre(true)],
+  SPARE_TIRE: () => [tyre(false)],
+  ACCIDENT: () => [carSide(true), crash()],
+  REPAIRS: () => [carSide(false), wrench()],
+  RIGHT_OF_WAY: () => [shield(), trafficLight(["green"], 7, 8.5, 0.62), speedSign(true, 27, 19, 7.5)],
+  EXTRA_TANK: () => [shield(), scaled(fuelCan(true), 0.66, 20, 21)],
+  PUNCTURE_PROOF: () => [shield(), scaled(tyre(false), 0.62, 20, 19)],
+  DRIVING_ACE: () => [shield(), scaled(carSide(false), 0.72, 20, 23), svg("path", { d: starPath(20, 9, 5), fill: GOLD, stroke: INK, "stroke-width": 0.7 })],
+};
+
 function symbol(card) {
-  const g = svg("g", { class: "rc-symbol" });
-  switch (card) {
-    case "STOP":
-      g.append(trafficLight(["red"]));
-      break;
-    case "ROLL":
-      g.append(trafficLight(["green"]));
-      break;
-    case "SPEED_LIMIT":
-      g.append(speedSign(false));
-      break;
-    case "END_OF_LIMIT":
-      g.append(speedSign(true));
-      break;
-    case "OUT_OF_GAS":
-      g.append(fuelCan(false));
-      break;
-    case "GASOLINE":
-      g.append(fuelCan(true));
-      break;
-    case "FLAT_TIRE":
-      g.append(tyre(true));
-      break;
-    case "SPARE_TIRE":
-      g.append(tyre(false));
-      break;
-    case "ACCIDENT":
-      g.append(carSide(true), crash());
-      break;
-    case "REPAIRS":
-      g.append(carSide(false), wrench());
-      break;
-    case "RIGHT_OF_WAY":
-      g.append(shield(), trafficLight(["green"], 7, 8.5, 0.62), speedSign(true, 27, 19, 7.5));
-      break;
-    case "EXTRA_TANK":
-      g.append(shield(), scaled(fuelCan(true), 0.66, 20, 21));
-      break;
-    case "PUNCTURE_PROOF":
-      g.append(shield(), scaled(tyre(false), 0.62, 20, 19));
-      break;
-    case "DRIVING_ACE":
-      g.append(shield(), scaled(carSide(false), 0.72, 20, 23), svg("path", { d: starPath(20, 9, 5), fill: GOLD, stroke: INK, "stroke-width": 0.7 }));
-      break;
-    default:
-      break;
-  }
-  return g;
+  return svg("g", { class: "rc-symbol" }, SYMBOLS[card]?.() ?? []);
 }
 
 const DISTANCE = { D25: 25, D50: 50, D75: 75, D100: 100, D200: 200 };
@@ -437,11 +411,13 @@ export function cardSVG(card, { name, lang, kindLabel, small = false }) {
 export const CAR_COLOURS = ["#0072b2", "#e69f00", "#009e73", "#f0e442", "#cc79a7"];
 export const VILLAIN_COLOUR = "#d0021b";
 
+// A car's outline seen from above, front up: a tapered, rounded nose for a player's car (so the
+// heading reads at a glance), the same square-ish end at both sides for the villain's.
 function carBody(L, Wd, front) {
-  // front rounded more than the back, so the heading reads even at a glance
+  const rear = `M${-Wd} ${L - 1.6} Q${-Wd} ${L} ${-Wd + 1.6} ${L} L${Wd - 1.6} ${L} Q${Wd} ${L} ${Wd} ${L - 1.6}`;
   return front
-    ? `M${-Wd} ${L - 1.6} Q${-Wd} ${L} ${-Wd + 1.6} ${L} L${Wd - 1.6} ${L} Q${Wd} ${L} ${Wd} ${L - 1.6} L${Wd} ${-L + 4.2} Q${Wd} ${-L} ${Wd - 3.2} ${-L} L${-Wd + 3.2} ${-L} Q${-Wd} ${-L} ${-Wd} ${-L + 4.2} Z`
-    : `M${-Wd} ${L - 3} Q${-Wd} ${L} ${-Wd + 3} ${L} L${Wd - 3} ${L} Q${Wd} ${L} ${Wd} ${L - 3} L${Wd} ${-L + 3} Q${Wd} ${-L} ${Wd - 3} ${-L} L${-Wd + 3} ${-L} Q${-Wd} ${-L} ${-Wd} ${-L + 3} Z`;
+    ? `${rear} L${Wd} ${-L + 5} Q${Wd} ${-L + 2} ${Wd - 1.8} ${-L + 0.6} Q0 ${-L - 0.7} ${-Wd + 1.8} ${-L + 0.6} Q${-Wd} ${-L + 2} ${-Wd} ${-L + 5} Z`
+    : `${rear} L${Wd} ${-L + 1.6} Q${Wd} ${-L} ${Wd - 1.6} ${-L} L${-Wd + 1.6} ${-L} Q${-Wd} ${-L} ${-Wd} ${-L + 1.6} Z`;
 }
 
 /**
@@ -452,7 +428,7 @@ function carBody(L, Wd, front) {
 export function carSVG({ player, heading = 0, roof = false, label, x = 0, y = 0, cell = 16 }) {
   const k = cell / 16;
   const L = 7.6;
-  const Wd = 5.4;
+  const Wd = 5.6;
   const colour = CAR_COLOURS[player % CAR_COLOURS.length];
   const g = svg("g", {
     class: `car kr-car car-${player}${roof ? " roof" : ""}`,
@@ -470,14 +446,15 @@ export function carSVG({ player, heading = 0, roof = false, label, x = 0, y = 0,
   g.append(svg("path", { class: "kr-halo", d, fill: "none", stroke: "#fff", "stroke-width": 2.6, "stroke-linejoin": "round" }));
   g.append(svg("path", { class: "kr-body", d, fill: colour, stroke: INK, "stroke-width": 0.9, "stroke-linejoin": "round", "stroke-dasharray": roof ? "2 1.2" : null }));
   if (!roof) {
-    g.append(svg("path", { d: `M${-Wd + 1} ${-L + 5.4} L${Wd - 1} ${-L + 5.4} L${Wd - 1.8} ${-L + 2.6} L${-Wd + 1.8} ${-L + 2.6} Z`, fill: "#bfe3ff", stroke: INK, "stroke-width": 0.5 }));
-    g.append(svg("path", { d: `M${-Wd + 1.4} ${L - 2.6} L${Wd - 1.4} ${L - 2.6} L${Wd - 1.8} ${L - 1.2} L${-Wd + 1.8} ${L - 1.2} Z`, fill: "#bfe3ff", stroke: INK, "stroke-width": 0.4, opacity: 0.85 }));
-    for (const sx of [-1, 1]) g.append(svg("circle", { cx: sx * (Wd - 1.7), cy: -L + 0.9, r: 1, fill: "#ffe14d", stroke: INK, "stroke-width": 0.35 }));
+    // the windscreen and the headlights at the front, a bumper at the back
+    g.append(svg("path", { d: `M${-Wd + 1.3} ${-L + 6.2} L${Wd - 1.3} ${-L + 6.2} L${Wd - 2.1} ${-L + 3.6} Q0 ${-L + 2.8} ${-Wd + 2.1} ${-L + 3.6} Z`, fill: "#26313d", stroke: "#bfe3ff", "stroke-width": 0.5 }));
+    for (const sx of [-1, 1]) g.append(svg("ellipse", { cx: sx * (Wd - 2.1), cy: -L + 1.5, rx: 1.3, ry: 0.8, fill: "#fff59d", stroke: INK, "stroke-width": 0.35 }));
+    g.append(svg("line", { x1: -Wd + 1.4, y1: L - 0.9, x2: Wd - 1.4, y2: L - 0.9, stroke: INK, "stroke-width": 0.9, "stroke-linecap": "round" }));
   }
   // the number on the roof, upright
-  const num = svg("g", { transform: `translate(0,1) rotate(${-heading * 90})` });
-  num.append(svg("circle", { r: 3.7, fill: "#fff", stroke: INK, "stroke-width": 0.5 }));
-  num.append(svg("text", { class: "kr-no", y: 2.2, "text-anchor": "middle", "font-family": FONT, "font-weight": 800, "font-size": 6.2, fill: INK }, String(player + 1)));
+  const num = svg("g", { transform: `translate(0,2.3) rotate(${-heading * 90})` });
+  num.append(svg("circle", { r: 4.3, fill: "#fff", stroke: INK, "stroke-width": 0.5 }));
+  num.append(svg("text", { class: "kr-no", y: 2.6, "text-anchor": "middle", "font-family": FONT, "font-weight": 800, "font-size": 7.4, fill: INK }, String(player + 1)));
   g.append(num);
   return g;
 }
