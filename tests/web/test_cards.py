@@ -84,6 +84,7 @@ async (pageLang) => {
         return b.left < r.left - 0.5 || b.right > r.right + 0.5 || b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5;
       }).map((t) => t.textContent),
       size: [r.width, r.height],
+      styled: pic.querySelectorAll("[style], style").length,  // the pages' CSP allows no inline style
     };
   });
 }
@@ -156,6 +157,8 @@ def test_every_card_of_every_edition_in_every_language(pages: Pages, base_url: s
             if spelt != expected:
                 problems.append(f"{where}: the lines {d['lines']} spell {spelt!r}, not {expected!r}")
             problems += [f"{where}: {w}" for w in wrong]
+            if d["styled"]:
+                problems.append(f"{where}: inline styles, which the pages' CSP refuses")
             if d["outside"]:
                 problems.append(f"{where}: text leaves the card: {d['outside']}")
             if not d["small"] and [round(x) for x in d["size"]] != [64, 90]:

@@ -356,8 +356,9 @@ function nameLines(lines, size, x, top, anchor) {
  * language (for the syllable breaks); kindLabel: the page's word for its kind; small: a
  * one-row chip (a tableau's piles) instead of the upright card.
  */
-export function cardSVG(card, { name, lang, kindLabel, small = false }) {
+export function cardSVG(card, { name: given, lang, kindLabel, small = false }) {
   const kind = KIND[card] ?? "other";
+  const name = given || card;
   const label = kindLabel ? `${name} (${kindLabel})` : name;
   const root = svg("svg", {
     class: `card ${kind} rc${small ? " small" : ""}`,
