@@ -191,7 +191,7 @@ def test_knight_rider_cars_have_their_own_colours_and_the_villain_is_red(pages: 
     )
     page.goto(f"{base_url}/t/{made['code']}")
     page.wait_for_selector("body[data-ready='1']")
-    on_board = "window.rallye.state.view.cars.every((c) => c.field) || window.rallye.state.view.over"
+    on_board = "(((v) => (v.cars.length > 0 && v.cars.every((c) => c.field)) || v.over)(window.rallye.state.view))"
     for _ in range(40):
         page.wait_for_function(
             f"(() => {{ const r = window.rallye; return r.state && ({on_board}"

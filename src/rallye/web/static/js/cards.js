@@ -28,6 +28,10 @@ const GROUP = {
 };
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+// A narrower face for a long name, where the device has one (Android, iOS, Windows, Linux);
+// else the same as FONT. Taken when it buys a size at least NARROW_COST larger.
+export const NARROW = `"Roboto Condensed", sans-serif-condensed, "Avenir Next Condensed", "Arial Narrow", "Liberation Sans Narrow", "DejaVu Sans Condensed", ${FONT}`;
+const NARROW_COST = 1;
 const WEIGHT = 700;
 
 // Where a long word of an edition's card names may be broken, per language: "|" between the
@@ -74,14 +78,15 @@ function breakTable(lang) {
 
 let measurer = null;
 const widths = new Map();
-// The width of `text` in the card font at size 100 (scaled linearly for other sizes).
-function width100(text) {
-  let w = widths.get(text);
+// The width of `text` in `font` at size 100 (scaled linearly for other sizes).
+function width100(text, font) {
+  const key = `${font}|${text}`;
+  let w = widths.get(key);
   if (w === undefined) {
     measurer ??= document.createElement("canvas").getContext("2d");
-    measurer.font = `${WEIGHT} 100px ${FONT}`;
+    measurer.font = `${WEIGHT} 100px ${font}`;
     w = measurer.measureText(text).width;
-    widths.set(text, w);
+    widths.set(key, w);
   }
   return w;
 }
@@ -114,9 +119,9 @@ function pieces(name, lang) {
 // The lines of the pieces at one size in at most `maxLines` lines, breaking where it costs
 // least (a space or a word's own hyphen costs nothing, a compound break a little, a
 // syllable break more; each line a hair, so fewer lines win a tie); null when none fits.
-function layout(ps, size, maxWidth, maxLines) {
+function layout(ps, font, size, maxWidth, maxLines) {
   const n = ps.length;
-  const fits = (s) => (width100(s) * size * SAFETY) / 100 <= maxWidth;
+  const fits = (s) => (width100(s, font) * size * SAFETY) / 100 <= maxWidth;
   const lineText = (i, j) => {
     let s = ps[i].text;
     for (let k = i + 1; k <= j; k++) s += (ps[k - 1].join === "space" ? " " : "") + ps[k].text;
@@ -146,24 +151,27 @@ function layout(ps, size, maxWidth, maxLines) {
 
 export const LINE_HEIGHT = 1.12;
 
-// Lines and a font size for `name` in a box: the size minus what its breaks cost is the
-// largest (a break inside a word, at a point this file lists, only when it buys more size
-// than it costs); when nothing fits at `min`, the size that makes the widest piece fit.
+// Lines, a font and a size for `name` in a box: the size minus what its breaks cost (and
+// the narrow face's) is the largest, so a break inside a word, at a point this file lists,
+// is taken only when it buys more size than it costs; when nothing fits at `min`, the
+// narrow face at the size that makes the widest piece fit.
 export function fitName(name, lang, { width, height, max, min }) {
   const ps = pieces(name, lang);
   let best = null;
-  for (let size = max; size >= min - 1e-9; size -= 0.25) {
-    if (best && best.score >= size) break; // nothing smaller can do better
-    const found = layout(ps, size, width, Math.floor(height / (size * LINE_HEIGHT) + 1e-9));
-    if (!found) continue;
-    const score = size - found.cost + 0.01 * found.lines.length;
-    if (!best || score > best.score) best = { size, lines: found.lines, score };
+  for (const [font, extra] of [[FONT, 0], [NARROW, NARROW_COST]]) {
+    for (let size = max; size >= min - 1e-9; size -= 0.25) {
+      if (best && best.score >= size - extra) break; // nothing smaller can do better
+      const found = layout(ps, font, size, width, Math.floor(height / (size * LINE_HEIGHT) + 1e-9));
+      if (!found) continue;
+      const score = size - extra - found.cost + 0.01 * found.lines.length;
+      if (!best || score > best.score) best = { font, size, lines: found.lines, score };
+    }
   }
   if (best) return best;
-  const widest = Math.max(...ps.map((p) => (width100(p.join === "soft" ? `${p.text}-` : p.text) * SAFETY) / 100));
+  const widest = Math.max(...ps.map((p) => (width100(p.join === "soft" ? `${p.text}-` : p.text, NARROW) * SAFETY) / 100));
   const size = 0.999 * Math.min(width / widest, height / (ps.length * LINE_HEIGHT));
-  const found = layout(ps, size, width, ps.length);
-  return { size, lines: found.lines, score: 0 };
+  const found = layout(ps, NARROW, size, width, ps.length);
+  return { font: NARROW, size, lines: found.lines, score: 0 };
 }
 
 // ------------------------------------------------------------------------- the symbols
@@ -341,8 +349,8 @@ const W = 64; // the card's box: 64 × 90, its size in CSS px in a phone's hand
 const H = 90;
 const CHIP_H = 30; // a small card: one row, the symbol then the name
 
-function nameLines(lines, size, x, top, anchor) {
-  const g = svg("g", { class: "rc-name", "font-family": FONT, "font-weight": WEIGHT, "font-size": size.toFixed(2), "text-anchor": anchor });
+function nameLines({ lines, size, font }, x, top, anchor) {
+  const g = svg("g", { class: "rc-name", "font-family": font, "font-weight": WEIGHT, "font-size": size.toFixed(2), "text-anchor": anchor });
   lines.forEach((l, i) => {
     const y = top + size * (0.9 + i * LINE_HEIGHT);
     g.append(svg("text", { x, y: y.toFixed(2), "data-break": l.end }, l.text));
@@ -372,7 +380,7 @@ export function cardSVG(card, { name: given, lang, kindLabel, small = false }) {
   const body = kind === "distance" ? distanceSymbol(card) : symbol(card);
   if (small) {
     const fit = fitName(name, lang, { width: 96, height: CHIP_H - 3, max: 11, min: 8 });
-    const textW = Math.max(...fit.lines.map((l) => (width100(l.text) * fit.size) / 100));
+    const textW = Math.max(...fit.lines.map((l) => (width100(l.text, fit.font) * fit.size) / 100));
     const w = Math.ceil(CHIP_H + 4 + Math.min(96, textW) + 5);
     root.setAttribute("viewBox", `0 0 ${w} ${CHIP_H}`);
     root.setAttribute("width", w);
@@ -381,7 +389,7 @@ export function cardSVG(card, { name: given, lang, kindLabel, small = false }) {
     root.append(svg("rect", { class: "rc-tile", x: 2.5, y: 2.5, width: CHIP_H - 5, height: CHIP_H - 5, rx: 3.5 }));
     root.append(svg("g", { transform: `translate(4,4) scale(${(CHIP_H - 8) / 40})` }, body));
     const textH = fit.lines.length * fit.size * LINE_HEIGHT;
-    root.append(nameLines(fit.lines, fit.size, CHIP_H + 2, (CHIP_H - textH) / 2, "start"));
+    root.append(nameLines(fit, CHIP_H + 2, (CHIP_H - textH) / 2, "start"));
     return root;
   }
   root.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -401,7 +409,7 @@ export function cardSVG(card, { name: given, lang, kindLabel, small = false }) {
   const room = panelY - 1.5 - top;
   const s = Math.min(1.3, room / 40, (W - 8) / 40);
   root.append(svg("g", { transform: `translate(${(W - 40 * s) / 2},${top + (room - 40 * s) / 2}) scale(${s.toFixed(3)})` }, body));
-  root.append(nameLines(fit.lines, fit.size, W / 2, panelY + (panelH - textH) / 2, "middle"));
+  root.append(nameLines(fit, W / 2, panelY + (panelH - textH) / 2, "middle"));
   return root;
 }
 
