@@ -29,9 +29,11 @@ const GROUP = {
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 // A narrower face for a long name, where the device has one (Android, iOS, Windows, Linux);
-// else the same as FONT. Taken when it buys a size at least NARROW_COST larger.
+// else the same as FONT. Tried only when FONT would be smaller than SMALL, and taken when
+// it buys a size at least NARROW_COST larger: the cards keep one face where they can.
 export const NARROW = `"Roboto Condensed", sans-serif-condensed, "Avenir Next Condensed", "Arial Narrow", "Liberation Sans Narrow", "DejaVu Sans Condensed", ${FONT}`;
 const NARROW_COST = 1;
+const SMALL = 9;
 const WEIGHT = 700;
 
 // Where a long word of an edition's card names may be broken, per language: "|" between the
@@ -159,6 +161,7 @@ export function fitName(name, lang, { width, height, max, min }) {
   const ps = pieces(name, lang);
   let best = null;
   for (const [font, extra] of [[FONT, 0], [NARROW, NARROW_COST]]) {
+    if (font === NARROW && best && best.size >= SMALL) break;
     for (let size = max; size >= min - 1e-9; size -= 0.25) {
       if (best && best.score >= size - extra) break; // nothing smaller can do better
       const found = layout(ps, font, size, width, Math.floor(height / (size * LINE_HEIGHT) + 1e-9));
