@@ -350,7 +350,21 @@ function cornerMark(kind, card, right = false) {
 
 const W = 64; // the card's box: 64 × 90, its size in CSS px in a phone's hand
 const H = 90;
-const CHIP_H = 30; // a small card: one row, the symbol then the name
+const SW = 44; // a small card's box (a side's piles)
+const SH = 54;
+
+// The card's paper and frame, the kind's band across the top and its corner mark(s).
+function frame(root, kind, card, w, h, { r, band, edge, mark, both }) {
+  root.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  root.setAttribute("width", w);
+  root.setAttribute("height", h);
+  const e = edge / 2;
+  root.append(svg("rect", { class: "rc-bg", x: e, y: e, width: w - edge, height: h - edge, rx: r, "stroke-width": edge }));
+  root.append(svg("path", { class: "rc-band", d: `M${e} ${band + e} V${r + e} A${r} ${r} 0 0 1 ${r + e} ${e} H${w - r - e} A${r} ${r} 0 0 1 ${w - e} ${r + e} V${band + e} Z` }));
+  const y = (band + e - 9 * mark) / 2 + e / 2;
+  root.append(svg("g", { transform: `translate(${3.5 * mark + e},${y}) scale(${mark})` }, cornerMark(kind, card)));
+  if (both) root.append(svg("g", { transform: `translate(${w - 9 * mark - 3.5 * mark - e},${y}) scale(${mark})` }, cornerMark(kind, card, true)));
+}
 
 function nameLines({ lines, size, font }, x, top, anchor) {
   const g = svg("g", { class: "rc-name", "font-family": font, "font-weight": WEIGHT, "font-size": size.toFixed(2), "text-anchor": anchor });
@@ -382,30 +396,17 @@ export function cardSVG(card, { name: given, lang, kindLabel, small = false }) {
   root.append(svg("title", {}, label));
   const body = kind === "distance" ? distanceSymbol(card) : symbol(card);
   if (small) {
-    const fit = fitName(name, lang, { width: 96, height: CHIP_H - 3, max: 11, min: 8 });
-    const textW = Math.max(...fit.lines.map((l) => (width100(l.text, fit.font) * fit.size) / 100));
-    const w = Math.ceil(CHIP_H + 4 + Math.min(96, textW) + 5);
-    root.setAttribute("viewBox", `0 0 ${w} ${CHIP_H}`);
-    root.setAttribute("width", w);
-    root.setAttribute("height", CHIP_H);
-    root.append(svg("rect", { class: "rc-bg", x: 0.75, y: 0.75, width: w - 1.5, height: CHIP_H - 1.5, rx: 5, "stroke-width": 1.5 }));
-    root.append(svg("rect", { class: "rc-tile", x: 2.5, y: 2.5, width: CHIP_H - 5, height: CHIP_H - 5, rx: 3.5 }));
-    root.append(svg("g", { transform: `translate(4,4) scale(${(CHIP_H - 8) / 40})` }, body));
-    const textH = fit.lines.length * fit.size * LINE_HEIGHT;
-    root.append(nameLines(fit, CHIP_H + 2, (CHIP_H - textH) / 2, "start"));
+    // a side's piles (about 32 to 51 px wide): the frame, the kind's band and mark, the symbol
+    // as large as it goes; the name is in the label and the tooltip, too small to read here
+    frame(root, kind, card, SW, SH, { r: 4.5, band: 9, edge: 1.5, mark: 0.85, both: false });
+    root.append(svg("g", { transform: "translate(2,11.5)" }, body));
     return root;
   }
-  root.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  root.setAttribute("width", W);
-  root.setAttribute("height", H);
+  frame(root, kind, card, W, H, { r: 6, band: 12, edge: 2, mark: 1, both: true });
   const fit = fitName(name, lang, { width: 56, height: 40, max: 11.5, min: 7.5 });
   const textH = fit.lines.length * fit.size * LINE_HEIGHT;
   const panelH = Math.max(16, textH + 5);
   const panelY = H - 2.5 - panelH;
-  root.append(svg("rect", { class: "rc-bg", x: 1, y: 1, width: W - 2, height: H - 2, rx: 6, "stroke-width": 2 }));
-  root.append(svg("path", { class: "rc-band", d: `M1 13 V7 A6 6 0 0 1 7 1 H${W - 7} A6 6 0 0 1 ${W - 1} 7 V13 Z` }));
-  root.append(svg("g", { transform: "translate(4.5,2.5)" }, cornerMark(kind, card)));
-  root.append(svg("g", { transform: `translate(${W - 13.5},2.5)` }, cornerMark(kind, card, true)));
   root.append(svg("rect", { class: "rc-panel", x: 3, y: panelY, width: W - 6, height: panelH, rx: 3.5 }));
   // the symbol fills what the name leaves, up to 1.3 times its box
   const top = 15;
