@@ -1,8 +1,8 @@
 // A Mille Bornes table: your hand as cards, every side's tableau, the discard and draw
 // piles, the coup fourré moment, the extension question, the score sheets. The page holds
 // no rule: where a card may go comes from the `legal` list the server sent (`info.side`).
-import { KIND, cardSVG } from "./cards.js";
 import { el } from "./common.js";
+import { KIND, cardSVG } from "./cards.js";
 import { lang, t } from "./i18n.js";
 
 const LINES = ["distance", "safeties", "all_four", "coup_fourre", "trip", "safe_trip", "delayed_action", "shutout", "extension", "hand_penalty"];
