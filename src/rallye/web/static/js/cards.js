@@ -4,8 +4,8 @@
 // car), told apart by the colour family (hazards red, remedies green, safeties blue and gold,
 // distances yellow) and by a corner mark (a warning triangle, a tick, a star, the number), so
 // a child sees which card answers which. The card's name is written on it in the chosen
-// language; a long name wraps only between words (or at a syllable break this file lists for
-// the language) and otherwise gets smaller, measured, so it never leaves the card.
+// language; a long name wraps only between words (or at a compound or syllable break this
+// file lists) and otherwise gets smaller, measured, so it never leaves the card.
 // No inline styles (the page's CSP is style-src 'self'): fixed colours are presentation
 // attributes, colours that follow light and dark are classes in static/css/cards.css.
 import { svg } from "./common.js";
@@ -29,11 +29,11 @@ const GROUP = {
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 // A narrower face for a long name, where the device has one (Android, iOS, Windows, Linux);
-// else the same as FONT. Tried only when FONT would be smaller than SMALL, and taken when
-// it buys a size at least NARROW_COST larger: the cards keep one face where they can.
+// else the same as FONT. Tried only when FONT would be smaller than READABLE, and taken
+// when it buys a size at least NARROW_COST larger: the cards keep one face where they can.
 export const NARROW = `"Roboto Condensed", sans-serif-condensed, "Avenir Next Condensed", "Arial Narrow", "Liberation Sans Narrow", "DejaVu Sans Condensed", ${FONT}`;
 const NARROW_COST = 1;
-const SMALL = 9;
+const READABLE = 9; // px on a card drawn at its own size (a phone's hand)
 const WEIGHT = 700;
 
 // Where a long word of an edition's card names may be broken, per language: "|" between the
@@ -161,7 +161,7 @@ export function fitName(name, lang, { width, height, max, min }) {
   const ps = pieces(name, lang);
   let best = null;
   for (const [font, extra] of [[FONT, 0], [NARROW, NARROW_COST]]) {
-    if (font === NARROW && best && best.size >= SMALL) break;
+    if (font === NARROW && best && best.size >= READABLE) break;
     for (let size = max; size >= min - 1e-9; size -= 0.25) {
       if (best && best.score >= size - extra) break; // nothing smaller can do better
       const found = layout(ps, font, size, width, Math.floor(height / (size * LINE_HEIGHT) + 1e-9));
