@@ -17,16 +17,6 @@ export const KIND = {
   RIGHT_OF_WAY: "safety", EXTRA_TANK: "safety", PUNCTURE_PROOF: "safety", DRIVING_ACE: "safety",
 };
 
-// The symbol each card shares with its partners (the safety RIGHT_OF_WAY guards against two
-// hazards, so it shows both of their symbols).
-const GROUP = {
-  STOP: "light", ROLL: "light", RIGHT_OF_WAY: "light+speed",
-  SPEED_LIMIT: "speed", END_OF_LIMIT: "speed",
-  OUT_OF_GAS: "gas", GASOLINE: "gas", EXTRA_TANK: "gas",
-  FLAT_TIRE: "tyre", SPARE_TIRE: "tyre", PUNCTURE_PROOF: "tyre",
-  ACCIDENT: "car", REPAIRS: "car", DRIVING_ACE: "car",
-};
-
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 // A narrower face for a long name, where the device has one (Android, iOS, Windows, Linux);
 // else the same as FONT. Tried only when FONT would be smaller than READABLE, and taken
@@ -389,7 +379,6 @@ export function cardSVG(card, { name: given, lang, kindLabel, small = false }) {
     class: `card ${kind} rc${small ? " small" : ""}`,
     "data-card": card,
     "data-name": name,
-    "data-symbol": GROUP[card] ?? null,
     role: "img",
     "aria-label": label,
   });
