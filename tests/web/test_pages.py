@@ -141,8 +141,8 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     assert anna.inner_text("#turn")  # whose turn, in words
     assert "Bob" in anna.inner_text("#players")
     # the card names are the edition's (German for wm2006), the page words the browser's
-    assert anna.locator(".card-button .name").count() in (6, 7)
-    names = anna.locator(".card-button .name").all_inner_texts()
+    assert anna.locator(".card-button svg.card").count() in (6, 7)  # the cards as pictures (test_cards.py)
+    names = anna.eval_on_selector_all(".card-button svg.card", "cs => cs.map((c) => c.dataset.name)")
     german = anna.evaluate("window.rallye.info.games?.editions ?? window.rallye.info.editions")
     wm = next(e for e in german if e["key"] == "wm2006")
     assert set(names) <= set(wm["names"]["de"].values())

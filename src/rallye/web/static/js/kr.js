@@ -3,6 +3,7 @@
 // detours, the centre with the escape cards; building (the drawn tile, where it fits,
 // rotate and place) and the chase (the dice, every legal move as a path with its cost and
 // what happens there, K.I.T.T. and detour cards). Legal actions come from the server only.
+import { carSVG, villainSVG } from "./cards.js";
 import { el, svg } from "./common.js";
 import { t, tIn } from "./i18n.js";
 
@@ -136,12 +137,7 @@ function cellCentre([cx, cy]) {
 function drawCar(car, offset, label) {
   const [px, py] = cellCentre(car.field);
   const ox = offset * C * 0.22;
-  const g = svg("g", { class: `car car-${car.player}${car.roof ? " roof" : ""}`, transform: `translate(${px + ox},${py + ox}) rotate(${car.heading * 90})`, role: "img", "aria-label": label });
-  g.append(svg("title", {}, label));
-  g.append(svg("rect", { x: -C * 0.3, y: -C * 0.42, width: C * 0.6, height: C * 0.84, rx: 3 }));
-  g.append(svg("path", { class: "nose", d: `M ${-C * 0.22} ${-C * 0.18} L 0 ${-C * 0.42} L ${C * 0.22} ${-C * 0.18} Z` }));
-  g.append(svg("text", { y: C * 0.3, transform: `rotate(${-car.heading * 90} 0 ${C * 0.05})`, "aria-hidden": "true" }, String(car.player + 1)));
-  return g;
+  return carSVG({ player: car.player, heading: car.heading, roof: car.roof, label, x: px + ox, y: py + ox, cell: C });
 }
 
 function pathPoints(info) {
@@ -218,8 +214,7 @@ function board(ctx) {
   if (v.villain) {
     const [px, py] = cellCentre(v.villain);
     const label = t("kr.villain_at", { x: v.villain[0], y: v.villain[1] });
-    things.append(svg("g", { class: "villain", transform: `translate(${px},${py})`, role: "img", "aria-label": label }, svg("title", {}, label),
-      svg("rect", { x: -C * 0.4, y: -C * 0.4, width: C * 0.8, height: C * 0.8, rx: 3 }), svg("text", { y: C * 0.22, "aria-hidden": "true" }, "V")));
+    things.append(villainSVG({ label, x: px, y: py, cell: C }));
   }
   const perField = {};
   for (const car of v.cars) {

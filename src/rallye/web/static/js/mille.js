@@ -2,15 +2,9 @@
 // piles, the coup fourré moment, the extension question, the score sheets. The page holds
 // no rule: where a card may go comes from the `legal` list the server sent (`info.side`).
 import { el } from "./common.js";
+import { KIND, cardSVG } from "./cards.js";
 import { lang, t } from "./i18n.js";
 
-const KIND = {
-  D25: "distance", D50: "distance", D75: "distance", D100: "distance", D200: "distance",
-  STOP: "hazard", SPEED_LIMIT: "hazard", OUT_OF_GAS: "hazard", FLAT_TIRE: "hazard", ACCIDENT: "hazard",
-  ROLL: "remedy", END_OF_LIMIT: "remedy", GASOLINE: "remedy", SPARE_TIRE: "remedy", REPAIRS: "remedy",
-  RIGHT_OF_WAY: "safety", EXTRA_TANK: "safety", PUNCTURE_PROOF: "safety", DRIVING_ACE: "safety",
-};
-const SYMBOL = { distance: "➜", hazard: "⚠", remedy: "✚", safety: "★" };
 const LINES = ["distance", "safeties", "all_four", "coup_fourre", "trip", "safe_trip", "delayed_action", "shutout", "extension", "hand_penalty"];
 
 let selected = null; // the card chosen in hand (its id), until played or cancelled
@@ -98,14 +92,8 @@ export function stateChanged(ctx, msg) {
 }
 
 function cardFace(ctx, card, { small = false } = {}) {
-  const kind = KIND[card] ?? "other";
-  return el(
-    "span",
-    { class: `card ${kind}${small ? " small" : ""}`, "data-card": card },
-    el("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[kind] ?? "" }),
-    el("span", { class: `name${cardName(ctx, card).length > 14 ? " long" : ""}`, text: cardName(ctx, card) }),
-    el("span", { class: "kind-label", text: t(`mille.kind.${kind}`) }),
-  );
+  // the project's picture of the card (static/js/cards.js), its name in the card language
+  return cardSVG(card, { name: cardName(ctx, card), lang: cardLanguage(ctx), kindLabel: t(`mille.kind.${KIND[card] ?? "other"}`), small });
 }
 
 function top(pile) {
