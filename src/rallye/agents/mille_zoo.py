@@ -442,8 +442,9 @@ class TeamPlayer(ZooAgent):
     clears it); holds back the opposing side that threatens the team: one at least as far
     as its own side or within 300 km of the target is attacked before driving, the one
     nearest the target first and, among equals, the one whose player moves soonest (it
-    would drive next); banks safeties once its side is within 300 km of the target (a
-    hazard then costs the whole team the hand), holds them for a coup fourré before.
+    would drive next); banks safeties (before driving) once its side is within 300 km of
+    the target (a hazard then costs the whole team the hand), holds them for a coup
+    fourré before.
     Discards keep what the side can still use. Alone (2-3 players, meilen) it plays its
     own side the same way; it extends only with 300 km in hand and every opponent under
     400 km."""
@@ -463,7 +464,7 @@ class TeamPlayer(ZooAgent):
             return (6, *order) if self.threat(t, side) else (4, *order)
         if a.verb == "play" and card in SAFETIES:
             near = t.view.target - t.tab.km <= THREAT_KM
-            return (4.5, 0) if near or hazards_gone(t, card) or t.view.draw_count == 0 else (0.5, 0)
+            return (5.5, 0) if near or hazards_gone(t, card) or t.view.draw_count == 0 else (0.5, 0)
         if a.verb == "play":
             return (5, DISTANCE_KM[card])
         return (1 if card not in SAFETIES else 0, -sensible_keep(t, card))
