@@ -200,19 +200,32 @@ class ZooAgent:
         raise NotImplementedError
 
 
-# -- the racer -------------------------------------------------------------------------
-def racer_keep(t: Table, card: str) -> float:
-    """What a racer loses by discarding: dead cards nothing, then hazards (it would rather
-    drive than attack), remedies (a second copy less), distance by its length, safeties."""
+# -- what a style keeps ----------------------------------------------------------------
+def keep_by_kind(t: Table, card: str, order: dict[str, float]) -> float:
+    """What discarding ``card`` loses, for a style whose ``order`` ranks the kinds
+    (``distance``, ``hazard``, ``remedy``; safeties above all): a dead card nothing, a
+    second copy of a remedy half a rank less, a longer distance or a harder hazard a little
+    more."""
     if t.dead(card):
         return 0.0
-    if card in HAZARDS:
-        return 1.0
-    if card in REMEDIES:
-        return 2.0 if t.view.hand.count(card) == 1 else 1.5
     if card in DISTANCES:
-        return 3.0 + DISTANCE_KM[card] / 1000
-    return 4.0
+        return order["distance"] + DISTANCE_KM[card] / 1000
+    if card in HAZARDS:
+        return order["hazard"] + severity(card) / 100
+    if card in REMEDIES:
+        return order["remedy"] - (0.5 if t.view.hand.count(card) > 1 else 0.0)
+    return 10.0
+
+
+#: The racer would rather drive than attack: hazards go first, then remedies, then distance.
+RACER_KEEPS = {"hazard": 1.0, "remedy": 2.0, "distance": 3.0}
+#: The attacker holds its hazards: distance goes first, then remedies.
+ATTACKER_KEEPS = {"distance": 1.0, "remedy": 2.0, "hazard": 3.0}
+#: A plain order (the hoarder's, the team player's): hazards, distance, remedies.
+PLAIN_KEEPS = {"hazard": 1.0, "distance": 2.0, "remedy": 3.0}
+
+
+# -- the racer -------------------------------------------------------------------------
 
 
 class Racer(ZooAgent):
@@ -232,24 +245,13 @@ class Racer(ZooAgent):
             return (3, 0)
         if a.verb == "attack":
             return (2, t.km(a.side or 0), severity(card))
-        return (1, -racer_keep(t, card))
+        return (1, -keep_by_kind(t, card, RACER_KEEPS))
 
     def extend(self, t: Table) -> bool:
         return True
 
 
 # -- the leader-attacker ---------------------------------------------------------------
-def hazard_keep(t: Table, card: str) -> float:
-    """Hazards are worth most in hand to an attacker (while some opponent can take them)."""
-    if t.dead(card):
-        return 0.0
-    if card in HAZARDS:
-        return 3.0 + severity(card) / 10
-    if card in REMEDIES:
-        return 2.0 if t.view.hand.count(card) == 1 else 1.5
-    if card in DISTANCES:
-        return 1.0 + DISTANCE_KM[card] / 1000
-    return 4.0
 
 
 class LeaderAttacker(ZooAgent):
@@ -275,7 +277,7 @@ class LeaderAttacker(ZooAgent):
             return (4, DISTANCE_KM[card])
         if a.verb == "play":
             return (3, 0)
-        return (1, -hazard_keep(t, card))
+        return (1, -keep_by_kind(t, card, ATTACKER_KEEPS))
 
     def extend(self, t: Table) -> bool:
         return all(t.km(s) < 400 for s in t.opponents)
@@ -285,19 +287,6 @@ class LeaderAttacker(ZooAgent):
 def hazards_gone(t: Table, safety: str) -> bool:
     """Every hazard this safety answers has been seen: no coup fourré can come any more."""
     return all(t.unseen[h] == 0 for h in SAFETY_AGAINST[safety])
-
-
-def sensible_keep(t: Table, card: str) -> float:
-    """A plain order of what to keep: safeties, remedies, distance, hazards; dead last."""
-    if t.dead(card):
-        return 0.0
-    if card in HAZARDS:
-        return 1.0
-    if card in DISTANCES:
-        return 2.0 + DISTANCE_KM[card] / 1000
-    if card in REMEDIES:
-        return 3.0 if t.view.hand.count(card) == 1 else 1.5
-    return 4.0
 
 
 class SafetyHoarder(ZooAgent):
@@ -330,7 +319,7 @@ class SafetyHoarder(ZooAgent):
             return (3, t.km(a.side or 0), severity(card))
         if card in SAFETIES:
             return (-2, 0)
-        return (1, -sensible_keep(t, card))
+        return (1, -keep_by_kind(t, card, PLAIN_KEEPS))
 
     def extend(self, t: Table) -> bool:
         covered = {s for s in t.tab.safeties + t.view.hand if s in SAFETIES}
@@ -467,7 +456,7 @@ class TeamPlayer(ZooAgent):
             return (5.5, 0) if near or hazards_gone(t, card) or t.view.draw_count == 0 else (0.5, 0)
         if a.verb == "play":
             return (5, DISTANCE_KM[card])
-        return (1 if card not in SAFETIES else 0, -sensible_keep(t, card))
+        return (1 if card not in SAFETIES else 0, -keep_by_kind(t, card, PLAIN_KEEPS))
 
     def extend(self, t: Table) -> bool:
         return t.hand_km() >= EXTENSION_KM and all(t.km(s) < 400 for s in t.opponents)
