@@ -144,9 +144,10 @@ def test_attacker_attacks_a_leader_whenever_it_can() -> None:
 # -- the safety hoarder ------------------------------------------------------------------
 def test_hoarder_holds_a_safety_while_its_hazard_may_come() -> None:
     hand = ("EXTRA_TANK", "D100", "D75", "STOP", "GASOLINE", "ROLL", "D50")
-    assert choice("zoo-hoarder", view(hand, ROLLING, ROLLING)) == "play D100"
+    stopped = Tableau(battle=("ROLL", "STOP"))
+    assert choice("zoo-hoarder", view(hand, ROLLING, stopped)) == "play D100"
     # 2-player wm2006 has two Out of Gas: both seen, the safety is laid
-    gone = view(hand, ROLLING, ROLLING, discard=("OUT_OF_GAS", "OUT_OF_GAS"))
+    gone = view(hand, ROLLING, stopped, discard=("OUT_OF_GAS", "OUT_OF_GAS"))
     assert choice("zoo-hoarder", gone) == "play EXTRA_TANK"
 
 
@@ -190,8 +191,12 @@ def test_counter_attacks_with_the_hazard_whose_remedies_are_all_seen() -> None:
     me = ROLLING._replace(safeties=("RIGHT_OF_WAY",))
     rolls_gone = view(hand, me, ROLLING, discard=("ROLL",) * 12)
     assert choice("zoo-counter", rolls_gone) == "attack 2 STOP"
-    # while remedies are out there it drives rather than attack
+    # 12 Rolls unseen: a Stop is more likely answered than not, so it drives first; of six
+    # Spare Tires none is more likely than not in the 6 cards held, so a Flat Tire goes first
+    hand = ("STOP", "D100", "D75", "D50", "GASOLINE", "REPAIRS", "D25")
     assert choice("zoo-counter", view(hand, ROLLING, ROLLING)) == "play D100"
+    hand = ("STOP", "FLAT_TIRE", "D100", "D75", "D50", "GASOLINE", "REPAIRS")
+    assert choice("zoo-counter", view(hand, ROLLING, ROLLING)) == "attack 2 FLAT_TIRE"
 
 
 def test_counter_discards_a_remedy_whose_hazards_are_all_seen() -> None:

@@ -294,7 +294,7 @@ class SafetyHoarder(ZooAgent):
     off the own side and no remedy in hand does; the hand holds nothing but safeties; the
     draw pile is empty (the hand may end any turn, and a safety in hand then scores
     nothing); or when the matching hazards are all seen, so no coup fourré can come.
-    Otherwise cures, drives the biggest distance, attacks the leader, discards plainly.
+    Otherwise cures, attacks the leader, drives the biggest distance, discards plainly.
     Extends when its safeties (laid or held) cover at least two of the four hazard kinds."""
 
     style = "zoo-hoarder"
@@ -316,7 +316,7 @@ class SafetyHoarder(ZooAgent):
         if a.verb == "play":
             return (4, DISTANCE_KM[card])
         if a.verb == "attack":
-            return (3, t.km(a.side or 0), severity(card))
+            return (4.5, t.km(a.side or 0), severity(card))
         if card in SAFETIES:
             return (-2, 0)
         return (1, -keep_by_kind(t, card, PLAIN_KEEPS))
@@ -330,11 +330,12 @@ class SafetyHoarder(ZooAgent):
 class CardCounter(ZooAgent):
     """Counts the unseen cards. An attack is worth its hazard's severity times the chance
     it sticks: the victim's hands hold neither the safety (a coup fourré) nor the remedy,
-    by the unseen copies; an attack that cannot be answered (every remedy and the safety
-    seen) goes before driving. Safeties are laid when their hazards are all seen or the
-    draw pile is nearly gone. Discards what its count shows dead: remedies whose hazards
-    are all seen and none on its side, hazards nobody can take. Extends when few hazards
-    it is not safe from are left unseen."""
+    by the unseen copies. An attack that cannot be answered (every remedy and the safety
+    seen) goes before anything but a cure, one that sticks with an even chance or better
+    before driving, a likelier answered one only before a discard. Safeties are laid when
+    their hazards are all seen or the draw pile is nearly gone. Discards what its count
+    shows dead: remedies whose hazards are all seen and none on its side, hazards nobody
+    can take. Extends when few hazards it is not safe from are left unseen."""
 
     style = "zoo-counter"
 
@@ -371,7 +372,7 @@ class CardCounter(ZooAgent):
             side = a.side or 0
             p = self.sticks(t, side, card)
             value = p * severity(card) + t.km(side) / 1000
-            return (5.5 if p == 1.0 else 4 if p >= 0.5 else 2, value)
+            return (5.5 if p == 1.0 else 5.1 if p >= 0.5 else 2, value)
         if a.verb == "play" and card in SAFETIES:
             end_near = t.view.draw_count <= t.view.n_players
             return (5.2, 0) if hazards_gone(t, card) or end_near else (0.5, 0)
