@@ -12,7 +12,8 @@ project's heuristic (``mille_heuristic``): no shared scoring, no shared weights.
                           hazards for that leader; cures and drives otherwise
 ``zoo-hoarder``           keeps its safeties for a coup fourré and lays one down only when it
                           must (it cures the own side, the hand holds nothing else, the draw
-                          pile is empty) or when the matching hazards are all seen
+                          pile is empty) or when the matching hazards are all seen;
+                          otherwise cures, attacks the leader, drives
 ``zoo-counter``           counts what is still unseen (``view.unseen_counts()``) and attacks
                           where the victim is least likely to hold the remedy or the safety,
                           in the spirit of BSD ``mille``'s computer player; it discards the
@@ -226,8 +227,6 @@ PLAIN_KEEPS = {"hazard": 1.0, "distance": 2.0, "remedy": 3.0}
 
 
 # -- the racer -------------------------------------------------------------------------
-
-
 class Racer(ZooAgent):
     """Drives whenever possible (the biggest legal distance), else cures, else lays a
     safety, else attacks the side with the most kilometres; discards what it can least use.
@@ -252,8 +251,6 @@ class Racer(ZooAgent):
 
 
 # -- the leader-attacker ---------------------------------------------------------------
-
-
 class LeaderAttacker(ZooAgent):
     """Attacks whoever is closest to the target (the opposing side with the most
     kilometres) with its hardest hazard, and holds hazards for that leader: it attacks
@@ -434,10 +431,9 @@ class TeamPlayer(ZooAgent):
     nearest the target first and, among equals, the one whose player moves soonest (it
     would drive next); banks safeties (before driving) once its side is within 300 km of
     the target (a hazard then costs the whole team the hand), holds them for a coup
-    fourré before.
-    Discards keep what the side can still use. Alone (2-3 players, meilen) it plays its
-    own side the same way; it extends only with 300 km in hand and every opponent under
-    400 km."""
+    fourré before. Discards keep what the side can still use. Alone (2-3 players, meilen)
+    it plays its own side the same way; it extends only with 300 km in hand and every
+    opponent under 400 km."""
 
     style = "zoo-team"
 
