@@ -310,10 +310,13 @@ def test_each_style_decides_the_extension_its_way(style: str) -> None:
 # -- whole games -------------------------------------------------------------------------
 @pytest.mark.parametrize("style", ZOO)
 def test_whole_games_with_zoo_bots_finish_with_legal_choices(style: str) -> None:
-    """Every edition at 2, 3, 4 and 6 players: the style against the rest of the zoo, and
-    against ``medium``; ``play_mille`` refuses any choice outside the legal list."""
+    """Every edition at every size it is played by (2, 3, 4 and 6 players; meilen also 5):
+    the style against the rest of the zoo, and against ``medium``; ``play_mille`` refuses
+    any choice outside the legal list."""
     others = [s for s in ZOO if s != style]
-    for edition, n in itertools.product(EDITIONS, (2, 3, 4, 6)):
+    for edition in EDITIONS:
+        assert {2, 3, 4, 6} <= set(mille.get_edition(edition).players)
+    for edition, n in ((e, n) for e in EDITIONS for n in mille.get_edition(e).players):
         zoo_only = (style, *itertools.islice(itertools.cycle(others), n - 1))
         mixed = tuple(style if i % 2 == 0 else "medium" for i in range(n))
         for k, bots in enumerate((zoo_only, mixed)):
