@@ -28,6 +28,7 @@ from rallye.agents.mille_heuristic import (
 )
 from rallye.agents.mille_sampler import Deal, state_from_view, unseen_cards
 from rallye.agents.mille_search import IsmctsAgent, PimcAgent
+from rallye.agents.mille_zoo import STYLES as ZOO_STYLES
 from rallye.core.values import attributes
 from rallye.mille.actions import parse_action
 from rallye.mille.state import MilleState, Tableau
@@ -163,7 +164,10 @@ def _key(card: str) -> int:
     return CARD_INDEX[card]
 
 
-@pytest.mark.parametrize("bot_name", ["heuristic", "tuned", "fitted", "climbed", "distilled", "ismcts", "pimc", "hard"])
+@pytest.mark.parametrize(
+    "bot_name",
+    ["heuristic", "tuned", "fitted", "climbed", "distilled", "ismcts", "pimc", "hard", *ZOO_STYLES],
+)
 def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
     """Swapping others' hands and the draw pile changes nothing the bot may see, so the
     same seed makes the same choice."""

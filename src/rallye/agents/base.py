@@ -64,6 +64,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
         "rallye.agents.mille_distilled",
         "rallye.agents.mille_search",
         "rallye.agents.levels",
+        "rallye.agents.mille_zoo",
     ),
     "knightrider": ("rallye.agents.kr_heuristic", "rallye.agents.kr_search", "rallye.agents.kr_levels"),
 }
