@@ -31,6 +31,7 @@ class Player:
         self.cm = client.websocket_connect(f"/ws/{code}")
         self.ws = self.cm.__enter__()
         self.closed = False
+        self.texts: list[str] = []  # every message received, as sent
         OPEN.append(self)
         hello: dict[str, Any] = {"type": "hello", "protocol": 1}
         hello.update({"token": token} if token else {"watch": True})
@@ -40,7 +41,9 @@ class Player:
         self.state = self.until("state")
 
     def recv(self) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(self.ws.receive_text())
+        text = self.ws.receive_text()
+        self.texts.append(text)
+        msg: dict[str, Any] = json.loads(text)
         return msg
 
     def send(self, **msg: Any) -> None:
@@ -60,6 +63,16 @@ class Player:
         if self.state["legal"] or self.state["table"]["status"] == "over":
             return self.state
         return self.until("state", lambda m: m["legal"] or m["table"]["status"] == "over")
+
+    def play_to_end(self, moves: int = 3000) -> None:
+        """Play this seat's first legal action each turn until the game is over."""
+        for _ in range(moves):
+            st = self.my_turn()
+            if st["table"]["status"] == "over":
+                return
+            self.send(type="act", move_no=st["move_no"], code=st["legal"][0]["code"])
+            self.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+        raise AssertionError(f"the game did not end in {moves} moves")
 
     def close(self) -> None:
         if not self.closed:

@@ -175,12 +175,7 @@ def test_alone_with_bots_to_the_end_then_record_my_games_and_again(client: TestC
     code = made["code"]
     assert client.get(f"/api/tables/{code}/record").status_code == 409
     anna = Player(client, code, made["token"])
-    for _ in range(3000):
-        st = anna.my_turn()
-        if st["table"]["status"] == "over":
-            break
-        anna.send(type="act", move_no=st["move_no"], code=st["legal"][0]["code"])
-        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+    anna.play_to_end()
     assert anna.state["table"]["status"] == "over"
     assert anna.state["view"]["winners"]
     record = client.get(f"/api/tables/{code}/record")

@@ -22,6 +22,7 @@ from typing import Any
 
 from rallye.agents.base import LEVELS, make_agent
 from rallye.core.errors import ConfigError, GameError
+from rallye.core.rng import derive_seed, new_seed
 from rallye.server.games import Game, Match, game_for
 from rallye.server.store import Conflict, Move, Store, StoredSeat, StoredTable, token_hash
 
@@ -201,8 +202,7 @@ class Table:
         owner_url: str | None,
         lease: float = LEASE_SECONDS,
     ) -> Table:
-        seed = secrets.randbelow(2**31 - 1) + 1
-        match = game.new(settings, seed)
+        match = game.new(settings, new_seed())  # 128 bits: no player can search for it
         status = "playing" if all(s.taken for s in seats) else "waiting"
         code = new_code()
         table_id = store.create(
@@ -391,8 +391,9 @@ class Table:
         legal = self.game.legal(self.match.state)
         agent = self._agents.get((seat, name))
         if agent is None:
+            # a keyed hash of the deal's seed: what a bot plays tells nothing of the seed
             seed = int(self.match.lines[0].get("seed", 0))
-            agent = make_agent(self.game.key, name, (seed * 1_000_003 + seat * 10_007 + move_no) % 2**32)
+            agent = make_agent(self.game.key, name, derive_seed("server-bot", seed, seat, move_no))
             self._agents[(seat, name)] = agent
         return move_no, str(agent.choose(view, legal))
 
