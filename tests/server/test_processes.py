@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,18 @@ class Serve:
         )  # fmt: skip
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
+
+    def status(self, path: str, body: Any, headers: dict[str, str]) -> int:
+        """The HTTP status of a POST (with extra headers)."""
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json", **headers},
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return int(r.status)
+        except urllib.error.HTTPError as exc:
+            return int(exc.code)
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -226,3 +239,15 @@ def test_a_process_that_lost_its_table_refuses_the_move_and_lets_the_table_go(sq
             await server.stop()
 
     asyncio.run(scenario())
+
+
+def test_serve_trusts_x_forwarded_for_only_from_the_proxies_it_is_told(tmp_path: Path, servers: list[Serve]) -> None:
+    """uvicorn alone trusts the header from loopback: 25 spoofed addresses would all pass."""
+    spoofed = [{"X-Forwarded-For": f"203.0.113.{n}"} for n in range(25)]
+    servers.append(Serve(f"sqlite:///{tmp_path / 'a.db'}", _port(), "--request-rate", "1"))
+    codes = [servers[-1].status("/api/tables", {"game": "mille"}, h) for h in spoofed]
+    assert codes[:20] == [201] * 20 and codes[-1] == 429
+    servers.append(
+        Serve(f"sqlite:///{tmp_path / 'b.db'}", _port(), "--request-rate", "1", "--forwarded-allow-ips", "127.0.0.1")
+    )
+    assert [servers[-1].status("/api/tables", {"game": "mille"}, h) for h in spoofed] == [201] * 25

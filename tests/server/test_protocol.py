@@ -256,3 +256,27 @@ def test_creating_tables_is_rate_limited_by_address(database_url: str) -> None:
     with TestClient(create_app(database_url, bot_delay=0, request_rate=1)) as c:
         codes = [c.post("/api/tables", json={"game": "mille"}).status_code for _ in range(25)]
     assert codes[:20] == [201] * 20 and codes[-1] == 429
+
+
+def _creations(c: TestClient, forwarded_for: list[str]) -> list[int]:
+    return [
+        c.post("/api/tables", json={"game": "mille"}, headers={"X-Forwarded-For": f}).status_code for f in forwarded_for
+    ]
+
+
+def test_a_forwarded_header_from_an_untrusted_peer_does_not_escape_the_limit(database_url: str) -> None:
+    spoofed = [f"203.0.113.{n}" for n in range(25)]
+    with TestClient(create_app(database_url, bot_delay=0, request_rate=1)) as c:
+        assert _creations(c, spoofed)[-5:] == [429] * 5  # one peer, whatever it writes
+    # a proxy named, but this peer is not it
+    with TestClient(create_app(database_url, bot_delay=0, request_rate=1, forwarded_allow_ips=["10.0.0.1"])) as c:
+        assert _creations(c, spoofed)[-5:] == [429] * 5
+
+
+def test_a_trusted_proxy_names_the_client(database_url: str) -> None:
+    # Starlette's test client is the peer "testclient": here, the proxy
+    with TestClient(create_app(database_url, bot_delay=0, request_rate=1, forwarded_allow_ips=["testclient"])) as c:
+        assert _creations(c, [f"203.0.113.{n}" for n in range(25)]) == [201] * 25  # 25 clients
+        # one client behind the proxy is limited; a forged entry before the proxy's own is not believed
+        codes = _creations(c, [f"198.51.100.{n}, 192.0.2.7" for n in range(25)])
+        assert codes[:20] == [201] * 20 and codes[-1] == 429

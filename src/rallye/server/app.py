@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -702,10 +703,33 @@ async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any
         raise TableError("unknown-type", f"unknown message type {kind[:40]!r}")
 
 
-def create_app(database_url: str, **options: Any) -> Starlette:
+def trusted_proxies(text: str | None) -> list[str]:
+    """``--forwarded-allow-ips``: proxy addresses and networks, comma separated, or ``*``
+    (any peer: only when nothing but the proxy can reach the server). A bad entry is a
+    :class:`ValueError` naming it (uvicorn would take it silently for a name that never
+    matches)."""
+    import ipaddress
+
+    if text is None or not text.strip():
+        return []
+    out = []
+    for item in (part.strip() for part in text.split(",")):
+        if item == "*":
+            return ["*"]
+        try:
+            ipaddress.ip_network(item, strict=False) if "/" in item else ipaddress.ip_address(item)
+        except ValueError:
+            raise ValueError(f"{item[:60]!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
+        out.append(item)
+    return out
+
+
+def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = None, **options: Any) -> Starlette:
     """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too); ``options``
     are :class:`Server`'s (``bot_delay``, ``owner_url``, ``bot_threads``, ``lease``, ``owner``,
-    ``request_rate``)."""
+    ``request_rate``). ``forwarded_allow_ips``: the peers whose ``X-Forwarded-For`` names
+    the client (a reverse proxy's address); from any other peer the header is ignored, so
+    nobody escapes the limits keyed on their address by writing it."""
     server = Server(database_url, **options)
 
     @contextlib.asynccontextmanager
@@ -734,7 +758,12 @@ def create_app(database_url: str, **options: Any) -> Starlette:
     catalogs = resources.files("rallye") / "i18n" / "catalogs"
     if catalogs.is_dir():  # the pages' words: /i18n/<domain>/<lang>.json
         routes.append(Mount("/i18n", app=StaticFiles(directory=str(catalogs)), name="i18n"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = []
+    if forwarded_allow_ips:  # else the peer is the client (uvicorn's own handling is off)
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        middleware.append(Middleware(ProxyHeadersMiddleware, trusted_hosts=forwarded_allow_ips))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     return app
 
