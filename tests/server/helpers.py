@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
-from starlette.testclient import TestClient
+import anyio
+from starlette.testclient import TestClient, WebSocketTestSession
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -13,6 +15,27 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out
+
+
+#: seconds a test waits for a message before it fails (a healthy server answers in
+#: milliseconds; a regression must fail, not hang)
+WAIT = 30.0
+
+
+def receive_text(ws: WebSocketTestSession, seconds: float = WAIT) -> str:
+    """The next text message of a test client's websocket, or a failure after ``seconds``
+    (Starlette's ``receive_text`` waits for ever: this waits on the same stream, bounded)."""
+
+    async def bounded() -> Any:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(bounded)
+    except TimeoutError:
+        raise AssertionError(f"no message from the server within {seconds:g} s") from None
+    ws._raise_on_close(message)
+    return str(message["text"])
 
 
 OPEN: list[Player] = []
@@ -40,8 +63,8 @@ class Player:
         assert self.welcome["type"] == "welcome", self.welcome
         self.state = self.until("state")
 
-    def recv(self) -> dict[str, Any]:
-        text = self.ws.receive_text()
+    def recv(self, seconds: float = WAIT) -> dict[str, Any]:
+        text = receive_text(self.ws, seconds)
         self.texts.append(text)
         msg: dict[str, Any] = json.loads(text)
         return msg
@@ -49,9 +72,12 @@ class Player:
     def send(self, **msg: Any) -> None:
         self.ws.send_text(json.dumps(msg))
 
-    def until(self, kind: str, pred: Any = None) -> dict[str, Any]:
+    def until(self, kind: str, pred: Any = None, seconds: float = WAIT) -> dict[str, Any]:
+        """The next message of this type (that ``pred`` accepts): a failure, never a hang,
+        when none comes within ``seconds``."""
+        deadline = time.monotonic() + seconds
         for _ in range(10_000):
-            msg = self.recv()
+            msg = self.recv(max(0.0, deadline - time.monotonic()))
             if msg["type"] == "state":
                 self.state = msg
             if msg["type"] == kind and (pred is None or pred(msg)):

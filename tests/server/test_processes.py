@@ -102,13 +102,15 @@ class Client:
         msg: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
         return msg
 
-    def until(self, kind: str, pred: Any = None) -> dict[str, Any]:
-        while True:
+    def until(self, kind: str, pred: Any = None, seconds: float = 30.0) -> dict[str, Any]:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
             msg = self.recv()
             if msg["type"] == "state":
                 self.state = msg
             if msg["type"] == kind and (pred is None or pred(msg)):
                 return msg
+        raise AssertionError(f"no {kind} message within {seconds:g} s")
 
     def my_turn(self) -> dict[str, Any]:
         if self.state["legal"] or self.state["table"]["status"] == "over":
@@ -251,3 +253,24 @@ def test_serve_trusts_x_forwarded_for_only_from_the_proxies_it_is_told(tmp_path:
         Serve(f"sqlite:///{tmp_path / 'b.db'}", _port(), "--request-rate", "1", "--forwarded-allow-ips", "127.0.0.1")
     )
     assert [servers[-1].status("/api/tables", {"game": "mille"}, h) for h in spoofed] == [201] * 25
+
+
+def test_an_over_long_message_and_an_over_long_frame_get_the_documented_answers(
+    tmp_path: Path, servers: list[Serve]
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    from rallye.server.messages import MAX_FRAME, MAX_MESSAGE
+
+    port = _port()
+    servers.append(Serve(f"sqlite:///{tmp_path / 'rallye.db'}", port))
+    made = servers[-1].post("/api/tables", {"game": "mille", "players": 2, "sit": 0, "name": "Anna"})
+    anna = Client(port, made["code"], made["token"])
+    anna.ws.send("x" * (MAX_MESSAGE + 1))  # over the message limit: an error, the connection stays
+    assert anna.until("error")["code"] == "too-large"
+    anna.ws.send(json.dumps({"type": "ping", "id": 1}))
+    assert anna.until("pong")["ref"] == 1
+    anna.ws.send("x" * (MAX_FRAME + 1))  # over the frame limit: closed, status 1009
+    with pytest.raises(ConnectionClosed) as closed:
+        anna.until("never")
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009

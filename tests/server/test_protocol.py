@@ -7,11 +7,12 @@ import json
 
 import pytest
 from starlette.testclient import TestClient
-from tests.server.helpers import Player, close_all, create
+from tests.server.helpers import Player, close_all, create, receive_text
 
 from rallye.core.record import parse_jsonl
 from rallye.mille.record import replay_lines
-from rallye.server.app import MAX_MESSAGE, create_app
+from rallye.server.app import create_app
+from rallye.server.messages import MAX_MESSAGE
 
 
 @pytest.fixture
@@ -84,7 +85,8 @@ def test_the_errors_each_reach_only_their_client_and_change_nothing(client: Test
         return p.until("error")
 
     assert error(them, type="act", move_no=n, action="discard D25")["code"] == "not-your-turn"
-    assert error(me, type="act", move_no=n + 5, action=me.state["legal"][0]["action"])["code"] == "stale"
+    # a move number from the future is not "stale" (nothing newer is on its way)
+    assert error(me, type="act", move_no=n + 5, action=me.state["legal"][0]["action"])["code"] == "future-move"
     bad = error(me, type="act", move_no=n, action="play D200", id=7)
     assert bad["code"] == "illegal" and bad["rule"] and bad["ref"] == 7
     assert error(me, type="act", move_no=n, action="fly to the moon")["code"] == "illegal"
@@ -104,6 +106,61 @@ def test_the_errors_each_reach_only_their_client_and_change_nothing(client: Test
     assert client.get(f"/api/tables/{code}").json()["table"]["move_no"] == n
     me.send(type="act", move_no=n, code=me.state["legal"][0]["code"])
     them.until("state", lambda m: m["move_no"] == n + 1)
+    if them.state["turn"] == them.welcome["seat"]:  # an answer to the state before: stale
+        assert error(them, type="act", move_no=n, code=0, id="late")["code"] == "stale"
+    anna.close()
+    bob.close()
+
+
+#: messages the server refuses as ``bad-field`` however the table stands (issue 65, item 3)
+BAD_FIELDS = [
+    {"type": "act", "move_no": 0, "action": 5},  # was played as code 5
+    {"type": "act", "move_no": 0, "code": True},
+    {"type": "act", "move_no": 0, "code": "5"},
+    {"type": "act", "move_no": 0, "code": 1.0},
+    {"type": "act", "move_no": 0, "code": -1},
+    {"type": "act", "move_no": 0, "code": 2**60},
+    {"type": "act", "move_no": 0, "code": 1, "action": "discard D25"},
+    {"type": "act", "move_no": 0},
+    {"type": "act", "move_no": 2**60, "code": 1},
+    {"type": "act", "move_no": -1, "code": 1},
+    {"type": "act", "move_no": 0, "action": ""},
+    {"type": "act", "move_no": 0, "action": "x" * 201},
+    {"type": "act", "move_no": 0, "code": 1, "seat": 1},  # no such field
+    {"type": "ping", "id": 2**60},
+    {"type": "ping", "id": {"a": 1}},
+    {"type": "ping", "id": ""},
+    {"type": "chat", "text": "hi", "to": 1},
+    {"type": "hello", "protocol": 1, "watch": True},  # already said
+]
+#: the same, as text a JSON encoder would not write
+BAD_NUMBERS = [
+    '{"type": "act", "move_no": NaN, "code": 1}',
+    '{"type": "act", "move_no": 0, "code": Infinity}',
+    '{"type": "act", "move_no": 1e400, "code": 1}',
+    '{"type": "ping", "id": -Infinity}',
+]
+
+
+def test_strict_fields_are_bad_field_carry_the_ref_and_change_nothing(client: TestClient) -> None:
+    made = create(client, game="mille", players=2, seats=[{"kind": "person"}] * 2, sit=0, name="Anna")
+    code = made["code"]
+    bob_token = client.post(f"/api/tables/{code}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+    anna, bob = Player(client, code, made["token"]), Player(client, code, bob_token)
+    me = anna if anna.state["turn"] == 0 else bob
+    for n, bad in enumerate(BAD_FIELDS):
+        ref = f"bad{n}"
+        me.send(**{**bad, "id": ref} if "id" not in bad else bad)
+        err = me.until("error")
+        assert err["code"] == "bad-field", (bad, err)
+        if "id" not in bad:
+            assert err["ref"] == ref, (bad, err)
+    for text in BAD_NUMBERS:
+        me.ws.send_text(text)
+        assert me.until("error")["code"] == "bad-field", text
+    me.send(type="ping", id=2**53 - 1)  # the largest id a page can hold exactly
+    assert me.until("pong")["ref"] == 2**53 - 1
+    assert client.get(f"/api/tables/{code}").json()["table"]["move_no"] == 0
     anna.close()
     bob.close()
 
@@ -111,16 +168,22 @@ def test_the_errors_each_reach_only_their_client_and_change_nothing(client: Test
 def test_hello_is_checked(client: TestClient) -> None:
     code = create(client, game="mille", players=2, sit=0, name="Anna")["code"]
     for hello, expected in (
-        ({"type": "act"}, "hello-first"),
+        ({"type": "act", "move_no": 0, "code": 1}, "hello-first"),
         ({"type": "hello", "protocol": 2, "watch": True}, "protocol"),
-        ({"type": "hello", "protocol": 1, "token": "guess"}, "bad-token"),
+        ({"type": "hello", "protocol": True, "watch": True}, "protocol"),
+        ({"type": "hello", "protocol": 1, "token": "guess", "id": 3}, "bad-token"),
+        ({"type": "hello", "protocol": 1, "token": "guess", "watch": True}, "bad-field"),
+        ({"type": "hello", "protocol": 1, "watch": False}, "bad-field"),
+        ({"type": "hello", "protocol": 1}, "bad-token"),
     ):
         with client.websocket_connect(f"/ws/{code}") as ws:
             ws.send_text(json.dumps(hello))
-            assert json.loads(ws.receive_text())["code"] == expected
+            err = json.loads(receive_text(ws))
+            assert err["type"] == "error" and err["code"] == expected, (hello, err)
+            assert err["ref"] == hello.get("id")
     with client.websocket_connect("/ws/nosuchtable") as ws:
         ws.send_text(json.dumps({"type": "hello", "protocol": 1, "watch": True}))
-        assert json.loads(ws.receive_text())["code"] == "not-found"
+        assert json.loads(receive_text(ws))["code"] == "not-found"
 
 
 def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
@@ -159,6 +222,9 @@ def test_bad_table_requests_name_the_field(client: TestClient) -> None:
         ({"game": "mille", "players": 2, "turn_timer": 1}, "turn_timer"),
         ({"game": "knightrider", "players": 2, "options": {"tiles_path": "/etc/passwd"}}, "option"),
         ({"game": "knightrider", "players": 9}, "players"),
+        ({"game": "knightrider", "players": 2, "options": {"turn_limit": 20_000}}, "from 1 to 10000"),
+        ({"game": "knightrider", "players": 2, "options": {"turn_limit": 0}}, "from 1 to 10000"),
+        ({"game": "knightrider", "players": 2, "options": {"tour": 6}}, "from 0 to 5"),
     ):
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400, body
@@ -224,10 +290,13 @@ def test_a_flood_slows_only_the_client_that_sends_it(client: TestClient) -> None
     anna, bob = Player(client, code, made["token"]), Player(client, code, bob_token)
     for i in range(60):
         anna.send(type="ping", id=i)
-    assert anna.until("error")["code"] == "rate-limited"
+    # a notice, not an error: the message is held back, and answered later
+    notice = anna.until("slow-down")
+    assert notice["ref"] in range(60) and notice["wait"] > 0
     bob.send(type="ping", id="b")
     assert bob.until("pong")["ref"] == "b"  # bob is answered while anna's messages wait
     assert anna.until("pong", lambda m: m["ref"] == 59)["ref"] == 59  # anna's are answered in the end
+    assert not [t for t in anna.texts if '"error"' in t]  # nothing was refused
     anna.close()
     bob.close()
 

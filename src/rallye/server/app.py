@@ -30,13 +30,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rallye.server.games import lobby_info
+from rallye.server.messages import check, message_id, read, whole
 from rallye.server.store import Conflict, Store, token_hash
 from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, Pending, Table, TableError
 
 log = logging.getLogger("rallye.server")
 T = TypeVar("T")
 
-MAX_MESSAGE = 4096  # bytes in one client message
 MAX_BODY = 16_384  # bytes in one HTTP request body
 RATE = 20.0  # messages a second, per connection
 BURST = 40.0
@@ -75,18 +75,24 @@ class Conn:
     stamp: float = field(default_factory=time.monotonic)
     chat_at: float = 0.0
 
-    async def throttle(self) -> bool:
-        """Token bucket: ``True`` when this message had to wait (this client is flooding)."""
+    held: bool = False  # the last message was held back
+
+    def throttle(self) -> float:
+        """Token bucket: the seconds this message must wait (0: none; more: this client
+        is flooding). The caller waits them, then :meth:`waited`."""
         now = time.monotonic()
         self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
-            return False
-        await asyncio.sleep((1.0 - self.tokens) / RATE)
+            self.held = False
+            return 0.0
+        return (1.0 - self.tokens) / RATE
+
+    def waited(self) -> None:
         self.tokens = 0.0
         self.stamp = time.monotonic()
-        return True
+        self.held = True
 
 
 class Server:
@@ -570,20 +576,6 @@ def encode(msg: dict[str, Any]) -> str:
     return orjson.dumps(msg).decode("utf-8")
 
 
-def _parse(raw: str | None) -> dict[str, Any]:
-    if raw is None:
-        raise TableError("bad-json", "messages are JSON text")
-    if len(raw.encode("utf-8", "replace")) > MAX_MESSAGE:
-        raise TableError("too-large", f"a message is at most {MAX_MESSAGE} bytes")
-    try:
-        msg = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError, ValueError):
-        raise TableError("bad-json", "a message must be a JSON object") from None
-    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise TableError("bad-json", "a message must be a JSON object with a 'type'")
-    return msg
-
-
 async def _receive(ws: WebSocket) -> str | None:
     event = await ws.receive()
     if event["type"] == "websocket.disconnect":
@@ -596,17 +588,21 @@ async def ws_table(ws: WebSocket) -> None:
     server = _server(ws)
     await ws.accept()
 
+    ref: int | str | None = None
+
     async def refuse(exc: TableError) -> None:
         with contextlib.suppress(Exception):
-            await ws.send_text(encode({"type": "error", **exc.to_json(), "ref": None}))
+            await ws.send_text(encode({"type": "error", **exc.to_json(), "ref": ref}))
             await ws.close(code=4000 + min(exc.status, 999) % 1000)
 
     try:
         raw = await asyncio.wait_for(_receive(ws), HELLO_SECONDS)
-        hello = _parse(raw)
+        hello = read(raw)
+        ref = message_id(hello)
+        check(hello)
         if hello["type"] != "hello":
             raise TableError("hello-first", "the first message must be 'hello'")
-        if hello.get("protocol") != PROTOCOL:
+        if not whole(hello.get("protocol")) or hello["protocol"] != PROTOCOL:
             raise TableError("protocol", f"this server speaks protocol {PROTOCOL}")
         table = await server.get_table(ws.path_params["code"])
         if hello.get("watch") is True:
@@ -637,20 +633,24 @@ async def ws_table(ws: WebSocket) -> None:
     try:
         while True:
             raw = await _receive(ws)
-            if await conn.throttle():
-                conn.queue.put_nowait(
-                    {
-                        "type": "error",
-                        "code": "rate-limited",
-                        "message": "too many messages; slow down",
-                        "rule": None,
-                        "ref": None,
-                    }
-                )
             ref = None
             try:
-                msg = _parse(raw)
-                ref = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
+                msg = read(raw)
+                ref = message_id(msg)
+                check(msg)
+                wait = conn.throttle()
+                if wait > 0:  # a flood: this message is held back, not refused (not an error)
+                    if not conn.held:
+                        conn.queue.put_nowait(
+                            {
+                                "type": "slow-down",
+                                "ref": ref,
+                                "wait": round(wait, 3),
+                                "message": f"more than {RATE:g} messages a second: yours wait their turn",
+                            }
+                        )
+                    await asyncio.sleep(wait)
+                    conn.waited()
                 await _dispatch(server, table, conn, msg)
             except TableError as exc:
                 conn.queue.put_nowait({"type": "error", **exc.to_json(), "ref": ref})
@@ -674,9 +674,9 @@ async def ws_table(ws: WebSocket) -> None:
 
 async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
     kind = msg["type"]
-    if kind == "act":
-        action = msg.get("code") if "code" in msg else msg.get("action")
-        await server.act(table, conn.seat, msg.get("move_no"), action)
+    if kind == "act":  # fields checked by messages.check: a whole 'code', or 'action' text
+        action = msg["code"] if "code" in msg else msg["action"]
+        await server.act(table, conn.seat, msg["move_no"], action)
     elif kind == "chat":
         text = msg.get("text")
         if not isinstance(text, str) or not 1 <= len(text.strip()) <= CHAT_LENGTH:
@@ -696,11 +696,9 @@ async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any
             raise TableError("bad-field", "play again starts when the game is over")
         await server.again(table)
     elif kind == "ping":
-        conn.queue.put_nowait({"type": "pong", "ref": msg.get("id")})
-    elif kind == "hello":
+        conn.queue.put_nowait({"type": "pong", "ref": message_id(msg)})
+    else:  # hello (messages.check knows no other type)
         raise TableError("bad-field", "already said hello")
-    else:
-        raise TableError("unknown-type", f"unknown message type {kind[:40]!r}")
 
 
 def trusted_proxies(text: str | None) -> list[str]:

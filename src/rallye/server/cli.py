@@ -87,6 +87,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from rallye.server.app import create_app, trusted_proxies
+    from rallye.server.messages import MAX_FRAME
     from rallye.server.store import normalise_url
 
     if not 0 < args.port < 65536:
@@ -138,7 +139,7 @@ def run_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         ws="websockets-sansio",
-        ws_max_size=65536,
+        ws_max_size=MAX_FRAME,  # a longer frame closes the connection (1009), docs/protocol.md
         ws_per_message_deflate=False,  # compressing every state cost a fifth of the server's time
         proxy_headers=False,  # the app trusts --forwarded-allow-ips alone (uvicorn: loopback by default)
         log_level="warning",

@@ -160,7 +160,7 @@ class Connection:
         n = self.state["move_no"]
         for _ in range(RETRIES):
             try:
-                self.ws.send(json.dumps({"type": "act", "move_no": n, "action": notation}))
+                self.ws.send(json.dumps({"type": "act", "move_no": n, "action": notation, "id": f"m{n}"}))
                 break
             except Exception as exc:  # the server went away (websockets' ConnectionClosed, OSError)
                 if not isinstance(exc, OSError) and "ConnectionClosed" not in type(exc).__name__:
@@ -170,7 +170,7 @@ class Connection:
                     return
         while True:
             msg = self._recv()
-            if msg.get("type") == "error":
+            if msg.get("type") == "error" and msg.get("ref") in (f"m{n}", None):  # the answer to this move
                 raise IllegalAction(msg["message"], rule=msg.get("rule") or msg.get("code"))
             if msg.get("type") == "state" and msg["move_no"] > n:
                 return

@@ -317,8 +317,10 @@ class Table:
             raise TableError("not-your-turn", f"it is not your turn: {who} is to act", "turn-order")
         if not isinstance(move_no, int) or isinstance(move_no, bool):
             raise TableError("bad-field", "'move_no' must be the move number of the state you answer")
-        if move_no != self.move_no:
+        if move_no < self.move_no:
             raise TableError("stale", f"move {move_no} was already played; the current move is {self.move_no}")
+        if move_no > self.move_no:
+            raise TableError("future-move", f"move {move_no} has not come yet; the current move is {self.move_no}")
         chosen = self._action(action)
         match = self.match
         before = (match.state, len(match.lines), match.actions)

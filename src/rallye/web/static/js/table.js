@@ -186,6 +186,8 @@ function connect(hello) {
     } else if (msg.type === "error") {
       showError(msg);
       if (msg.code === "bad-token") $("join").hidden = false;
+    } else if (msg.type === "slow-down") {
+      $("error").textContent = t("code.rate-limited"); // held back, not refused: the answer follows
     } else if (msg.type === "again") {
       // the new table keeps everyone's seat and token: remember it under the new code
       const mine = seats()[code];
