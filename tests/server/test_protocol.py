@@ -229,7 +229,7 @@ def test_bad_table_requests_name_the_field(client: TestClient) -> None:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400, body
         assert word in r.json()["error"]["message"].lower(), (body, r.json())
-    r = client.post("/api/tables", content=b"[" * 100_000)
+    r = client.post("/api/tables", content=b"[" * 100_000, headers={"Content-Type": "application/json"})
     assert r.status_code in (400, 413)
 
 
@@ -349,3 +349,33 @@ def test_a_trusted_proxy_names_the_client(database_url: str) -> None:
         # one client behind the proxy is limited; a forged entry before the proxy's own is not believed
         codes = _creations(c, [f"198.51.100.{n}, 192.0.2.7" for n in range(25)])
         assert codes[:20] == [201] * 20 and codes[-1] == 429
+
+
+def test_posts_must_be_json_so_no_other_site_can_write(client: TestClient) -> None:
+    """A form or text/plain POST is a "simple" request any web page may send to any server;
+    application/json needs a CORS preflight the server never grants."""
+    made = create(client, game="mille", players=2, seats=[{"kind": "person"}] * 2, sit=0, name="Anna")
+    for path, body in (
+        ("/api/tables", '{"game": "mille"}'),
+        (f"/api/tables/{made['code']}/join", '{"seat": 1, "name": "Eve"}'),
+        ("/api/my-games", '{"tokens": []}'),
+    ):
+        for media in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None):
+            headers = {"Content-Type": media} if media else {}
+            r = client.post(path, content=body.encode(), headers=headers)
+            assert r.status_code == 415 and r.json()["error"]["code"] == "unsupported-media-type", (path, media)
+        ok = client.post(path, content=body.encode(), headers={"Content-Type": "application/json; charset=utf-8"})
+        assert ok.status_code in (200, 201), (path, ok.text)
+    assert client.get(f"/api/tables/{made['code']}").json()["table"]["seats"][1]["name"] == "Eve"
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    code = create(client, game="mille")["code"]
+    for path in ("/", f"/t/{code}", "/static/js/table.js", "/i18n/web/en.json", "/api/info", "/api/tables/nosuch"):
+        r = client.get(path)
+        csp = r.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "style-src 'self'" in csp and "frame-ancestors 'none'" in csp, path
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["referrer-policy"] == "no-referrer"

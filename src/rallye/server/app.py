@@ -425,6 +425,12 @@ def _error(exc: TableError) -> JSONResponse:
 
 
 async def _body(request: Request) -> Any:
+    # JSON only: a form or text/plain POST is what any web page may send to any server
+    # without asking (a "simple" cross-site request); application/json needs the browser's
+    # CORS preflight, which this server never answers yes
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise TableError("unsupported-media-type", "a request body is JSON, sent as application/json", status=415)
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise TableError("too-large", f"a request body is at most {MAX_BODY} bytes", status=413)
@@ -554,6 +560,41 @@ def _page(name: str) -> Callable[[Request], Any]:
         return FileResponse(str(path), media_type="text/html")
 
     return page
+
+
+#: What every HTTP answer carries: scripts, styles, pictures and connections from this server
+#: alone (the icon is a data: URL), no inline script or style, no framing, no guessing of
+#: types, no address of a table page sent on to another site.
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (
+        b"content-security-policy",
+        b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
+        b" font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 # -- the websocket -----------------------------------------------------------------------
@@ -756,7 +797,7 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
     catalogs = resources.files("rallye") / "i18n" / "catalogs"
     if catalogs.is_dir():  # the pages' words: /i18n/<domain>/<lang>.json
         routes.append(Mount("/i18n", app=StaticFiles(directory=str(catalogs)), name="i18n"))
-    middleware = []
+    middleware = [Middleware(SecurityHeaders)]
     if forwarded_allow_ips:  # else the peer is the client (uvicorn's own handling is off)
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
