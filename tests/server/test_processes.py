@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.conftest import fresh_postgres
 from websockets.sync.client import connect
 
 from rallye.server.store import Conflict, Store
@@ -166,8 +165,8 @@ def test_kill_9_in_the_middle_of_games_loses_nothing(tmp_path: Path, servers: li
         again.ws.close()
 
 
-def test_two_processes_on_one_database_never_both_accept_moves(servers: list[Serve]) -> None:
-    db = fresh_postgres()
+def test_two_processes_on_one_database_never_both_accept_moves(servers: list[Serve], postgres_url: str) -> None:
+    db = postgres_url
     pa, pb = _port(), _port()
     servers.append(Serve(db, pa, "--lease", "2"))
     servers.append(Serve(db, pb, "--lease", "2"))

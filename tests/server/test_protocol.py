@@ -15,15 +15,6 @@ from rallye.server.app import create_app
 from rallye.server.messages import MAX_MESSAGE
 
 
-@pytest.fixture
-def client(database_url: str):
-    with TestClient(create_app(database_url, bot_delay=0)) as c:
-        try:
-            yield c
-        finally:
-            close_all()
-
-
 def test_info_lists_editions_levels_and_languages(client: TestClient) -> None:
     info = client.get("/api/info").json()
     assert info["protocol"] == 1
