@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server import schema
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -35,7 +36,9 @@ def receive_text(ws: WebSocketTestSession, seconds: float = WAIT) -> str:
     except TimeoutError:
         raise AssertionError(f"no message from the server within {seconds:g} s") from None
     ws._raise_on_close(message)
-    return str(message["text"])
+    text = str(message["text"])
+    schema.check("server", json.loads(text))  # every message the server sends is as documented
+    return text
 
 
 OPEN: list[Player] = []

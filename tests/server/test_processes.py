@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.server import schema
 from websockets.sync.client import connect
 
 from rallye.server.store import Conflict, Store
@@ -99,6 +100,7 @@ class Client:
 
     def recv(self) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+        schema.check("server", msg)
         return msg
 
     def until(self, kind: str, pred: Any = None, seconds: float = 30.0) -> dict[str, Any]:
