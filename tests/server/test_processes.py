@@ -275,3 +275,17 @@ def test_an_over_long_message_and_an_over_long_frame_get_the_documented_answers(
     with pytest.raises(ConnectionClosed) as closed:
         anna.until("never")
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_ws_deflate_compresses_for_clients_that_offer_it(tmp_path: Path, servers: list[Serve]) -> None:
+    for flags, offered in (((), False), (("--ws-deflate",), True)):
+        port = _port()
+        servers.append(Serve(f"sqlite:///{tmp_path / f'{offered}.db'}", port, *flags))
+        made = servers[-1].post("/api/tables", {"game": "mille", "players": 2, "sit": 0, "name": "Anna"})
+        anna = Client(port, made["code"], made["token"])  # the websockets library offers deflate
+        extensions = anna.ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+        assert ("permessage-deflate" in extensions) == offered
+        st = anna.my_turn()
+        anna.ws.send(json.dumps({"type": "act", "move_no": st["move_no"], "code": st["legal"][0]["code"]}))
+        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+        anna.ws.close()

@@ -370,3 +370,25 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["x-frame-options"] == "DENY"
         assert r.headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_state_logs_only_the_moves_since_the_state_before(client: TestClient) -> None:
+    """Issue 65, item 6: the last 30 moves were a fifth of every state; the welcome carries
+    them, a state only what is new."""
+    made = create(client, game="mille", players=2, seats=[{"kind": "person"}] * 2, sit=0, name="Anna")
+    code = made["code"]
+    bob_token = client.post(f"/api/tables/{code}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+    anna, bob = Player(client, code, made["token"]), Player(client, code, bob_token)
+    assert anna.welcome["log"] == []
+    players = {0: anna, 1: bob}
+    for _ in range(35):
+        st = players[anna.state["turn"]].my_turn()
+        players[st["turn"]].send(type="act", move_no=st["move_no"], code=st["legal"][0]["code"])
+        for p in players.values():
+            new = p.until("state", lambda m, n=st["move_no"]: m["move_no"] == n + 1)
+            assert [e["n"] for e in new["log"]] == [st["move_no"] + 1]  # the move just played, alone
+    watcher = Player(client, code)  # a newcomer is told the last 30 in its welcome
+    assert [e["n"] for e in watcher.welcome["log"]] == list(range(6, 36))
+    assert watcher.state["log"] == [] and watcher.state["move_no"] == 35  # nothing new since
+    for p in (anna, bob, watcher):
+        p.close()

@@ -313,7 +313,7 @@ class Server:
         if not conns:
             return
         deadline = self.deadline(table)
-        states = table.states_for([c.seat for c in conns], deadline)
+        states = table.broadcast_states([c.seat for c in conns], deadline)
         texts = {seat: encode(msg) for seat, msg in states.items()}  # one a seat, however many devices it has
         for c in conns:
             c.queue.put_nowait(texts[c.seat])
@@ -666,7 +666,14 @@ async def ws_table(ws: WebSocket) -> None:
     writer = asyncio.create_task(_writer(conn))
     # welcome first: no await between it and joining the table's connections
     conn.queue.put_nowait(
-        {"type": "welcome", "protocol": PROTOCOL, "seat": seat, "table": table.summary(), "chat": chat}
+        {
+            "type": "welcome",
+            "protocol": PROTOCOL,
+            "seat": seat,
+            "table": table.summary(),
+            "chat": chat,
+            "log": list(table.log),
+        }
     )
     server.conns.setdefault(table.code, []).append(conn)
     server.presence(table)

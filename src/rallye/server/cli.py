@@ -63,6 +63,12 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         " names the client (the limits above key on it); from any other peer the header is ignored"
         " (default: none trusted)",
     )
+    p.add_argument(
+        "--ws-deflate",
+        action="store_true",
+        help="compress websocket messages (permessage-deflate) for clients that offer it: a Mille move"
+        " sends a player about 100 bytes instead of 4,400, for more CPU a message than building it (docs/server.md)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
 
@@ -140,7 +146,8 @@ def run_serve(args: argparse.Namespace) -> int:
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=MAX_FRAME,  # a longer frame closes the connection (1009), docs/protocol.md
-        ws_per_message_deflate=False,  # compressing every state cost a fifth of the server's time
+        # off by default: compressing every state costs more CPU than building it (docs/server.md)
+        ws_per_message_deflate=args.ws_deflate,
         proxy_headers=False,  # the app trusts --forwarded-allow-ips alone (uvicorn: loopback by default)
         log_level="warning",
         lifespan="on",

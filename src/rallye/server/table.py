@@ -121,6 +121,7 @@ class Table:
     next_code: str | None = None
     connected: set[int] = field(default_factory=set)
     log: list[dict[str, Any]] = field(default_factory=list)
+    told: int = 0  # the move number of the last broadcast: its states' logs start after it
     _agents: dict[tuple[int, str], Any] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
 
@@ -246,6 +247,7 @@ class Table:
             stored.next_code,
         )
         table.log = public_log(stored.lines)[-LOG_LENGTH:]
+        table.told = table.move_no
         return table
 
     # -- who ---------------------------------------------------------------------------
@@ -433,23 +435,32 @@ class Table:
         return out
 
     def state_for(
-        self, seat: int | None, deadline: float | None = None, summary: dict[str, Any] | None = None
+        self,
+        seat: int | None,
+        deadline: float | None = None,
+        summary: dict[str, Any] | None = None,
+        since: int | None = None,
     ) -> dict[str, Any]:
         """The ``state`` message for a seat (``None``: a spectator); ``summary``: the table's,
         when the caller has it already."""
-        return self.states_for([seat], deadline, summary)[seat]
+        return self.states_for([seat], deadline, summary, since)[seat]
 
     def states_for(
-        self, seats: Iterable[int | None], deadline: float | None = None, summary: dict[str, Any] | None = None
+        self,
+        seats: Iterable[int | None],
+        deadline: float | None = None,
+        summary: dict[str, Any] | None = None,
+        since: int | None = None,
     ) -> dict[int | None, dict[str, Any]]:
         """The ``state`` messages of a broadcast, one a seat (``None``: a spectator), each
-        built from that seat's view alone."""
+        built from that seat's view alone. ``since``: the log holds only the moves after that
+        move number (a broadcast's: those since the one before; ``None``: the last 30)."""
         state = self.match.state
         turn = self.current()
         wanted = list(dict.fromkeys(seats))
         views = self.game.views_json(state, wanted)
         table = summary if summary is not None else self.summary()
-        log = list(self.log)
+        log = list(self.log) if since is None else [e for e in self.log if e["n"] > since]
         out: dict[int | None, dict[str, Any]] = {}
         for seat in wanted:
             legal: list[dict[str, Any]] = []
@@ -466,6 +477,17 @@ class Table:
                 "deadline": deadline,
             }
         return out
+
+    def broadcast_states(
+        self, seats: Iterable[int | None], deadline: float | None = None
+    ) -> dict[int | None, dict[str, Any]]:
+        """The ``state`` messages of a broadcast to every connection: their log holds the
+        moves since the broadcast before (each connection was sent that one, or a welcome
+        with the last 30 after it), a few dozen bytes where the last 30 moves were a fifth
+        of a state (docs/server.md, "Bytes a move")."""
+        states = self.states_for(seats, deadline, since=self.told)
+        self.told = self.move_no
+        return states
 
     def record_text(self) -> str:
         from rallye.core.record import dumps_line
