@@ -392,3 +392,15 @@ def test_a_state_logs_only_the_moves_since_the_state_before(client: TestClient) 
     assert watcher.state["log"] == [] and watcher.state["move_no"] == 35  # nothing new since
     for p in (anna, bob, watcher):
         p.close()
+
+
+def test_a_flood_of_unreadable_messages_is_held_back_too(client: TestClient) -> None:
+    made = create(client, game="mille", players=2, sit=0, name="Anna")
+    anna = Player(client, made["code"], made["token"])
+    for _ in range(60):
+        anna.ws.send_text("{not json")
+    assert anna.until("slow-down")["ref"] is None
+    anna.send(type="ping", id="last")
+    anna.until("pong", lambda m: m["ref"] == "last")  # after every one of them was answered, in turn
+    assert sum('"bad-json"' in t for t in anna.texts) == 60
+    anna.close()

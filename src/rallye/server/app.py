@@ -681,24 +681,16 @@ async def ws_table(ws: WebSocket) -> None:
     try:
         while True:
             raw = await _receive(ws)
+            wait = conn.throttle()  # every frame counts, readable or not
             ref = None
             try:
-                msg = read(raw)
-                ref = message_id(msg)
+                try:
+                    msg = read(raw)
+                    ref = message_id(msg)
+                finally:
+                    if wait > 0:  # a flood: this message is held back, not refused (not an error)
+                        await _hold(conn, wait, ref)
                 check(msg)
-                wait = conn.throttle()
-                if wait > 0:  # a flood: this message is held back, not refused (not an error)
-                    if not conn.held:
-                        conn.queue.put_nowait(
-                            {
-                                "type": "slow-down",
-                                "ref": ref,
-                                "wait": round(wait, 3),
-                                "message": f"more than {RATE:g} messages a second: yours wait their turn",
-                            }
-                        )
-                    await asyncio.sleep(wait)
-                    conn.waited()
                 await _dispatch(server, table, conn, msg)
             except TableError as exc:
                 conn.queue.put_nowait({"type": "error", **exc.to_json(), "ref": ref})
@@ -718,6 +710,22 @@ async def ws_table(ws: WebSocket) -> None:
             await server.show(table)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 1.0)
+
+
+async def _hold(conn: Conn, wait: float, ref: int | str | None) -> None:
+    """Hold a flooding client's message back ``wait`` seconds; the first of a flood is
+    announced by a ``slow-down`` notice (docs/protocol.md)."""
+    if not conn.held:
+        conn.queue.put_nowait(
+            {
+                "type": "slow-down",
+                "ref": ref,
+                "wait": round(wait, 3),
+                "message": f"more than {RATE:g} messages a second: yours wait their turn",
+            }
+        )
+    await asyncio.sleep(wait)
+    conn.waited()
 
 
 async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
