@@ -102,10 +102,11 @@ class Person:
     def answer(self, raw: str | bytes) -> bytes | None:
         """The message to send back to ``raw``, if any; sets ``done`` at the game's end."""
         msg = orjson.loads(raw)
+        if msg["type"] == "slow-down":  # not an error: the move waits, then counts
+            self.stats.rate_limited += 1
+            return None
         if msg["type"] == "error":
-            if msg["code"] == "rate-limited":  # not an error: the move waits, then counts
-                self.stats.rate_limited += 1
-            elif msg["code"] != "stale":
+            if msg["code"] != "stale":
                 self.stats.errors.append(f"{msg['code']}: {msg['message']}")
             return None
         if msg["type"] != "state":

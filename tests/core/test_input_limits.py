@@ -242,7 +242,7 @@ def test_fuzz_bot_lines_always_get_one_answer_line(game):
 # -- command-line options ---------------------------------------------------------------
 HOSTILE_OPTIONS = [
     ["play", "mille", "--seed", "7" * 5000],
-    ["play", "mille", "--seed", "7" * 30],  # would make a record no reader accepts
+    ["play", "mille", "--seed", "7" * 41],  # would make a record no reader accepts
     ["play", "mille", "--players", "7" * 4000],
     ["play", "mille", "--seat", "-1"],
     ["play", "mille", "--delay", "nan"],

@@ -12,6 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
+from tests.server.helpers import close_all
+
+from rallye.server.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 _PG: dict[str, str] = {}
@@ -68,6 +72,23 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield f"sqlite:///{tmp_path / 'rallye.db'}"
     else:
         yield fresh_postgres()
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    """A new, empty PostgreSQL database (a fixture, so that no test module imports this
+    conftest a second time: a second copy would start a server this one never stops)."""
+    return fresh_postgres()
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    """The app under Starlette's test client, on each database; bots answer at once."""
+    with TestClient(create_app(database_url, bot_delay=0)) as c:
+        try:
+            yield c
+        finally:
+            close_all()
 
 
 @pytest.fixture

@@ -11,12 +11,13 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.conftest import fresh_postgres
+from tests.server import schema
 from websockets.sync.client import connect
 
 from rallye.server.store import Conflict, Store
@@ -61,6 +62,18 @@ class Serve:
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
 
+    def status(self, path: str, body: Any, headers: dict[str, str]) -> int:
+        """The HTTP status of a POST (with extra headers)."""
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json", **headers},
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return int(r.status)
+        except urllib.error.HTTPError as exc:
+            return int(exc.code)
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
@@ -87,15 +100,18 @@ class Client:
 
     def recv(self) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+        schema.check("server", msg)
         return msg
 
-    def until(self, kind: str, pred: Any = None) -> dict[str, Any]:
-        while True:
+    def until(self, kind: str, pred: Any = None, seconds: float = 30.0) -> dict[str, Any]:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
             msg = self.recv()
             if msg["type"] == "state":
                 self.state = msg
             if msg["type"] == kind and (pred is None or pred(msg)):
                 return msg
+        raise AssertionError(f"no {kind} message within {seconds:g} s")
 
     def my_turn(self) -> dict[str, Any]:
         if self.state["legal"] or self.state["table"]["status"] == "over":
@@ -151,8 +167,8 @@ def test_kill_9_in_the_middle_of_games_loses_nothing(tmp_path: Path, servers: li
         again.ws.close()
 
 
-def test_two_processes_on_one_database_never_both_accept_moves(servers: list[Serve]) -> None:
-    db = fresh_postgres()
+def test_two_processes_on_one_database_never_both_accept_moves(servers: list[Serve], postgres_url: str) -> None:
+    db = postgres_url
     pa, pb = _port(), _port()
     servers.append(Serve(db, pa, "--lease", "2"))
     servers.append(Serve(db, pb, "--lease", "2"))
@@ -226,3 +242,50 @@ def test_a_process_that_lost_its_table_refuses_the_move_and_lets_the_table_go(sq
             await server.stop()
 
     asyncio.run(scenario())
+
+
+def test_serve_trusts_x_forwarded_for_only_from_the_proxies_it_is_told(tmp_path: Path, servers: list[Serve]) -> None:
+    """uvicorn alone trusts the header from loopback: 25 spoofed addresses would all pass."""
+    spoofed = [{"X-Forwarded-For": f"203.0.113.{n}"} for n in range(25)]
+    servers.append(Serve(f"sqlite:///{tmp_path / 'a.db'}", _port(), "--request-rate", "1"))
+    codes = [servers[-1].status("/api/tables", {"game": "mille"}, h) for h in spoofed]
+    assert codes[:20] == [201] * 20 and codes[-1] == 429
+    servers.append(
+        Serve(f"sqlite:///{tmp_path / 'b.db'}", _port(), "--request-rate", "1", "--forwarded-allow-ips", "127.0.0.1")
+    )
+    assert [servers[-1].status("/api/tables", {"game": "mille"}, h) for h in spoofed] == [201] * 25
+
+
+def test_an_over_long_message_and_an_over_long_frame_get_the_documented_answers(
+    tmp_path: Path, servers: list[Serve]
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    from rallye.server.messages import MAX_FRAME, MAX_MESSAGE
+
+    port = _port()
+    servers.append(Serve(f"sqlite:///{tmp_path / 'rallye.db'}", port))
+    made = servers[-1].post("/api/tables", {"game": "mille", "players": 2, "sit": 0, "name": "Anna"})
+    anna = Client(port, made["code"], made["token"])
+    anna.ws.send("x" * (MAX_MESSAGE + 1))  # over the message limit: an error, the connection stays
+    assert anna.until("error")["code"] == "too-large"
+    anna.ws.send(json.dumps({"type": "ping", "id": 1}))
+    assert anna.until("pong")["ref"] == 1
+    anna.ws.send("x" * (MAX_FRAME + 1))  # over the frame limit: closed, status 1009
+    with pytest.raises(ConnectionClosed) as closed:
+        anna.until("never")
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_ws_deflate_compresses_for_clients_that_offer_it(tmp_path: Path, servers: list[Serve]) -> None:
+    for flags, offered in (((), False), (("--ws-deflate",), True)):
+        port = _port()
+        servers.append(Serve(f"sqlite:///{tmp_path / f'{offered}.db'}", port, *flags))
+        made = servers[-1].post("/api/tables", {"game": "mille", "players": 2, "sit": 0, "name": "Anna"})
+        anna = Client(port, made["code"], made["token"])  # the websockets library offers deflate
+        extensions = anna.ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+        assert ("permessage-deflate" in extensions) == offered
+        st = anna.my_turn()
+        anna.ws.send(json.dumps({"type": "act", "move_no": st["move_no"], "code": st["legal"][0]["code"]}))
+        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+        anna.ws.close()

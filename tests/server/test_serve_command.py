@@ -24,3 +24,9 @@ def test_bad_options_are_refused(argv: list[str], words: str, capsys: pytest.Cap
 def test_a_database_that_is_not_a_url_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--no-browser", "--database", "games.db"]) == 2
     assert "sqlite:///" in capsys.readouterr().err
+
+
+def test_a_bad_forwarded_allow_ips_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--no-browser", "--forwarded-allow-ips", "10.0.0.1,proxy.example"]) == 2
+    err = capsys.readouterr().err
+    assert "--forwarded-allow-ips" in err and "proxy.example" in err

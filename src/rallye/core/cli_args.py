@@ -9,10 +9,10 @@ usage error (exit status 2) naming the option and the range.
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: must be from 1 to 10, got 11
->>> seed("1" * 21)
+>>> seed("1" * 40)
 Traceback (most recent call last):
 ...
-argparse.ArgumentTypeError: a seed is a whole number of at most 20 digits
+argparse.ArgumentTypeError: a seed is a whole number of at most 39 digits
 >>> seconds("nan")
 Traceback (most recent call last):
 ...
@@ -25,8 +25,9 @@ import argparse
 import math
 from collections.abc import Callable
 
-#: Seeds are stored in records, whose numbers have at most 40 characters (rallye.core.jsonio).
-SEED_DIGITS = 20
+#: Seeds are stored in records, whose numbers have at most 40 characters (rallye.core.jsonio);
+#: a new game's 128-bit seed (rallye.core.rng.new_seed) has up to 39 digits.
+SEED_DIGITS = 39
 #: The most matches one command plays (its jobs are listed up front).
 MAX_GAMES = 1_000_000
 #: The most worker processes.

@@ -40,7 +40,7 @@ from rallye.core.errors import ConfigError, GameError, RecordError
 
 #: Deepest nesting of arrays and objects accepted (the deepest rallye file nests 5).
 MAX_DEPTH = 32
-#: Most characters in one number (a 64-bit seed has 20 digits).
+#: Most characters in one number (a 128-bit seed has up to 39 digits, and its sign).
 MAX_NUMBER_CHARS = 40
 #: Largest line of a JSON-lines file, and largest view ``rallye bot`` reads (bytes).
 MAX_LINE_BYTES = 1 << 20

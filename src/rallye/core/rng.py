@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -26,6 +27,22 @@ T = TypeVar("T")
 _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
 _GOLDEN = 0x9E3779B97F4A7C15
+
+#: The bits of a new game's seed (:func:`new_seed`).
+SEED_BITS = 128
+
+
+def new_seed() -> int:
+    """A fresh seed for a new game: :data:`SEED_BITS` bits from the operating system's
+    cryptographic source (``secrets``), so nobody can search the seeds for the one that
+    deals the cards they hold. Every use hashes it with its own parts (:func:`derive_seed`)
+    into a 64-bit generator state: a hand's deck (a Knight Rider game's chance) is a keyed
+    hash of the secret, and one hand's state tells nothing of the seed or of another hand's.
+
+    >>> new_seed() < 2**SEED_BITS
+    True
+    """
+    return secrets.randbits(SEED_BITS)
 
 
 def derive_seed(*parts: object) -> int:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -29,13 +30,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rallye.server.games import lobby_info
+from rallye.server.messages import check, message_id, read, whole
 from rallye.server.store import Conflict, Store, token_hash
 from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, Pending, Table, TableError
 
 log = logging.getLogger("rallye.server")
 T = TypeVar("T")
 
-MAX_MESSAGE = 4096  # bytes in one client message
 MAX_BODY = 16_384  # bytes in one HTTP request body
 RATE = 20.0  # messages a second, per connection
 BURST = 40.0
@@ -74,18 +75,24 @@ class Conn:
     stamp: float = field(default_factory=time.monotonic)
     chat_at: float = 0.0
 
-    async def throttle(self) -> bool:
-        """Token bucket: ``True`` when this message had to wait (this client is flooding)."""
+    held: bool = False  # the last message was held back
+
+    def throttle(self) -> float:
+        """Token bucket: the seconds this message must wait (0: none; more: this client
+        is flooding). The caller waits them, then :meth:`waited`."""
         now = time.monotonic()
         self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
-            return False
-        await asyncio.sleep((1.0 - self.tokens) / RATE)
+            self.held = False
+            return 0.0
+        return (1.0 - self.tokens) / RATE
+
+    def waited(self) -> None:
         self.tokens = 0.0
         self.stamp = time.monotonic()
-        return True
+        self.held = True
 
 
 class Server:
@@ -306,7 +313,7 @@ class Server:
         if not conns:
             return
         deadline = self.deadline(table)
-        states = table.states_for([c.seat for c in conns], deadline)
+        states = table.broadcast_states([c.seat for c in conns], deadline)
         texts = {seat: encode(msg) for seat, msg in states.items()}  # one a seat, however many devices it has
         for c in conns:
             c.queue.put_nowait(texts[c.seat])
@@ -418,6 +425,12 @@ def _error(exc: TableError) -> JSONResponse:
 
 
 async def _body(request: Request) -> Any:
+    # JSON only: a form or text/plain POST is what any web page may send to any server
+    # without asking (a "simple" cross-site request); application/json needs the browser's
+    # CORS preflight, which this server never answers yes
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise TableError("unsupported-media-type", "a request body is JSON, sent as application/json", status=415)
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise TableError("too-large", f"a request body is at most {MAX_BODY} bytes", status=413)
@@ -549,6 +562,41 @@ def _page(name: str) -> Callable[[Request], Any]:
     return page
 
 
+#: What every HTTP answer carries: scripts, styles, pictures and connections from this server
+#: alone (the icon is a data: URL), no inline script or style, no framing, no guessing of
+#: types, no address of a table page sent on to another site.
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (
+        b"content-security-policy",
+        b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
+        b" font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 # -- the websocket -----------------------------------------------------------------------
 async def _writer(conn: Conn) -> None:
     while True:
@@ -569,20 +617,6 @@ def encode(msg: dict[str, Any]) -> str:
     return orjson.dumps(msg).decode("utf-8")
 
 
-def _parse(raw: str | None) -> dict[str, Any]:
-    if raw is None:
-        raise TableError("bad-json", "messages are JSON text")
-    if len(raw.encode("utf-8", "replace")) > MAX_MESSAGE:
-        raise TableError("too-large", f"a message is at most {MAX_MESSAGE} bytes")
-    try:
-        msg = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError, ValueError):
-        raise TableError("bad-json", "a message must be a JSON object") from None
-    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise TableError("bad-json", "a message must be a JSON object with a 'type'")
-    return msg
-
-
 async def _receive(ws: WebSocket) -> str | None:
     event = await ws.receive()
     if event["type"] == "websocket.disconnect":
@@ -595,17 +629,21 @@ async def ws_table(ws: WebSocket) -> None:
     server = _server(ws)
     await ws.accept()
 
+    ref: int | str | None = None
+
     async def refuse(exc: TableError) -> None:
         with contextlib.suppress(Exception):
-            await ws.send_text(encode({"type": "error", **exc.to_json(), "ref": None}))
+            await ws.send_text(encode({"type": "error", **exc.to_json(), "ref": ref}))
             await ws.close(code=4000 + min(exc.status, 999) % 1000)
 
     try:
         raw = await asyncio.wait_for(_receive(ws), HELLO_SECONDS)
-        hello = _parse(raw)
+        hello = read(raw)
+        ref = message_id(hello)
+        check(hello)
         if hello["type"] != "hello":
             raise TableError("hello-first", "the first message must be 'hello'")
-        if hello.get("protocol") != PROTOCOL:
+        if not whole(hello.get("protocol")) or hello["protocol"] != PROTOCOL:
             raise TableError("protocol", f"this server speaks protocol {PROTOCOL}")
         table = await server.get_table(ws.path_params["code"])
         if hello.get("watch") is True:
@@ -628,7 +666,14 @@ async def ws_table(ws: WebSocket) -> None:
     writer = asyncio.create_task(_writer(conn))
     # welcome first: no await between it and joining the table's connections
     conn.queue.put_nowait(
-        {"type": "welcome", "protocol": PROTOCOL, "seat": seat, "table": table.summary(), "chat": chat}
+        {
+            "type": "welcome",
+            "protocol": PROTOCOL,
+            "seat": seat,
+            "table": table.summary(),
+            "chat": chat,
+            "log": list(table.log),
+        }
     )
     server.conns.setdefault(table.code, []).append(conn)
     server.presence(table)
@@ -636,20 +681,16 @@ async def ws_table(ws: WebSocket) -> None:
     try:
         while True:
             raw = await _receive(ws)
-            if await conn.throttle():
-                conn.queue.put_nowait(
-                    {
-                        "type": "error",
-                        "code": "rate-limited",
-                        "message": "too many messages; slow down",
-                        "rule": None,
-                        "ref": None,
-                    }
-                )
+            wait = conn.throttle()  # every frame counts, readable or not
             ref = None
             try:
-                msg = _parse(raw)
-                ref = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
+                try:
+                    msg = read(raw)
+                    ref = message_id(msg)
+                finally:
+                    if wait > 0:  # a flood: this message is held back, not refused (not an error)
+                        await _hold(conn, wait, ref)
+                check(msg)
                 await _dispatch(server, table, conn, msg)
             except TableError as exc:
                 conn.queue.put_nowait({"type": "error", **exc.to_json(), "ref": ref})
@@ -671,11 +712,27 @@ async def ws_table(ws: WebSocket) -> None:
             await asyncio.wait_for(writer, 1.0)
 
 
+async def _hold(conn: Conn, wait: float, ref: int | str | None) -> None:
+    """Hold a flooding client's message back ``wait`` seconds; the first of a flood is
+    announced by a ``slow-down`` notice (docs/protocol.md)."""
+    if not conn.held:
+        conn.queue.put_nowait(
+            {
+                "type": "slow-down",
+                "ref": ref,
+                "wait": round(wait, 3),
+                "message": f"more than {RATE:g} messages a second: yours wait their turn",
+            }
+        )
+    await asyncio.sleep(wait)
+    conn.waited()
+
+
 async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
     kind = msg["type"]
-    if kind == "act":
-        action = msg.get("code") if "code" in msg else msg.get("action")
-        await server.act(table, conn.seat, msg.get("move_no"), action)
+    if kind == "act":  # fields checked by messages.check: a whole 'code', or 'action' text
+        action = msg["code"] if "code" in msg else msg["action"]
+        await server.act(table, conn.seat, msg["move_no"], action)
     elif kind == "chat":
         text = msg.get("text")
         if not isinstance(text, str) or not 1 <= len(text.strip()) <= CHAT_LENGTH:
@@ -695,17 +752,38 @@ async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any
             raise TableError("bad-field", "play again starts when the game is over")
         await server.again(table)
     elif kind == "ping":
-        conn.queue.put_nowait({"type": "pong", "ref": msg.get("id")})
-    elif kind == "hello":
+        conn.queue.put_nowait({"type": "pong", "ref": message_id(msg)})
+    else:  # hello (messages.check knows no other type)
         raise TableError("bad-field", "already said hello")
-    else:
-        raise TableError("unknown-type", f"unknown message type {kind[:40]!r}")
 
 
-def create_app(database_url: str, **options: Any) -> Starlette:
+def trusted_proxies(text: str | None) -> list[str]:
+    """``--forwarded-allow-ips``: proxy addresses and networks, comma separated, or ``*``
+    (any peer: only when nothing but the proxy can reach the server). A bad entry is a
+    :class:`ValueError` naming it (uvicorn would take it silently for a name that never
+    matches)."""
+    import ipaddress
+
+    if text is None or not text.strip():
+        return []
+    out = []
+    for item in (part.strip() for part in text.split(",")):
+        if item == "*":
+            return ["*"]
+        try:
+            ipaddress.ip_network(item, strict=False) if "/" in item else ipaddress.ip_address(item)
+        except ValueError:
+            raise ValueError(f"{item[:60]!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
+        out.append(item)
+    return out
+
+
+def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = None, **options: Any) -> Starlette:
     """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too); ``options``
     are :class:`Server`'s (``bot_delay``, ``owner_url``, ``bot_threads``, ``lease``, ``owner``,
-    ``request_rate``)."""
+    ``request_rate``). ``forwarded_allow_ips``: the peers whose ``X-Forwarded-For`` names
+    the client (a reverse proxy's address); from any other peer the header is ignored, so
+    nobody escapes the limits keyed on their address by writing it."""
     server = Server(database_url, **options)
 
     @contextlib.asynccontextmanager
@@ -734,7 +812,12 @@ def create_app(database_url: str, **options: Any) -> Starlette:
     catalogs = resources.files("rallye") / "i18n" / "catalogs"
     if catalogs.is_dir():  # the pages' words: /i18n/<domain>/<lang>.json
         routes.append(Mount("/i18n", app=StaticFiles(directory=str(catalogs)), name="i18n"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(SecurityHeaders)]
+    if forwarded_allow_ips:  # else the peer is the client (uvicorn's own handling is off)
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        middleware.append(Middleware(ProxyHeadersMiddleware, trusted_hosts=forwarded_allow_ips))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     return app
 

@@ -55,6 +55,20 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         default=30.0,
         help="tables created and seats taken a minute from one address (bursts of 20; 0: no limit; default 30)",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help="behind a reverse proxy: its addresses or networks, comma separated, whose X-Forwarded-For header"
+        " names the client (the limits above key on it); from any other peer the header is ignored"
+        " (default: none trusted)",
+    )
+    p.add_argument(
+        "--ws-deflate",
+        action="store_true",
+        help="compress websocket messages (permessage-deflate) for clients that offer it: a Mille move"
+        " sends a player about 100 bytes instead of 4,400, for more CPU a message than building it (docs/server.md)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
 
@@ -78,7 +92,8 @@ def _has_browser() -> bool:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from rallye.server.app import create_app
+    from rallye.server.app import create_app, trusted_proxies
+    from rallye.server.messages import MAX_FRAME
     from rallye.server.store import normalise_url
 
     if not 0 < args.port < 65536:
@@ -92,6 +107,11 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     if not 1 <= args.lease <= 3600:
         print("rallye serve: --lease must be 1 to 3600 seconds", file=sys.stderr)
+        return 2
+    try:
+        proxies = trusted_proxies(args.forwarded_allow_ips)
+    except ValueError as exc:
+        print(f"rallye serve: --forwarded-allow-ips: {exc}", file=sys.stderr)
         return 2
     database = args.database or default_database()
     normalise_url(database)  # a clear error for a bad URL before anything starts
@@ -113,6 +133,7 @@ def run_serve(args: argparse.Namespace) -> int:
         lease=args.lease,
         owner=owner,
         request_rate=args.request_rate,
+        forwarded_allow_ips=proxies,
     )
     if not args.no_browser and _has_browser():
         import threading
@@ -124,8 +145,10 @@ def run_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         ws="websockets-sansio",
-        ws_max_size=65536,
-        ws_per_message_deflate=False,  # compressing every state cost a fifth of the server's time
+        ws_max_size=MAX_FRAME,  # a longer frame closes the connection (1009), docs/protocol.md
+        # off by default: compressing every state costs more CPU than building it (docs/server.md)
+        ws_per_message_deflate=args.ws_deflate,
+        proxy_headers=False,  # the app trusts --forwarded-allow-ips alone (uvicorn: loopback by default)
         log_level="warning",
         lifespan="on",
     )

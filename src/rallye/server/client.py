@@ -102,6 +102,7 @@ class Connection:
         self.state: dict[str, Any] = {}
         self.seat: int | None = None
         self.table: dict[str, Any] = {}
+        self.log: list[dict[str, Any]] = []  # the last 30 moves (a state brings the new ones)
         self._connect()
 
     def _connect(self) -> None:
@@ -117,6 +118,7 @@ class Connection:
                 if welcome["type"] == "error":
                     raise ServerError(welcome["message"], rule=welcome["code"])
                 self.seat, self.table = welcome["seat"], welcome["table"]
+                self.log = welcome.get("log", [])
                 self._until(lambda m: m["type"] == "state")
                 return
             except ServerError:
@@ -141,6 +143,10 @@ class Connection:
                 self._connect()
                 return self.state
             if msg.get("type") == "state":
+                # its log is the moves since the state before: kept whole here (the last 30)
+                last = self.log[-1]["n"] if self.log else 0
+                self.log = (self.log + [e for e in msg["log"] if e["n"] > last])[-30:]
+                msg["log"] = self.log
                 self.state = msg
                 self.table = msg["table"]
             return msg
@@ -160,7 +166,7 @@ class Connection:
         n = self.state["move_no"]
         for _ in range(RETRIES):
             try:
-                self.ws.send(json.dumps({"type": "act", "move_no": n, "action": notation}))
+                self.ws.send(json.dumps({"type": "act", "move_no": n, "action": notation, "id": f"m{n}"}))
                 break
             except Exception as exc:  # the server went away (websockets' ConnectionClosed, OSError)
                 if not isinstance(exc, OSError) and "ConnectionClosed" not in type(exc).__name__:
@@ -170,7 +176,7 @@ class Connection:
                     return
         while True:
             msg = self._recv()
-            if msg.get("type") == "error":
+            if msg.get("type") == "error" and msg.get("ref") in (f"m{n}", None):  # the answer to this move
                 raise IllegalAction(msg["message"], rule=msg.get("rule") or msg.get("code"))
             if msg.get("type") == "state" and msg["move_no"] > n:
                 return

@@ -32,6 +32,9 @@ from rallye.server.annotate import action_info
 
 #: The Knight Rider options a table may set (never a file path: a client names no file).
 KR_OPTIONS = ("quick_build", "rolled_start", "tour", "deal_spares", "shuffle_cards", "turn_limit")
+#: the whole-number options' ranges (``tour``: the rules' 0 to 5 target tiles; ``turn_limit``:
+#: chase turns before a draw, or null for none)
+KR_RANGES = {"tour": (0, 5), "turn_limit": (1, 10_000)}
 
 
 @dataclass
@@ -203,10 +206,12 @@ class KnightRiderGame(Game):
         for name in ("quick_build", "rolled_start", "deal_spares", "shuffle_cards"):
             if name in options and not isinstance(options[name], bool):
                 raise ConfigError(f"option '{name}' must be true or false", rule="table-settings")
-        for name in ("tour", "turn_limit"):
+        for name, (lo, hi) in KR_RANGES.items():
             v = options.get(name)
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10_000):
-                raise ConfigError(f"option '{name}' must be a whole number", rule="table-settings")
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi):
+                raise ConfigError(
+                    f"option '{name}' is a whole number from {lo} to {hi}, not {str(v)[:20]}", rule="table-settings"
+                )
         opts = kr.Options.from_json(dict(options))
         kr.new_game(players, 0, opts)  # the engine's own checks (player count, tour range)
         return {"players": players, "options": {k: v for k, v in opts.to_json().items() if k in KR_OPTIONS}}

@@ -22,6 +22,7 @@ from typing import Any
 
 from rallye.agents.base import LEVELS, make_agent
 from rallye.core.errors import ConfigError, GameError
+from rallye.core.rng import derive_seed, new_seed
 from rallye.server.games import Game, Match, game_for
 from rallye.server.store import Conflict, Move, Store, StoredSeat, StoredTable, token_hash
 
@@ -120,6 +121,7 @@ class Table:
     next_code: str | None = None
     connected: set[int] = field(default_factory=set)
     log: list[dict[str, Any]] = field(default_factory=list)
+    told: int = 0  # the move number of the last broadcast: its states' logs start after it
     _agents: dict[tuple[int, str], Any] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
 
@@ -201,8 +203,7 @@ class Table:
         owner_url: str | None,
         lease: float = LEASE_SECONDS,
     ) -> Table:
-        seed = secrets.randbelow(2**31 - 1) + 1
-        match = game.new(settings, seed)
+        match = game.new(settings, new_seed())  # 128 bits: no player can search for it
         status = "playing" if all(s.taken for s in seats) else "waiting"
         code = new_code()
         table_id = store.create(
@@ -246,6 +247,7 @@ class Table:
             stored.next_code,
         )
         table.log = public_log(stored.lines)[-LOG_LENGTH:]
+        table.told = table.move_no
         return table
 
     # -- who ---------------------------------------------------------------------------
@@ -317,8 +319,10 @@ class Table:
             raise TableError("not-your-turn", f"it is not your turn: {who} is to act", "turn-order")
         if not isinstance(move_no, int) or isinstance(move_no, bool):
             raise TableError("bad-field", "'move_no' must be the move number of the state you answer")
-        if move_no != self.move_no:
+        if move_no < self.move_no:
             raise TableError("stale", f"move {move_no} was already played; the current move is {self.move_no}")
+        if move_no > self.move_no:
+            raise TableError("future-move", f"move {move_no} has not come yet; the current move is {self.move_no}")
         chosen = self._action(action)
         match = self.match
         before = (match.state, len(match.lines), match.actions)
@@ -391,8 +395,9 @@ class Table:
         legal = self.game.legal(self.match.state)
         agent = self._agents.get((seat, name))
         if agent is None:
+            # a keyed hash of the deal's seed: what a bot plays tells nothing of the seed
             seed = int(self.match.lines[0].get("seed", 0))
-            agent = make_agent(self.game.key, name, (seed * 1_000_003 + seat * 10_007 + move_no) % 2**32)
+            agent = make_agent(self.game.key, name, derive_seed("server-bot", seed, seat, move_no))
             self._agents[(seat, name)] = agent
         return move_no, str(agent.choose(view, legal))
 
@@ -430,23 +435,32 @@ class Table:
         return out
 
     def state_for(
-        self, seat: int | None, deadline: float | None = None, summary: dict[str, Any] | None = None
+        self,
+        seat: int | None,
+        deadline: float | None = None,
+        summary: dict[str, Any] | None = None,
+        since: int | None = None,
     ) -> dict[str, Any]:
         """The ``state`` message for a seat (``None``: a spectator); ``summary``: the table's,
         when the caller has it already."""
-        return self.states_for([seat], deadline, summary)[seat]
+        return self.states_for([seat], deadline, summary, since)[seat]
 
     def states_for(
-        self, seats: Iterable[int | None], deadline: float | None = None, summary: dict[str, Any] | None = None
+        self,
+        seats: Iterable[int | None],
+        deadline: float | None = None,
+        summary: dict[str, Any] | None = None,
+        since: int | None = None,
     ) -> dict[int | None, dict[str, Any]]:
         """The ``state`` messages of a broadcast, one a seat (``None``: a spectator), each
-        built from that seat's view alone."""
+        built from that seat's view alone. ``since``: the log holds only the moves after that
+        move number (a broadcast's: those since the one before; ``None``: the last 30)."""
         state = self.match.state
         turn = self.current()
         wanted = list(dict.fromkeys(seats))
         views = self.game.views_json(state, wanted)
         table = summary if summary is not None else self.summary()
-        log = list(self.log)
+        log = list(self.log) if since is None else [e for e in self.log if e["n"] > since]
         out: dict[int | None, dict[str, Any]] = {}
         for seat in wanted:
             legal: list[dict[str, Any]] = []
@@ -463,6 +477,17 @@ class Table:
                 "deadline": deadline,
             }
         return out
+
+    def broadcast_states(
+        self, seats: Iterable[int | None], deadline: float | None = None
+    ) -> dict[int | None, dict[str, Any]]:
+        """The ``state`` messages of a broadcast to every connection: their log holds the
+        moves since the broadcast before (each connection was sent that one, or a welcome
+        with the last 30 after it), a few dozen bytes where the last 30 moves were a fifth
+        of a state (docs/server.md, "Bytes a move")."""
+        states = self.states_for(seats, deadline, since=self.told)
+        self.told = self.move_no
+        return states
 
     def record_text(self) -> str:
         from rallye.core.record import dumps_line

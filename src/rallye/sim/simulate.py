@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rallye.core.cli_args import MAX_GAMES, MAX_WORKERS, seed, whole
-from rallye.core.rng import derive_seed
+from rallye.core.rng import derive_seed, new_seed
 from rallye.sim.play import KR_TABLE_KINDS, MatchJob, MatchResult
 
 # -- common --------------------------------------------------------------------------
@@ -32,7 +32,9 @@ from rallye.sim.play import KR_TABLE_KINDS, MatchJob, MatchResult
 def _add_common(p: argparse.ArgumentParser, default_players: int) -> None:
     p.add_argument("--players", type=whole(1, 64), default=default_players, help="seats at the table")
     p.add_argument("--games", type=whole(1, MAX_GAMES), default=100, help="matches to play (default 100)")
-    p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
+    p.add_argument(
+        "--seed", type=seed, default=None, help="master seed (default: a new 128-bit one, shown in the report)"
+    )
     p.add_argument(
         "--bots",
         default=None,
@@ -295,6 +297,8 @@ GAMES: dict[str, tuple[Callable[[argparse.Namespace], dict[str, Any]], Callable[
 
 def run_simulate(args: argparse.Namespace) -> int:
     simulate, show = GAMES[args.game]
+    if args.seed is None:  # the report names it: the same command with it plays the same games
+        args.seed = new_seed()
     report = simulate(args)
     if args.json:
         public = {k: v for k, v in report.items() if not k.startswith("_")}  # no wall time: output is reproducible

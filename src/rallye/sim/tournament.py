@@ -50,7 +50,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rallye.core.rng import derive_seed
+from rallye.core.rng import derive_seed, new_seed
 from rallye.sim.play import MatchJob, MatchResult
 
 GAMES: tuple[str, ...] = ("mille", "knightrider")
@@ -433,7 +433,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--matches", type=whole(1, MAX_GAMES), default=100, help="matches to play, rounded up to whole deals"
     )
-    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument(
+        "--seed", type=seed, default=None, help="master seed (default: a new 128-bit one, shown in the report)"
+    )
     p.add_argument(
         "--workers", type=whole(1, MAX_WORKERS), default=None, help="processes (default: every available core)"
     )
@@ -458,7 +460,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         bots=bots,
         players=args.players,
         matches=args.matches,
-        seed=args.seed,
+        seed=new_seed() if args.seed is None else args.seed,
         edition=args.edition,
         options=options,
         bootstrap=args.bootstrap,

@@ -24,7 +24,6 @@ with ``detours X,Y`` and picked as ``d1``, ``d2``…
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -38,6 +37,7 @@ from rich.text import Text
 from rallye.agents.base import Agent, make_agent
 from rallye.core.errors import GameError
 from rallye.core.record import Line, read_jsonl
+from rallye.core.rng import new_seed
 from rallye.i18n import translator
 from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDetour, PlayKitt, Recover, StartAt
 from rallye.knightrider.actions import parse_action as _parse_action
@@ -623,7 +623,7 @@ def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, 
             humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
             options = options_from_args(args)
             bots = resolve_bots(args.bots, players - len(humans), note, lang)  # a bad --bots is refused first
-            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+            seed = args.seed if args.seed is not None else new_seed()
             session = KRSession.new(players, seed, humans, bots, options)
             save_path = args.save
     except (ValueError, GameError) as exc:

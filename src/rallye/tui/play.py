@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import random
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from rallye.core.cli_args import seconds, seed, whole
+from rallye.core.rng import new_seed
 from rallye.i18n import LANGUAGES
 from rallye.tui.words import common
 
@@ -193,7 +193,7 @@ def play_mille(
             edition.sides_for(players)  # a clear error for a player count the box has not
             humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
             bots = bots_for(args.bots, players - len(humans))  # a bad --bots is refused before the game
-            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+            seed = args.seed if args.seed is not None else new_seed()
             session = MilleSession.new(edition, players, seed, humans, bots)
             save_path = args.save
     except (ValueError, GameError) as exc:

@@ -163,7 +163,8 @@ function board(ctx) {
   const w = (b.x1 - b.x0 + 1) * 3 * C;
   const h = (b.y1 - b.y0 + 1) * 3 * C;
   // a cell is drawn at least 20 px wide, so a phone scrolls the map rather than shrink it past tapping
-  const root = svg("svg", { viewBox: `${b.x0 * 3 * C} ${b.y0 * 3 * C} ${w} ${h}`, class: "kr-board", role: "group", "aria-label": t("kr.board_label", { count: v.tiles.length }), style: `min-width: ${(w / C) * 20}px` });
+  const root = svg("svg", { viewBox: `${b.x0 * 3 * C} ${b.y0 * 3 * C} ${w} ${h}`, class: "kr-board", role: "group", "aria-label": t("kr.board_label", { count: v.tiles.length }) });
+  root.style.minWidth = `${(w / C) * 20}px`; // through the CSSOM: the pages' CSP refuses style attributes
   const base = svg("g", { "aria-hidden": "true" });
   root.append(base);
   // the centre: face-down tiles, later the escape cards

@@ -170,11 +170,13 @@ function connect(hello) {
       if ($("error").textContent === t("table.reconnecting")) $("error").textContent = "";
       ctx.seat = msg.seat ?? null;
       ctx.table = msg.table;
+      ctx.log = msg.log ?? [];
       $("chat-log").replaceChildren();
       for (const line of msg.chat ?? []) addChat(line);
       document.body.dataset.seat = ctx.seat ?? "watch";
       render();
     } else if (msg.type === "state") {
+      msg.log = ctx.log = keepLog(ctx.log ?? [], msg.log ?? []);
       ctx.table = msg.table ?? ctx.table;
       ctx.module?.stateChanged?.(ctx, msg);
       announceNew(msg);
@@ -186,6 +188,8 @@ function connect(hello) {
     } else if (msg.type === "error") {
       showError(msg);
       if (msg.code === "bad-token") $("join").hidden = false;
+    } else if (msg.type === "slow-down") {
+      $("error").textContent = t("code.rate-limited"); // held back, not refused: the answer follows
     } else if (msg.type === "again") {
       // the new table keeps everyone's seat and token: remember it under the new code
       const mine = seats()[code];
@@ -201,6 +205,13 @@ function connect(hello) {
     $("error").textContent = t("table.reconnecting");
     setTimeout(() => connect(hello), 1000);
   };
+}
+
+// A state's log holds the moves since the state before (the welcome: the last 30): the page
+// keeps the last 30 itself, skipping an entry it holds already.
+function keepLog(kept, fresh) {
+  const last = kept.length ? kept[kept.length - 1].n : 0;
+  return [...kept, ...fresh.filter((e) => e.n > last)].slice(-30);
 }
 
 function addChat(line) {
