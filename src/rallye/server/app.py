@@ -29,6 +29,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rallye.server.games import lobby_info
+from rallye.server.metrics import Metrics
+from rallye.server.metrics import render as render_metrics
 from rallye.server.store import Conflict, Store, token_hash
 from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, Pending, Table, TableError
 
@@ -122,6 +124,7 @@ class Server:
         # creating tables and taking seats: ``request_rate`` a minute from one address
         # (bursts of 20); 0: no limit
         self.http_buckets = Buckets(rate=request_rate / 60, burst=20) if request_rate > 0 else None
+        self.metrics = Metrics()
 
     # -- life --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -133,6 +136,8 @@ class Server:
                 log.warning("table %s not resumed: %s", code, exc.message)
             except Exception as exc:
                 log.error("table %s could not be resumed: %s", code, exc)
+        with contextlib.suppress(Exception):
+            await self.db(self.store.heartbeat, self.owner, self.owner_url, self.metrics.started, {})
         self._renewer = asyncio.create_task(self._renew())
         self.committer.start()
 
@@ -147,6 +152,8 @@ class Server:
                 c.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await self.db(self.store.release, self.owner)
+        with contextlib.suppress(Exception):
+            await self.db(self.store.forget_process, self.owner)
         # no thread outlives the server (a bot still thinking finishes its move first)
         self.bot_pool.shutdown(wait=True, cancel_futures=True)
         self.db_pool.shutdown(wait=True, cancel_futures=True)
@@ -157,6 +164,32 @@ class Server:
             await asyncio.sleep(self.lease / 3)
             with contextlib.suppress(Exception):
                 await self.db(self.store.renew, self.owner, time.time() + self.lease)
+            with contextlib.suppress(Exception):
+                await self.db(
+                    self.store.heartbeat, self.owner, self.owner_url, self.metrics.started, self.connections()
+                )
+
+    def connections(self) -> dict[str, Any]:
+        """Who is connected to this process's tables: {code: {"seats": [...], "spectators": n}}."""
+        out: dict[str, Any] = {}
+        for code, conns in self.conns.items():
+            if conns:
+                seated = sorted({c.seat for c in conns if c.seat is not None})
+                out[code] = {"seats": seated, "spectators": sum(1 for c in conns if c.seat is None)}
+        return out
+
+    def metrics_text(self) -> str:
+        conns = [c for cs in self.conns.values() for c in cs]
+        return render_metrics(
+            self.metrics,
+            tables=len(self.tables),
+            playing=sum(1 for t in self.tables.values() if t.status == "playing"),
+            connections=len(conns),
+            seats=sum(1 for c in conns if c.seat is not None),
+            # the executor's own queue: what waits for a thread (no public counter)
+            bot_queue=self.bot_pool._work_queue.qsize(),
+            bot_threads=self.bot_pool._max_workers,
+        )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -363,7 +396,9 @@ class Committer:
             if not batch:
                 continue
             try:
+                began = time.perf_counter()
                 done = await self.server.db(self.server.store.append_many, [p.write for _, p, _ in batch])
+                self.server.metrics.committed(sum(done), time.perf_counter() - began)
             except asyncio.CancelledError:  # the event loop is going away: nobody may wait forever
                 for table, pending, fut in [*batch, *self.waiting]:
                     self._settle_one(table, pending, fut, TableError("stopping", "the server is stopping", status=503))
@@ -371,6 +406,7 @@ class Committer:
                 raise
             except Exception as exc:
                 log.error("a commit of %d moves failed: %s", len(batch), exc)
+                self.server.metrics.commit_failures += 1
                 for table, pending, fut in batch:
                     failed = TableError(
                         "unavailable", "the move could not be saved and was not played; send it again", status=503
@@ -434,6 +470,20 @@ def _server(request: Request | WebSocket) -> Server:
 
 async def api_info(request: Request) -> Response:
     return JSONResponse({"protocol": PROTOCOL, "public_url": _server(request).owner_url, **lobby_info()})
+
+
+async def healthz(request: Request) -> Response:
+    """200 while the process serves and reaches its database; 503 otherwise."""
+    server = _server(request)
+    try:
+        await asyncio.wait_for(server.db(server.store.ping), timeout=5)
+    except Exception:
+        return JSONResponse({"status": "unavailable", "database": False}, status_code=503)
+    return JSONResponse({"status": "ok", "database": True, "tables": len(server.tables)})
+
+
+async def metrics(request: Request) -> Response:
+    return PlainTextResponse(_server(request).metrics_text(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
 async def api_pieces(request: Request) -> Response:
@@ -720,6 +770,8 @@ def create_app(database_url: str, **options: Any) -> Starlette:
         Route("/", _page("index.html")),
         Route("/t/{code}", _page("table.html")),
         Route("/api/info", api_info),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics),
         Route("/api/knightrider/pieces", api_pieces),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{code}", api_table),
