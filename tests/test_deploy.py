@@ -130,56 +130,26 @@ def test_the_nginx_configuration_serves_pages_and_websockets_over_tls(tmp_path: 
     """deploy/nginx/rallye.conf in Debian's nginx, in front of a real ``rallye serve``: plain
     HTTP is sent to HTTPS, pages and the API come through TLS, and a table's websocket is
     upgraded and answered."""
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-    if nginx is None:
-        if os.environ.get("RALLYE_REQUIRE_NGINX"):
-            pytest.fail("nginx is required (RALLYE_REQUIRE_NGINX) but not installed")
-        pytest.skip("nginx is not installed here (apt-get install nginx); .ci/run installs it")
-    import ssl
+    from proxy_helpers import Nginx, nginx_or_skip
 
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True, timeout=60,
-    )  # fmt: skip
-    http, https, app = _free_port(), _free_port(), _free_port()
-    site = (DEPLOY / "nginx" / "rallye.conf").read_text(encoding="utf-8")
-    site = re.sub(r"^\s*listen \[::\].*$", "", site, flags=re.M)  # no IPv6 needed here
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{http};").replace("listen 443 ", f"listen 127.0.0.1:{https} ")
-    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app}")
-    site = site.replace("/etc/letsencrypt/live/rallye.example.org/fullchain.pem", str(cert))
-    site = site.replace("/etc/letsencrypt/live/rallye.example.org/privkey.pem", str(key))
-    temp = tmp_path / "nginx"
-    temp.mkdir()
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(
-        f"daemon off;\npid {temp}/nginx.pid;\nerror_log {temp}/error.log;\nevents {{}}\n"
-        f"http {{\naccess_log off;\nclient_body_temp_path {temp}/body;\nproxy_temp_path {temp}/proxy;\n"
-        f"fastcgi_temp_path {temp}/fcgi;\nuwsgi_temp_path {temp}/uwsgi;\nscgi_temp_path {temp}/scgi;\n{site}\n}}\n",
-        encoding="utf-8",
-    )
-    checked = subprocess.run(
-        [nginx, "-t", "-c", str(conf), "-e", str(temp / "error.log")], capture_output=True, text=True
-    )
-    assert checked.returncode == 0, checked.stderr
+    nginx_or_skip()
+    app = _free_port()
     db = f"sqlite:///{tmp_path / 'rallye.db'}"
     rallye = [sys.executable, "-m", "rallye", "serve", "--port", str(app), "--no-browser", "--database", db]
     log = tmp_path / "server.log"
     with log.open("w") as out:
         server = subprocess.Popen(rallye, stdout=out, stderr=subprocess.STDOUT)
-        proxy = subprocess.Popen([nginx, "-c", str(conf), "-e", str(temp / "error.log")], stdout=out, stderr=out)
-    tls = ssl.create_default_context(cafile=str(cert))
-    tls.check_hostname = False
+    proxy = Nginx(tmp_path / "nginx", [app])
+    tls = proxy.tls
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(f"https://127.0.0.1:{https}/healthz", context=tls, timeout=5) as r:
+                with urllib.request.urlopen(f"{proxy.url}/healthz", context=tls, timeout=5) as r:
                     assert json.load(r)["status"] == "ok"
                     break
             except OSError:
-                assert server.poll() is None and proxy.poll() is None, log.read_text()
+                assert server.poll() is None and proxy.proc.poll() is None, log.read_text()
                 assert time.monotonic() < deadline, "no answer through nginx"
                 time.sleep(0.2)
 
@@ -188,31 +158,29 @@ def test_the_nginx_configuration_serves_pages_and_websockets_over_tls(tmp_path: 
                 return None
 
         try:
-            urllib.request.build_opener(NoRedirect).open(f"http://127.0.0.1:{http}/", timeout=5)
+            urllib.request.build_opener(NoRedirect).open(f"http://127.0.0.1:{proxy.http}/", timeout=5)
             raise AssertionError("plain HTTP was served")
         except urllib.error.HTTPError as exc:
             assert exc.code == 301 and exc.headers["Location"].startswith("https://")
-        body = json.dumps(
-            {"game": "mille", "players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}], "sit": 0}
-        )
+        seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
+        body = json.dumps({"game": "mille", "players": 2, "seats": seats, "sit": 0})
         req = urllib.request.Request(
-            f"https://127.0.0.1:{https}/api/tables", data=body.encode(), headers={"Content-Type": "application/json"}
+            f"{proxy.url}/api/tables", data=body.encode(), headers={"Content-Type": "application/json"}
         )
         with urllib.request.urlopen(req, context=tls, timeout=10) as r:
             made = json.load(r)
         from websockets.sync.client import connect
 
-        with connect(f"wss://127.0.0.1:{https}/ws/{made['code']}", ssl=tls, open_timeout=10) as ws:
+        with connect(f"wss://127.0.0.1:{proxy.https}/ws/{made['code']}", ssl=tls, open_timeout=10) as ws:
             ws.send(json.dumps({"type": "hello", "protocol": 1, "token": made["token"]}))
             welcome = json.loads(ws.recv(timeout=10))
             assert welcome["type"] == "welcome" and welcome["seat"] == 0
             assert json.loads(ws.recv(timeout=10))["type"] == "state"
     finally:
-        for p in (proxy, server):
-            p.send_signal(signal.SIGQUIT if p is proxy else signal.SIGINT)
-        for p in (proxy, server):
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        proxy.stop()
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

@@ -103,8 +103,12 @@ class Server:
         lease: float = LEASE_SECONDS,
         owner: str | None = None,
         request_rate: float = 30.0,
+        handoff_wait: float = 5.0,
     ) -> None:
         self.store = Store(database_url)
+        # behind a proxy that routes by table code, how long a process waits for a table's
+        # owner to hand it over (docs/server.md, "More than one process")
+        self.handoff_wait = handoff_wait
         self.lease = lease
         self.bot_delay = bot_delay
         # who holds this process's tables: the same address after a restart is the same
@@ -120,6 +124,7 @@ class Server:
             max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="rallye-bot"
         )
         self._renewer: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self.committer = Committer(self)
         # creating tables and taking seats: ``request_rate`` a minute from one address
         # (bursts of 20); 0: no limit
@@ -139,14 +144,17 @@ class Server:
         with contextlib.suppress(Exception):
             await self.db(self.store.heartbeat, self.owner, self.owner_url, self.metrics.started, {})
         self._renewer = asyncio.create_task(self._renew())
+        if self.owner_url:
+            self._watcher = asyncio.create_task(self._watch_wanted())
         self.committer.start()
 
     async def stop(self) -> None:
         for task in list(self.tasks.values()):
             task.cancel()
         await self.committer.stop()
-        if self._renewer is not None:
-            self._renewer.cancel()
+        for background in (self._renewer, self._watcher):
+            if background is not None:
+                background.cancel()
         for conns in self.conns.values():
             for c in conns:
                 c.queue.put_nowait(None)
@@ -168,6 +176,32 @@ class Server:
                 await self.db(
                     self.store.heartbeat, self.owner, self.owner_url, self.metrics.started, self.connections()
                 )
+
+    async def _watch_wanted(self) -> None:
+        """Hand over the tables another process behind the same address asks for (its
+        players reach it now): between two moves, under the table's lock."""
+        while True:
+            await asyncio.sleep(0.25)
+            try:
+                for code in await self.db(self.store.wanted_from, self.owner):
+                    await self.hand_over(code)
+            except Exception as exc:
+                log.warning("handing tables over failed: %s", exc)
+
+    async def hand_over(self, code: str) -> None:
+        """Let a table go to the process that asked for it: its bot or timer stops, the
+        database says it is free, and its connections close (the pages and ``rallye join``
+        reconnect, through the proxy, to the new owner). A move still on its way here is
+        refused (``elsewhere``): the commit names the owner."""
+        async with self.lock(code):
+            self.tables.pop(code, None)
+            task = self.tasks.pop(code, None)
+            if task is not None:
+                task.cancel()
+            await self.db(self.store.hand_over, code, self.owner)
+        for c in self.conns.pop(code, []):
+            c.queue.put_nowait(None)
+        log.info("table %s handed over", code)
 
     def connections(self) -> dict[str, Any]:
         """Who is connected to this process's tables: {code: {"seats": [...], "spectators": n}}."""
@@ -212,15 +246,26 @@ class Server:
             stored = await self.db(self.store.load, code)
             if stored is None:
                 raise TableError("not-found", f"no table has the code {code!r}", status=404)
-            if stored.status != "over":
-                lease = time.time() + self.lease
-                if not await self.db(self.store.claim, stored.id, self.owner, self.owner_url, lease):
-                    where = f" at {stored.owner_url}" if stored.owner_url else ""
-                    raise TableError("elsewhere", f"this table is served by another server process{where}", status=409)
+            if stored.status != "over" and not await self._claim(stored.id, stored.owner_url):
+                where = f" at {stored.owner_url}" if stored.owner_url else ""
+                raise TableError("elsewhere", f"this table is served by another server process{where}", status=409)
             table = await self.db(lambda: Table.restore(self.store, stored, owner=self.owner))
             self.tables[code] = table
         self.kick(table)
         return table
+
+    async def _claim(self, table_id: int, owner_url: str | None) -> bool:
+        """Take a table for this process. When its owner is alive behind the same address
+        (a proxy routes the table's players here now), ask for it and wait for the hand-over."""
+        claimed = await self.db(self.store.claim, table_id, self.owner, self.owner_url, time.time() + self.lease)
+        if claimed or not self.owner_url or owner_url != self.owner_url:
+            return claimed
+        await self.db(self.store.want, table_id, self.owner)
+        deadline = time.monotonic() + self.handoff_wait
+        while not claimed and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            claimed = await self.db(self.store.claim, table_id, self.owner, self.owner_url, time.time() + self.lease)
+        return claimed
 
     async def create(self, request: Any) -> tuple[Table, int | None, str | None]:
         table, seat, token = await self.db(

@@ -115,7 +115,8 @@ def run_serve(args: argparse.Namespace) -> int:
     print("rallye: Ctrl-C stops the server; unfinished games resume at the next start", flush=True)
     import socket
 
-    owner = args.public_url or f"{socket.gethostname()}:{args.port}"
+    # unique to this process, and the same after a restart (which takes its tables straight back)
+    owner = f"{socket.gethostname()}:{args.port}"
     app = create_app(
         database,
         bot_delay=args.bot_delay,

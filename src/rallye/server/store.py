@@ -60,6 +60,9 @@ tables = Table(
     Column("owner", String(64), nullable=True),
     Column("owner_url", String(200), nullable=True),
     Column("lease_until", Float, nullable=True),
+    # another process that the table's players reach asks for it (behind a proxy that routes
+    # by table code); the owner hands it over between two moves
+    Column("wanted_by", String(64), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )
@@ -382,9 +385,33 @@ class Store:
                     tables.c.id == table_id,
                     (tables.c.owner.is_(None)) | (tables.c.owner == owner) | (tables.c.lease_until < now),
                 )
-                .values(owner=owner, owner_url=owner_url, lease_until=lease_until)
+                .values(owner=owner, owner_url=owner_url, lease_until=lease_until, wanted_by=None)
             ).rowcount
             return bool(done == 1)
+
+    def want(self, table_id: int, owner: str) -> None:
+        """Ask the table's owner to hand it over to ``owner`` (see :meth:`wanted_from`)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == table_id, tables.c.owner != owner).values(wanted_by=owner))
+
+    def wanted_from(self, owner: str) -> list[str]:
+        """The codes of this owner's tables that another process asks for."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.code).where(
+                    tables.c.owner == owner, tables.c.wanted_by.is_not(None), tables.c.wanted_by != owner
+                )
+            ).all()
+        return [r.code for r in rows]
+
+    def hand_over(self, code: str, owner: str) -> None:
+        """Let a table go (its lease ends now), so the process that asked for it takes it."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.code == code, tables.c.owner == owner)
+                .values(owner=None, owner_url=None, lease_until=None)
+            )
 
     def renew(self, owner: str, lease_until: float) -> None:
         with self.engine.begin() as conn:

@@ -1,5 +1,6 @@
-"""The serving processes: each writes who is connected to its tables at every lease renewal
-(read by ``rallye admin tables``).
+"""The serving processes (each writes who is connected to its tables at every lease
+renewal, read by ``rallye admin tables``) and a table's hand-over between processes
+(``tables.wanted_by``: the process its players now reach, docs/server.md).
 
 Revision ID: 0002
 Revises: 0001
@@ -18,6 +19,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("wanted_by", sa.String(64), nullable=True))
     op.create_table(
         "processes",
         sa.Column("owner", sa.String(64), primary_key=True),
@@ -30,3 +33,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("processes")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("wanted_by")
