@@ -274,12 +274,12 @@ def _run(main: Coroutine[Any, Any, None]) -> None:
         uvloop.run(main)
 
 
-def _start(db: str, profile: str | None) -> tuple[subprocess.Popen[str], int]:
+def _start(db: str, profile: str | None, bot_delay: float = 0.0) -> tuple[subprocess.Popen[str], int]:
     port = _port()
     prof = ["-m", "cProfile", "-o", profile] if profile else []
     proc = subprocess.Popen(
         [sys.executable, *prof, "-m", "rallye", "serve", "--no-browser", "--port", str(port), "--database", db,
-         "--bot-delay", "0", "--request-rate", "0"],
+         "--bot-delay", str(bot_delay), "--request-rate", "0"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     return proc, port

@@ -29,3 +29,23 @@ def test_the_load_benchmark_plays_moves_without_an_error(client: str, servers: i
     out = json.loads(done.stdout)
     assert out["errors"] == 0 and out["moves"] > 10 and out["players"] == 160 and out["servers"] == servers
     assert out["latency_ms_p50"] <= out["latency_ms_p99"] <= out["latency_ms_max"]
+
+
+def test_the_paced_benchmark_holds_people_who_think_and_play_games_to_the_end() -> None:
+    """benchmarks/server_paced.py, small and quick: people who think before they move, bots,
+    a spectator, chat, games that end and start again at the same seats; every connection is
+    still held at the end and nothing errs."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    args = ["--people", "24", "--ramp", "1", "--seconds", "8", "--think", "0.01", "0.05", "--bot-delay", "0",
+            "--chat-every", "2", "--spectators", "0.5"]  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "server_paced.py"), *args, "--json"],
+        capture_output=True, text=True, env=env, timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["errors"] == 0 and out["tables"] == 8 and out["connections"] >= 24
+    assert out["connections_held"] == out["connections"]
+    assert out["moves"] > 20 and out["games_finished"] >= 1 and out["chat_lines"] > 0
+    assert out["latency_ms_p50"] <= out["latency_ms_p99"] <= out["latency_ms_max"]
+    assert out["kb_per_connection"] > 0 and out["server_rss_mb"] > out["server_rss_mb_empty"]
