@@ -354,14 +354,19 @@ def main(argv: list[str] | None = None) -> int:
         "server_rss_mb": round(rss, 1),
         "cpus": os.cpu_count(),
     }
-    if args.json:
-        print(json.dumps(out))
-    else:
-        for k, v in out.items():
-            print(f"{k:>22}: {v}")
-        for e in stats.errors[:10]:
-            print(f"  error: {e}")
+    report(out, stats.errors, as_json=args.json)
     return 0
+
+
+def report(out: dict[str, Any], errors: list[str], *, as_json: bool) -> None:
+    """The figures: one JSON object, or a line each (and the first errors)."""
+    if as_json:
+        print(json.dumps(out))
+        return
+    for k, v in out.items():
+        print(f"{k:>22}: {v}")
+    for e in errors[:10]:
+        print(f"  error: {e}")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import random
@@ -41,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from server_load import LightSocket, _cpu_s, _post, _rss_mb, _run, _start, _wait_up
+from server_load import LightSocket, _cpu_s, _post, _rss_mb, _run, _start, _wait_up, report
 
 GOAL_P99_MS = 50.0
 
@@ -273,13 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         "kb_per_connection": round(1024 * (got["rss"] - rss_empty) / max(1, got["connections"]), 1),
         "cpus": os.cpu_count(),
     }
-    if args.json:
-        print(json.dumps(out))
-    else:
-        for k, v in out.items():
-            print(f"{k:>22}: {v}")
-        for e in load.errors[:10]:
-            print(f"  error: {e}")
+    report(out, load.errors, as_json=args.json)
     return 0
 
 

@@ -56,6 +56,16 @@ def _instructions(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop a server as Ctrl-C does (it writes what it accepted), or kill it after 20 s."""
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -118,12 +128,7 @@ def test_the_container_file_installs_and_serves(tmp_path: Path) -> None:
                 time.sleep(0.2)
         assert (tmp_path / "var" / "rallye.db").exists()  # the database the environment named
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        _stop(server)
 
 
 def test_the_nginx_configuration_serves_pages_and_websockets_over_tls(tmp_path: Path) -> None:
@@ -178,9 +183,4 @@ def test_the_nginx_configuration_serves_pages_and_websockets_over_tls(tmp_path: 
             assert json.loads(ws.recv(timeout=10))["type"] == "state"
     finally:
         proxy.stop()
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        _stop(server)
