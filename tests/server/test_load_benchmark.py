@@ -50,3 +50,16 @@ def test_the_paced_benchmark_holds_people_who_think_and_play_games_to_the_end() 
     assert out["moves"] > 20 and out["games_finished"] >= 1 and out["chat_lines"] > 0
     assert out["latency_ms_p50"] <= out["latency_ms_p99"] <= out["latency_ms_max"]
     assert out["kb_per_connection"] > 0 and out["server_rss_mb"] > out["server_rss_mb_empty"]
+
+
+def test_the_load_benchmark_runs_through_nginx_and_reports_its_cost() -> None:
+    """``--nginx``: the people connect over TLS through Debian's nginx running the shipped site
+    file, in front of two processes (a table's players reach the process its code hashes to,
+    which takes the table over); the figures say what nginx cost."""
+    from tests.proxy_helpers import nginx_or_skip
+
+    nginx_or_skip()
+    args = ["--tables", "40", "--players", "4", "--seconds", "2", "--servers", "2", "--nginx"]
+    out = _figures("server_load.py", args)
+    assert out["errors"] == 0 and out["moves"] > 10 and out["via"] == "nginx (TLS)"
+    assert out["nginx_cpu_ms_per_move"] > 0
