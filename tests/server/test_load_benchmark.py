@@ -59,7 +59,7 @@ def test_the_load_benchmark_runs_through_nginx_and_reports_its_cost() -> None:
     from tests.proxy_helpers import nginx_or_skip
 
     nginx_or_skip()
-    args = ["--tables", "40", "--players", "4", "--seconds", "2", "--servers", "2", "--nginx"]
+    args = ["--tables", "40", "--players", "4", "--seconds", "6", "--servers", "2", "--nginx"]
     out = _figures("server_load.py", args)
     assert out["errors"] == 0 and out["moves"] > 10 and out["via"] == "nginx (TLS)"
     assert out["nginx_cpu_ms_per_move"] > 0
