@@ -203,7 +203,7 @@ class LightSocket(asyncio.Protocol):
                     self.on_message(message)
 
 
-async def _person_light(port: int, code: str, person: Person, stop_at: float) -> None:
+async def _person_light(port: int, code: str, person: Person, stop_at: float, tls: Any = None) -> None:
     loop = asyncio.get_running_loop()
     sock: LightSocket | None = None
 
@@ -215,7 +215,10 @@ async def _person_light(port: int, code: str, person: Person, stop_at: float) ->
             sock.send(out)
 
     transport, sock = await loop.create_connection(
-        lambda: LightSocket(f"/ws/{code}", port, on_message), "127.0.0.1", port
+        lambda: LightSocket(f"/ws/{code}", port, on_message),
+        "127.0.0.1",
+        port,
+        **({"ssl": tls, "server_hostname": "localhost"} if tls is not None else {}),
     )
     try:
         await asyncio.wait_for(sock.open, 60)
@@ -227,10 +230,13 @@ async def _person_light(port: int, code: str, person: Person, stop_at: float) ->
         transport.close()
 
 
-async def _person_websockets(port: int, code: str, person: Person, stop_at: float) -> None:
+async def _person_websockets(port: int, code: str, person: Person, stop_at: float, tls: Any = None) -> None:
     import websockets
 
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{code}", max_size=2**22, open_timeout=60) as ws:
+    scheme = "wss" if tls is not None else "ws"
+    async with websockets.connect(
+        f"{scheme}://127.0.0.1:{port}/ws/{code}", max_size=2**22, open_timeout=60, ssl=tls
+    ) as ws:
         await ws.send(person.hello().decode())
         while time.monotonic() < stop_at and not person.done:
             try:
@@ -242,8 +248,9 @@ async def _person_websockets(port: int, code: str, person: Person, stop_at: floa
                 await ws.send(out.decode())
 
 
-async def _drive(stats: Stats, servers: list[tuple[int, int]], args: argparse.Namespace) -> None:
-    """``servers``: (pid, port) of each process; tables are made on each in turn."""
+async def _drive(stats: Stats, servers: list[tuple[int, int]], args: argparse.Namespace, proxy: Any = None) -> None:
+    """``servers``: (pid, port) of each process; tables are made on each in turn. With
+    ``proxy`` (nginx), the people connect through it over TLS, not to the processes."""
     seats = [{"kind": "person"}] * args.players
     people: list[tuple[int, str, str]] = []
     for t in range(args.tables):
@@ -258,7 +265,11 @@ async def _drive(stats: Stats, servers: list[tuple[int, int]], args: argparse.Na
     stats.started = time.monotonic()
     stop_at = stats.started + args.seconds
     run = _person_light if args.client == "light" else _person_websockets
-    tasks = [run(port, code, Person(token, stats, n), stop_at) for n, (port, code, token) in enumerate(people)]
+    tls = proxy.tls if proxy is not None else None
+    tasks = [
+        run(proxy.https if proxy is not None else port, code, Person(token, stats, n), stop_at, tls)
+        for n, (port, code, token) in enumerate(people)
+    ]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.errors.extend(f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException))
 
@@ -275,12 +286,15 @@ def _run(main: Coroutine[Any, Any, None]) -> None:
         uvloop.run(main)
 
 
-def _start(db: str, profile: str | None) -> tuple[subprocess.Popen[str], int]:
+def _start(
+    db: str, profile: str | None, bot_delay: float = 0.0, public_url: str | None = None
+) -> tuple[subprocess.Popen[str], int]:
     port = _port()
     prof = ["-m", "cProfile", "-o", profile] if profile else []
+    public = ["--public-url", public_url] if public_url else []
     proc = subprocess.Popen(
         [sys.executable, *prof, "-m", "rallye", "serve", "--no-browser", "--port", str(port), "--database", db,
-         "--bot-delay", "0", "--request-rate", "0"],
+         "--bot-delay", str(bot_delay), "--request-rate", "0", *public],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     return proc, port
@@ -306,29 +320,44 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--client", choices=("light", "websockets"), default="light", help="the load generator's websockets")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", metavar="FILE", help="run the (first) server under cProfile and write its profile here")
+    p.add_argument(
+        "--nginx",
+        action="store_true",
+        help="the people connect through Debian's nginx with deploy/nginx/rallye.conf (TLS), as a club runs it",
+    )
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.database or f"sqlite:///{Path(tmp) / 'load.db'}"
         procs: list[subprocess.Popen[str]] = []
+        proxy: Any = None
+        https = _port() if args.nginx else None
+        public = f"https://127.0.0.1:{https}" if https else None
         try:
-            first, port = _start(db, args.profile)  # the first creates the schema
+            first, port = _start(db, args.profile, public_url=public)  # the first creates the schema
             procs.append(first)
             _wait_up(port)
             ports = [port]
             for _ in range(args.servers - 1):
-                proc, port = _start(db, None)
+                proc, port = _start(db, None, public_url=public)
                 procs.append(proc)
                 ports.append(port)
             for port in ports[1:]:
                 _wait_up(port)
+            if args.nginx:
+                from nginx_proxy import Nginx
+
+                proxy = Nginx(Path(tmp) / "nginx", ports, https=https)
             servers = [(proc.pid, port) for proc, port in zip(procs, ports, strict=True)]
             stats = Stats()
-            _run(_drive(stats, servers, args))
+            _run(_drive(stats, servers, args, proxy))
             wall = time.monotonic() - stats.started
             cpu = sum(_cpu_s(pid) for pid, _ in servers) - stats.cpu_at_start
             own_cpu = time.process_time() - stats.own_cpu_at_start
             rss = sum(_rss_mb(pid) for pid, _ in servers)
+            proxy_cpu = proxy.cpu_seconds() if proxy is not None else None
         finally:
+            if proxy is not None:
+                proxy.stop()
             for proc in procs:
                 proc.send_signal(signal.SIGTERM)
             for proc in procs:
@@ -355,14 +384,22 @@ def main(argv: list[str] | None = None) -> int:
         "server_rss_mb": round(rss, 1),
         "cpus": os.cpu_count(),
     }
-    if args.json:
-        print(json.dumps(out))
-    else:
-        for k, v in out.items():
-            print(f"{k:>22}: {v}")
-        for e in stats.errors[:10]:
-            print(f"  error: {e}")
+    if proxy_cpu is not None:
+        out["via"] = "nginx (TLS)"
+        out["nginx_cpu_ms_per_move"] = round(1000 * proxy_cpu / max(1, stats.moves), 3)
+    report(out, stats.errors, as_json=args.json)
     return 0
+
+
+def report(out: dict[str, Any], errors: list[str], *, as_json: bool) -> None:
+    """The figures: one JSON object, or a line each (and the first errors)."""
+    if as_json:
+        print(json.dumps(out))
+        return
+    for k, v in out.items():
+        print(f"{k:>22}: {v}")
+    for e in errors[:10]:
+        print(f"  error: {e}")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rallye.server.games import lobby_info
 from rallye.server.messages import check, message_id, read, whole
+from rallye.server.metrics import Metrics
+from rallye.server.metrics import render as render_metrics
 from rallye.server.store import Conflict, Store, token_hash
 from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, Pending, Table, TableError
 
@@ -108,8 +110,12 @@ class Server:
         lease: float = LEASE_SECONDS,
         owner: str | None = None,
         request_rate: float = 30.0,
+        handoff_wait: float = 5.0,
     ) -> None:
         self.store = Store(database_url)
+        # behind a proxy that routes by table code, how long a process waits for a table's
+        # owner to hand it over (docs/server.md, "More than one process")
+        self.handoff_wait = handoff_wait
         self.lease = lease
         self.bot_delay = bot_delay
         # who holds this process's tables: the same address after a restart is the same
@@ -125,10 +131,12 @@ class Server:
             max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="rallye-bot"
         )
         self._renewer: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self.committer = Committer(self)
         # creating tables and taking seats: ``request_rate`` a minute from one address
         # (bursts of 20); 0: no limit
         self.http_buckets = Buckets(rate=request_rate / 60, burst=20) if request_rate > 0 else None
+        self.metrics = Metrics()
 
     # -- life --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -140,20 +148,27 @@ class Server:
                 log.warning("table %s not resumed: %s", code, exc.message)
             except Exception as exc:
                 log.error("table %s could not be resumed: %s", code, exc)
+        with contextlib.suppress(Exception):
+            await self.db(self.store.heartbeat, self.owner, self.owner_url, self.metrics.started, {})
         self._renewer = asyncio.create_task(self._renew())
+        if self.owner_url:
+            self._watcher = asyncio.create_task(self._watch_wanted())
         self.committer.start()
 
     async def stop(self) -> None:
         for task in list(self.tasks.values()):
             task.cancel()
         await self.committer.stop()
-        if self._renewer is not None:
-            self._renewer.cancel()
+        for background in (self._renewer, self._watcher):
+            if background is not None:
+                background.cancel()
         for conns in self.conns.values():
             for c in conns:
                 c.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await self.db(self.store.release, self.owner)
+        with contextlib.suppress(Exception):
+            await self.db(self.store.forget_process, self.owner)
         # no thread outlives the server (a bot still thinking finishes its move first)
         self.bot_pool.shutdown(wait=True, cancel_futures=True)
         self.db_pool.shutdown(wait=True, cancel_futures=True)
@@ -164,6 +179,58 @@ class Server:
             await asyncio.sleep(self.lease / 3)
             with contextlib.suppress(Exception):
                 await self.db(self.store.renew, self.owner, time.time() + self.lease)
+            with contextlib.suppress(Exception):
+                await self.db(
+                    self.store.heartbeat, self.owner, self.owner_url, self.metrics.started, self.connections()
+                )
+
+    async def _watch_wanted(self) -> None:
+        """Hand over the tables another process behind the same address asks for (its
+        players reach it now): between two moves, under the table's lock."""
+        while True:
+            await asyncio.sleep(0.25)
+            try:
+                for code in await self.db(self.store.wanted_from, self.owner):
+                    await self.hand_over(code)
+            except Exception as exc:
+                log.warning("handing tables over failed: %s", exc)
+
+    async def hand_over(self, code: str) -> None:
+        """Let a table go to the process that asked for it: its bot or timer stops, the
+        database says it is free, and its connections close (the pages and ``rallye join``
+        reconnect, through the proxy, to the new owner). A move still on its way here is
+        refused (``elsewhere``): the commit names the owner."""
+        async with self.lock(code):
+            self.tables.pop(code, None)
+            task = self.tasks.pop(code, None)
+            if task is not None:
+                task.cancel()
+            await self.db(self.store.hand_over, code, self.owner)
+        for c in self.conns.pop(code, []):
+            c.queue.put_nowait(None)
+        log.info("table %s handed over", code)
+
+    def connections(self) -> dict[str, Any]:
+        """Who is connected to this process's tables: {code: {"seats": [...], "spectators": n}}."""
+        out: dict[str, Any] = {}
+        for code, conns in self.conns.items():
+            if conns:
+                seated = sorted({c.seat for c in conns if c.seat is not None})
+                out[code] = {"seats": seated, "spectators": sum(1 for c in conns if c.seat is None)}
+        return out
+
+    def metrics_text(self) -> str:
+        conns = [c for cs in self.conns.values() for c in cs]
+        return render_metrics(
+            self.metrics,
+            tables=len(self.tables),
+            playing=sum(1 for t in self.tables.values() if t.status == "playing"),
+            connections=len(conns),
+            seats=sum(1 for c in conns if c.seat is not None),
+            # the executor's own queue: what waits for a thread (no public counter)
+            bot_queue=self.bot_pool._work_queue.qsize(),
+            bot_threads=self.bot_pool._max_workers,
+        )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -186,15 +253,26 @@ class Server:
             stored = await self.db(self.store.load, code)
             if stored is None:
                 raise TableError("not-found", f"no table has the code {code!r}", status=404)
-            if stored.status != "over":
-                lease = time.time() + self.lease
-                if not await self.db(self.store.claim, stored.id, self.owner, self.owner_url, lease):
-                    where = f" at {stored.owner_url}" if stored.owner_url else ""
-                    raise TableError("elsewhere", f"this table is served by another server process{where}", status=409)
+            if stored.status != "over" and not await self._claim(stored.id, stored.owner_url):
+                where = f" at {stored.owner_url}" if stored.owner_url else ""
+                raise TableError("elsewhere", f"this table is served by another server process{where}", status=409)
             table = await self.db(lambda: Table.restore(self.store, stored, owner=self.owner))
             self.tables[code] = table
         self.kick(table)
         return table
+
+    async def _claim(self, table_id: int, owner_url: str | None) -> bool:
+        """Take a table for this process. When its owner is alive behind the same address
+        (a proxy routes the table's players here now), ask for it and wait for the hand-over."""
+        claimed = await self.db(self.store.claim, table_id, self.owner, self.owner_url, time.time() + self.lease)
+        if claimed or not self.owner_url or owner_url != self.owner_url:
+            return claimed
+        await self.db(self.store.want, table_id, self.owner)
+        deadline = time.monotonic() + self.handoff_wait
+        while not claimed and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            claimed = await self.db(self.store.claim, table_id, self.owner, self.owner_url, time.time() + self.lease)
+        return claimed
 
     async def create(self, request: Any) -> tuple[Table, int | None, str | None]:
         table, seat, token = await self.db(
@@ -370,7 +448,9 @@ class Committer:
             if not batch:
                 continue
             try:
+                began = time.perf_counter()
                 done = await self.server.db(self.server.store.append_many, [p.write for _, p, _ in batch])
+                self.server.metrics.committed(sum(done), time.perf_counter() - began)
             except asyncio.CancelledError:  # the event loop is going away: nobody may wait forever
                 for table, pending, fut in [*batch, *self.waiting]:
                     self._settle_one(table, pending, fut, TableError("stopping", "the server is stopping", status=503))
@@ -378,6 +458,7 @@ class Committer:
                 raise
             except Exception as exc:
                 log.error("a commit of %d moves failed: %s", len(batch), exc)
+                self.server.metrics.commit_failures += 1
                 for table, pending, fut in batch:
                     failed = TableError(
                         "unavailable", "the move could not be saved and was not played; send it again", status=503
@@ -447,6 +528,20 @@ def _server(request: Request | WebSocket) -> Server:
 
 async def api_info(request: Request) -> Response:
     return JSONResponse({"protocol": PROTOCOL, "public_url": _server(request).owner_url, **lobby_info()})
+
+
+async def healthz(request: Request) -> Response:
+    """200 while the process serves and reaches its database; 503 otherwise."""
+    server = _server(request)
+    try:
+        await asyncio.wait_for(server.db(server.store.ping), timeout=5)
+    except Exception:
+        return JSONResponse({"status": "unavailable", "database": False}, status_code=503)
+    return JSONResponse({"status": "ok", "database": True, "tables": len(server.tables)})
+
+
+async def metrics(request: Request) -> Response:
+    return PlainTextResponse(_server(request).metrics_text(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
 async def api_pieces(request: Request) -> Response:
@@ -720,7 +815,7 @@ async def _hold(conn: Conn, wait: float, ref: int | str | None) -> None:
             {
                 "type": "slow-down",
                 "ref": ref,
-                "wait": round(wait, 3),
+                "wait": max(0.001, round(wait, 3)),  # the schema says more than 0
                 "message": f"more than {RATE:g} messages a second: yours wait their turn",
             }
         )
@@ -798,6 +893,8 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
         Route("/", _page("index.html")),
         Route("/t/{code}", _page("table.html")),
         Route("/api/info", api_info),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics),
         Route("/api/knightrider/pieces", api_pieces),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{code}", api_table),

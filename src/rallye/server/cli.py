@@ -19,18 +19,28 @@ def default_database() -> str:
     return f"sqlite:///{Path(user_data_dir('rallye', appauthor=False)) / 'rallye.db'}"
 
 
-def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for your LAN)"
-    )
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+def add_database_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--database",
         metavar="URL",
         default=None,
         help="database URL: sqlite:///path/to/file.db or postgresql://user@host/db"
-        " (default: an SQLite file in your data directory)",
+        " (default: $RALLYE_DATABASE, else an SQLite file in your data directory)",
     )
+
+
+def database_from(args: argparse.Namespace) -> str:
+    """The database a command uses: ``--database``, else ``$RALLYE_DATABASE``, else the
+    SQLite file in the user's data directory."""
+    return str(args.database or os.environ.get("RALLYE_DATABASE") or default_database())
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for your LAN)"
+    )
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    add_database_argument(p)
     p.add_argument(
         "--bot-delay",
         type=float,
@@ -113,7 +123,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"rallye serve: --forwarded-allow-ips: {exc}", file=sys.stderr)
         return 2
-    database = args.database or default_database()
+    database = database_from(args)
     normalise_url(database)  # a clear error for a bad URL before anything starts
     shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     url = args.public_url or f"http://{shown_host}:{args.port}"
@@ -125,7 +135,8 @@ def run_serve(args: argparse.Namespace) -> int:
     print("rallye: Ctrl-C stops the server; unfinished games resume at the next start", flush=True)
     import socket
 
-    owner = args.public_url or f"{socket.gethostname()}:{args.port}"
+    # unique to this process, and the same after a restart (which takes its tables straight back)
+    owner = f"{socket.gethostname()}:{args.port}"
     app = create_app(
         database,
         bot_delay=args.bot_delay,

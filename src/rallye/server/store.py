@@ -32,6 +32,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -59,6 +60,9 @@ tables = Table(
     Column("owner", String(64), nullable=True),
     Column("owner_url", String(200), nullable=True),
     Column("lease_until", Float, nullable=True),
+    # another process that the table's players reach asks for it (behind a proxy that routes
+    # by table code); the owner hands it over between two moves
+    Column("wanted_by", String(64), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )
@@ -91,6 +95,18 @@ chat = Table(
     Column("name", String(40), nullable=False),
     Column("text", String(400), nullable=False),
     Column("at", Float, nullable=False),
+)
+
+# One row a serving process, written at every lease renewal: who is connected to which of
+# its tables ({code: {"seats": [...], "spectators": n}}); ``rallye admin tables`` reads it.
+processes = Table(
+    "processes",
+    metadata,
+    Column("owner", String(64), primary_key=True),
+    Column("url", String(200), nullable=True),
+    Column("started_at", Float, nullable=False),
+    Column("heartbeat", Float, nullable=False),
+    Column("connections", JSON, nullable=False),
 )
 
 
@@ -218,6 +234,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Reach the database (``/healthz``); raises when it cannot."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1)).scalar_one()
 
     # -- writing -----------------------------------------------------------------------
     def create(
@@ -364,9 +385,33 @@ class Store:
                     tables.c.id == table_id,
                     (tables.c.owner.is_(None)) | (tables.c.owner == owner) | (tables.c.lease_until < now),
                 )
-                .values(owner=owner, owner_url=owner_url, lease_until=lease_until)
+                .values(owner=owner, owner_url=owner_url, lease_until=lease_until, wanted_by=None)
             ).rowcount
             return bool(done == 1)
+
+    def want(self, table_id: int, owner: str) -> None:
+        """Ask the table's owner to hand it over to ``owner`` (see :meth:`wanted_from`)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == table_id, tables.c.owner != owner).values(wanted_by=owner))
+
+    def wanted_from(self, owner: str) -> list[str]:
+        """The codes of this owner's tables that another process asks for."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.code).where(
+                    tables.c.owner == owner, tables.c.wanted_by.is_not(None), tables.c.wanted_by != owner
+                )
+            ).all()
+        return [r.code for r in rows]
+
+    def hand_over(self, code: str, owner: str) -> None:
+        """Let a table go (its lease ends now), so the process that asked for it takes it."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.code == code, tables.c.owner == owner)
+                .values(owner=None, owner_url=None, lease_until=None)
+            )
 
     def renew(self, owner: str, lease_until: float) -> None:
         with self.engine.begin() as conn:
@@ -442,3 +487,107 @@ class Store:
                     out.append((self._read(conn, row, with_lines=False), seat))
         out.sort(key=lambda p: -p[0].id)
         return out
+
+    # -- the processes and day-two care (``rallye admin``) -----------------------------
+    def heartbeat(self, owner: str, url: str | None, started_at: float, connections: dict[str, Any]) -> None:
+        """This process is alive; who is connected to its tables (one row a process)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(processes)
+                .where(processes.c.owner == owner)
+                .values(url=url, heartbeat=now, connections=connections)
+            ).rowcount
+            if done == 0:
+                conn.execute(
+                    insert(processes).values(
+                        owner=owner, url=url, started_at=started_at, heartbeat=now, connections=connections
+                    )
+                )
+
+    def forget_process(self, owner: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(processes).where(processes.c.owner == owner))
+
+    def live_processes(self, since: float) -> list[dict[str, Any]]:
+        """The processes whose last heartbeat is at or after ``since``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(processes).where(processes.c.heartbeat >= since).order_by(processes.c.owner)
+            ).all()
+        return [
+            {
+                "owner": r.owner,
+                "url": r.url,
+                "started_at": r.started_at,
+                "heartbeat": r.heartbeat,
+                "connections": r.connections or {},
+            }
+            for r in rows
+        ]
+
+    def table_rows(
+        self, *, status: str | None = None, finished_since: float | None = None, finished_before: float | None = None
+    ) -> list[StoredTable]:
+        """Tables without their record lines, oldest first: all, or of one status; with
+        ``finished_since``/``finished_before`` only finished ones whose last move is in that range."""
+        q = select(tables).order_by(tables.c.id)
+        if status is not None:
+            q = q.where(tables.c.status == status)
+        if finished_since is not None or finished_before is not None:
+            q = q.where(tables.c.status == "over")
+            if finished_since is not None:
+                q = q.where(tables.c.updated_at >= finished_since)
+            if finished_before is not None:
+                q = q.where(tables.c.updated_at < finished_before)
+        with self.engine.connect() as conn:
+            return [self._read(conn, row, with_lines=False) for row in conn.execute(q).all()]
+
+    def record_lines_of(self, table_id: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(record_lines.c.text).where(record_lines.c.table_id == table_id).order_by(record_lines.c.line_no)
+            ).all()
+        return [json.loads(r.text) for r in rows]
+
+    def remove_finished(self, before: float) -> int:
+        """Delete the finished tables whose last move came before ``before`` (epoch seconds),
+        with their seats, record lines and chat; returns how many."""
+        with self.engine.begin() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(
+                    select(tables.c.id).where(tables.c.status == "over", tables.c.updated_at < before)
+                ).all()
+            ]
+            for chunk in range(0, len(ids), 500):
+                part = ids[chunk : chunk + 500]
+                # explicit, so it holds where the database does not cascade (SQLite without
+                # foreign keys switched on)
+                for child in (record_lines, seats, chat):
+                    conn.execute(delete(child).where(child.c.table_id.in_(part)))
+                conn.execute(delete(tables).where(tables.c.id.in_(part)))
+        return len(ids)
+
+    def backup(self, target: Path) -> None:
+        """A consistent copy of an SQLite database in ``target`` (SQLite's online backup: the
+        server may go on writing meanwhile). PostgreSQL: use ``pg_dump`` (docs/hosting.md)."""
+        if self.engine.dialect.name != "sqlite":
+            raise ConfigError("backup copies SQLite databases; for PostgreSQL use pg_dump (docs/hosting.md)")
+        import sqlite3
+
+        target = Path(target)
+        if target.exists():
+            raise ConfigError(f"{target} exists already; a backup never overwrites a file")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        raw = self.engine.raw_connection()
+        try:
+            source = raw.driver_connection
+            assert isinstance(source, sqlite3.Connection)  # the sqlite dialect's own driver
+            dest = sqlite3.connect(str(target))
+            try:
+                source.backup(dest)
+            finally:
+                dest.close()
+        finally:
+            raw.close()
