@@ -84,7 +84,7 @@ Resolutions of the rulebook's gaps taken here (beyond the rule model's):
   from it by road). Tour targets must be other tiles on the map; a rolled start another
   tile of the villain's piece (rules 1-2: any other tile). ``test_kr_town.py``.
 * The quick build lays each tile as a person building one track would
-  (:func:`_quick_placement`, ``track.build_preference``): link pieces, continue roads,
+  (:func:`_quick_placement`, ``track.build_preferences``): link pieces, continue roads,
   point open roads at another piece's open road, leave roads open; the seed's chance
   picks among placements equally good (rules 1-2: uniformly among all legal placements).
   ``test_kr_town.py``.
@@ -120,7 +120,7 @@ from rallye.knightrider.state import RULES as RULES  # re-exported: the version 
 from rallye.knightrider.state import SETUP_BY_ROAD, Car, Event, Options, State, check_rules, evolve
 from rallye.knightrider.track import (
     MoveOption,
-    build_preference,
+    build_preferences,
     compute_links,
     legal_squares,
     mask_table,
@@ -133,7 +133,6 @@ from rallye.knightrider.track import (
     search_moves,
     skid,
     square_mask,
-    tile_pieces,
 )
 
 MIN_PLAYERS = 2
@@ -277,7 +276,7 @@ def _quick_placement(state: State, ev: _Ev) -> tuple[int, int]:
     """Where the quick build lays the drawn tile: (square code, quarter turns).
 
     Rules 3 on (:data:`SETUP_BY_ROAD`), as a person building one track would: among the
-    legal placements, the best by :func:`~rallye.knightrider.track.build_preference`
+    legal placements, the best by :func:`~rallye.knightrider.track.build_preferences`
     (link pieces, continue roads, point open roads at another piece's, leave roads open),
     so a tile continues a road wherever some placement does. The chance from the seed
     picks among those equally good, uniformly, in the order of :func:`_placements`.
@@ -285,9 +284,8 @@ def _quick_placement(state: State, ev: _Ev) -> tuple[int, int]:
     """
     places = _placements(state)
     if state.rules >= SETUP_BY_ROAD:
-        masks = mask_table(state.pieces)
-        pieces = tile_pieces(state.board, masks)
-        keys = [build_preference(state.board, masks, pieces, state.drawn, sq, q) for sq, q in places]
+        occupied = [g.sq_index(x, y) for _, x, y, _ in state.laid]
+        keys = build_preferences(state.board, mask_table(state.pieces), state.drawn, places, occupied)
         best = max(keys)
         places = [p for p, k in zip(places, keys, strict=True) if k == best]
     return places[ev.below(len(places))]

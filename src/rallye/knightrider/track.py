@@ -150,17 +150,16 @@ def legal_squares(
     return out
 
 
-def build_preference(
+def build_preferences(
     board: tuple[int, ...],
     masks: Mapping[int, tuple[int, ...]],
-    pieces: Mapping[int, int],
     number: int,
-    sq: int,
-    quarter: int,
-) -> tuple[int, int, int, int]:
-    """How a person building one track rates laying tile ``number`` turned ``quarter`` on
-    ``sq`` (a legal placement; ``pieces`` from :func:`tile_pieces`); higher is better, in
-    this order:
+    places: Iterable[tuple[int, int]],
+    occupied: Iterable[int],
+) -> list[tuple[int, int, int, int]]:
+    """How a person building one track rates laying tile ``number`` at each of ``places``
+    (legal (square code, quarter turns) placements; ``occupied``: the laid squares); higher
+    is better, in this order:
 
     1. the road-connected pieces it joins (linking two pieces beats continuing one);
     2. the roads it joins (its road sides against a laid tile: a legal placement meets a
@@ -170,29 +169,36 @@ def build_preference(
     4. its open roads at all: into an empty square of the table, not the centre (room to
        grow).
     """
-    mask = masks[number][quarter]
-    joined: set[int] = set()
-    roads = meets = free = 0
-    for d, nb in NEIGHBOURS[sq]:
-        if (mask >> d) & 1 and board[nb]:
-            roads += 1
-            joined.add(pieces[nb])
-    for d, nb in NEIGHBOURS[sq]:
-        if not (mask >> d) & 1 or board[nb] or nb in _CENTRE_SQ:
-            continue
-        free += 1
-        for e, nn in NEIGHBOURS[nb]:
-            v = board[nn]
-            if v and pieces[nn] not in joined and (masks[(v - 1) >> 2][(v - 1) & 3] >> ((e + 2) & 3)) & 1:
-                meets += 1
-                break
-    return len(joined), roads, meets, free
+    pieces = tile_pieces(board, masks, occupied)
+    tile_masks = masks[number]
+    out = []
+    for sq, q in places:
+        mask = tile_masks[q]
+        joined: set[int] = set()
+        roads = meets = free = 0
+        for d, nb in NEIGHBOURS[sq]:
+            if (mask >> d) & 1 and board[nb]:
+                roads += 1
+                joined.add(pieces[nb])
+        for d, nb in NEIGHBOURS[sq]:
+            if not (mask >> d) & 1 or board[nb] or nb in _CENTRE_SQ:
+                continue
+            free += 1
+            for e, nn in NEIGHBOURS[nb]:
+                v = board[nn]
+                if v and pieces[nn] not in joined and (masks[(v - 1) >> 2][(v - 1) & 3] >> ((e + 2) & 3)) & 1:
+                    meets += 1
+                    break
+        out.append((len(joined), roads, meets, free))
+    return out
 
 
-def tile_pieces(board: tuple[int, ...], masks: Mapping[int, tuple[int, ...]]) -> dict[int, int]:
+def tile_pieces(
+    board: tuple[int, ...], masks: Mapping[int, tuple[int, ...]], occupied: Iterable[int] | None = None
+) -> dict[int, int]:
     """Laid square code -> the smallest square code of its road-connected piece (tiles
-    whose roads meet, side by side, are one piece)."""
-    parent = {sq: sq for sq, v in enumerate(board) if v}
+    whose roads meet, side by side, are one piece); ``occupied``: the laid squares, if known."""
+    parent = {sq: sq for sq in occupied} if occupied is not None else {sq: sq for sq, v in enumerate(board) if v}
 
     def root(sq: int) -> int:
         while parent[sq] != sq:
