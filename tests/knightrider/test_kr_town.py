@@ -243,3 +243,37 @@ def test_records_of_a_quick_built_town_replay() -> None:
     text = "\n".join(json.dumps(x) for x in lines)
     again = R.loads(text)
     assert again == final and again.rules == 3
+
+
+def test_quick_build_is_the_same_for_the_terminal_the_tables_and_the_research_environments() -> None:
+    """One build serves every caller: a server table with the quick build, the terminal's
+    ``--quick-build`` and the research environments lay the engine's rules-3 town."""
+    from rallye.rl.games import KnightRiderAdapter
+    from rallye.server.games import game_for
+    from rallye.tui.knightrider_app import options_from_args
+
+    want = new_game(3, 9, QUICK)
+    table = game_for("knightrider")
+    match = table.new(table.settings({"players": 3, "options": {"quick_build": True}}), 9)
+    assert match.state.laid == want.laid and match.state.rules == 3 and match.lines[0]["rules"] == 3
+    env = KnightRiderAdapter(players=3).new_state(9)
+    assert env.laid == want.laid and env.villain == want.villain
+    import argparse
+
+    args = argparse.Namespace(quick_build=True, rolled_start=False, tour=0, deal_spares=False, shuffle_cards=False)
+    assert new_game(3, 9, options_from_args(args)).laid == want.laid
+
+
+def test_records_of_rules_2_saved_in_the_terminal_resume_with_their_own_set_up(tmp_path: Path) -> None:
+    """A save of rules 2 (the quick build at random) resumes in the terminal with the town
+    it was played in, and saving it again keeps its rules version."""
+    from rallye.tui.knightrider_app import KRSession
+
+    lines = (DATA / "rules2_quick_build.jsonl").read_text("utf-8").splitlines()
+    save = [json.loads(x) for x in lines[:-6]]  # an unfinished game: a save
+    save[0]["tui"] = {"human_seat": 0, "bots": [None, "random", "random"]}
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in save), "utf-8")
+    session = KRSession.resume(path)
+    assert session.recorder.state == R.replay(save) and session.recorder.state.rules == 2
+    assert session.lines()[0]["rules"] == 2

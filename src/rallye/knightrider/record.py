@@ -42,12 +42,12 @@ GAME = "knightrider"
 VERSION = 1
 
 
-def header(players: int, seed: int, options: Options | None = None) -> Line:
+def header(players: int, seed: int, options: Options | None = None, rules: int = RULES) -> Line:
     return {
         "type": "header",
         "game": GAME,
         "version": VERSION,
-        "rules": RULES,
+        "rules": rules,
         "players": players,
         "seed": seed,
         "options": (options or Options()).to_json(),
@@ -69,11 +69,12 @@ def result_line(state: State) -> Line:
 
 
 class Recorder:
-    """Plays a game and keeps its record: ``rec.play(action)``; ``rec.lines()``."""
+    """Plays a game and keeps its record: ``rec.play(action)``; ``rec.lines()``. ``rules``
+    (default today's) continues a game of older rules with the set-up it was played with."""
 
-    def __init__(self, players: int, seed: int, options: Options | None = None) -> None:
-        self.state = new_game(players, seed, options)
-        self._lines: list[Line] = [header(players, seed, options)]
+    def __init__(self, players: int, seed: int, options: Options | None = None, *, rules: int = RULES) -> None:
+        self.state = new_game(players, seed, options, rules=rules)
+        self._lines: list[Line] = [header(players, seed, options, rules)]
 
     def play(self, action: Action) -> State:
         before = self.state
