@@ -140,6 +140,23 @@ def test_every_knight_rider_test_prefix_is_a_documented_clause_or_resolution() -
         assert card in named, card
 
 
+def test_the_town_tests_are_named_after_documented_clauses_and_named_in_the_docs() -> None:
+    """Issue 62: the tests of the quick build, the villain's piece and the start distance
+    are named after their clauses, and the docs name the ones they cite."""
+    named = {clause(c) for c in re.findall(r"\*([^*\n]+)\*", KNIGHT)}
+    names = _test_names(ROOT / "tests" / "knightrider" / "test_kr_town.py")
+    rules = [n for n in names if not n.startswith("test_records_")]
+    assert rules and all(any(n.startswith(f"test_{c}_") for c in named) for n in rules), rules
+    cited = set(re.findall(r"`(test_[a-z0-9_]+)`", KNIGHT))
+    assert {"quick_build", "villain_re_roll", "start_distance"} <= named
+    missing = sorted(
+        t
+        for t in cited
+        if t.startswith(("test_quick_build", "test_villain_re_roll", "test_start_distance")) and t not in names
+    )
+    assert not missing, f"the docs cite tests that do not exist: {missing}"
+
+
 def test_no_reference_to_the_rule_models_outside_the_repository() -> None:
     """``shared/rules`` is not part of the repository: code, tests and docs point to docs/rules."""
     hits = []

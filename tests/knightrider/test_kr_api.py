@@ -267,10 +267,10 @@ RULES1 = Path(__file__).resolve().parents[1] / "data" / "knightrider"
 def test_record_header_names_the_rules_version() -> None:
     _final, actions = playout(2, 6, QUICK)
     lines = R.record_game(2, 6, QUICK, actions)
-    assert lines[0]["version"] == 1 and lines[0]["rules"] == 2
-    future = [dict(lines[0], rules=3), *lines[1:]]
+    assert lines[0]["version"] == 1 and lines[0]["rules"] == 3
+    future = [dict(lines[0], rules=4), *lines[1:]]
     with pytest.raises(
-        RecordError, match=r"line 1: the game was played under Knight Rider rules 3; this rallye plays rules 2"
+        RecordError, match=r"line 1: the game was played under Knight Rider rules 4; this rallye plays rules 3"
     ):
         R.replay(future)
 
@@ -286,11 +286,11 @@ def test_records_of_rules_1_replay_or_are_refused_naming_the_rules_version() -> 
     assert info.value.rule == "record-rules"
     msg = str(info.value)
     assert "line 13: action 'move 7,-11S =1' by P1 does not replay" in msg
-    assert "played under Knight Rider rules 1" in msg and "this rallye plays rules 2" in msg
+    assert "played under Knight Rider rules 1" in msg and "this rallye plays rules 3" in msg
 
 
 def test_winner_function() -> None:
-    final, _ = playout(2, 13, Options(quick_build=True))
+    final, _ = playout(2, 15, Options(quick_build=True))
     assert is_over(final) and winner(final) == final.winner and final.winner in (0, 1)
 
 

@@ -22,8 +22,8 @@ def dests(state):  # type: ignore[no-untyped-def]
     return {(m.x, m.y, m.heading, m.cost) for m in moves(state)}
 
 
-def test_rules_version_is_2() -> None:
-    assert RULES == 2
+def test_rules_version_is_3() -> None:
+    assert RULES == 3
 
 
 # ------------------------------------------------------- Resolution (turning is spending)

@@ -99,6 +99,34 @@ def test_knightrider_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert again == rep
 
 
+def test_knightrider_report_shows_the_town_the_start_and_round_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #62: the report gives the games won in round 1 (by seat and by place in the
+    turn order), the town's largest road-connected piece and the start distance in road
+    fields and tiles, in the text and in --json; ``--rules 2`` plays the old set-up."""
+    args = ["knightrider", "--players", "2", "--games", "6", "--seed", "3", "--turn-limit", "80"]
+    rep = _simulate_json(capsys, *args)
+    assert rep["rules"] == 3
+    one = rep["round_one"]
+    assert sum(one["by_seat"]) == sum(one["by_turn_position"]) == one["games"] <= 6 - rep["unfinished"]
+    assert one["share"] == pytest.approx(one["games"] / 6) and one["ci95"][0] <= one["share"] <= one["ci95"][1]
+    town = rep["town"]
+    assert town["games"] == 6 and town["tiles"] >= 34
+    assert 0 < town["largest_piece_share"] <= 1 and town["largest_piece_tiles"] == town["villain_piece_tiles"]
+    fields, tiles = town["start_fields"], town["start_tiles"]
+    assert fields["median"] == 3 * tiles["median"] and fields["min"] == 3 * tiles["min"] > 0
+    old = _simulate_json(capsys, *args, "--rules", "2")
+    assert old["rules"] == 2 and old["town"]["largest_piece_share"] < town["largest_piece_share"]
+    assert old["town"]["start_fields"]["median"] < fields["median"]
+    assert main(["simulate", *args]) == 0
+    text = capsys.readouterr().out
+    assert "rules 3, quick build" in text
+    assert "won in round 1:" in text and "by place in the turn order: 1." in text
+    assert "road-connected pieces, one piece in" in text and "largest piece" in text
+    assert f"median {fields['median']:.0f} road fields" in text and f"= {tiles['median']:.0f} tiles" in text
+    with pytest.raises(SystemExit):
+        main(["simulate", *args, "--rules", "4"])
+
+
 def test_bots_get_views_never_states(monkeypatch: pytest.MonkeyPatch) -> None:
     from rallye.agents import base
     from rallye.agents.base import RandomAgent

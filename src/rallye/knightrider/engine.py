@@ -16,11 +16,16 @@ Order of ``legal_actions`` (pinned by a golden test):
   then ``kitt MANTLE``, ``TURBO1``, ``TURBO2``; then ``detour`` by (square code, kind in
   STRAIGHT DEADEND ROADBLOCK RIGHT LEFT order, rotation); then ``end``.
 
-Rules version :data:`RULES` (2): the rule model's Resolutions on turning, rams and
-Blockier-Sprung (issue #54); records name the version they were played under
-(``rallye.knightrider.record``). The rule model's Resolutions this engine follows where
-the rulebook's text alone would not say what to do, each with its scenario test
-(``tests/knightrider/test_kr_rule_model.py`` unless named):
+Rules version :data:`RULES` (3): rules 2 brought the rule model's Resolutions on
+turning, rams and Blockier-Sprung (issue #54); rules 3 the town as people build it
+(issue #62): the quick build continues roads, the villain stands on the largest
+road-connected piece, a rolled start is reachable by road from it. Records name the
+version they were played under (``rallye.knightrider.record``); a game keeps the set-up of
+its version (``State.rules``, :data:`~rallye.knightrider.state.SETUP_BY_ROAD`).
+
+The rule model's Resolutions this engine follows where the rulebook's text alone would
+not say what to do, each with its scenario test (``tests/knightrider/test_kr_rule_model.py``
+unless named):
 
 * **Turning is spending.** A turn is paid on the field where it happens (90° 1 pip, 180°
   2), whether or not the car then leaves that field: a move may end with a turn on its
@@ -74,8 +79,15 @@ Resolutions of the rulebook's gaps taken here (beyond the rule model's):
 * Building: the pile stage ends when no face-down pile tile fits; the centre tiles then
   join the leftovers and are laid the same way (a tile must now touch a face-up tile),
   until none fits. The table is 16×16 squares (``geometry``).
-* A villain tile is re-rolled when it is not on the map or no other tile can be reached
-  from it by road. Tour targets and a rolled start must be other tiles on the map.
+* A villain tile is re-rolled when it is not on the map or not on the town's largest
+  road-connected piece (any of them on a tie; rules 1-2: when no other tile can be reached
+  from it by road). Tour targets must be other tiles on the map; a rolled start another
+  tile of the villain's piece (rules 1-2: any other tile). ``test_kr_town.py``.
+* The quick build lays each tile as a person building one track would
+  (:func:`_quick_placement`, ``track.build_preferences``): link pieces, continue roads,
+  point open roads at another piece's open road, leave roads open; the seed's chance
+  picks among placements equally good (rules 1-2: uniformly among all legal placements).
+  ``test_kr_town.py``.
 """
 
 from __future__ import annotations
@@ -104,9 +116,11 @@ from rallye.knightrider.actions import (
     encode_action,
 )
 from rallye.knightrider.pieces import Pieces
-from rallye.knightrider.state import Car, Event, Options, State, evolve
+from rallye.knightrider.state import RULES as RULES  # re-exported: the version this engine plays
+from rallye.knightrider.state import SETUP_BY_ROAD, Car, Event, Options, State, check_rules, evolve
 from rallye.knightrider.track import (
     MoveOption,
+    build_preferences,
     compute_links,
     legal_squares,
     mask_table,
@@ -114,14 +128,12 @@ from rallye.knightrider.track import (
     placement_problem,
     relink_tile,
     road_distances,
+    road_pieces,
     roadblocks,
     search_moves,
     skid,
     square_mask,
 )
-
-#: The version of the rules this engine plays (see the docstring); records carry it.
-RULES = 2
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -183,8 +195,12 @@ class _Ev:
 # ============================================================================ new game
 
 
-def new_game(players: int, seed: int, options: Options | None = None) -> State:
+def new_game(players: int, seed: int, options: Options | None = None, *, rules: int = RULES) -> State:
     """A new game: the centre is laid, the start player rolled, the first tile drawn.
+
+    ``rules`` is the rules version to play under (default: today's, :data:`RULES`); an
+    older one replays an old record with the set-up it was played with (see
+    :data:`~rallye.knightrider.state.SETUP_BY_ROAD`).
 
     >>> s = new_game(3, seed=1, options=Options(quick_build=True))
     >>> s.phase in ("enter", "start")
@@ -194,6 +210,7 @@ def new_game(players: int, seed: int, options: Options | None = None) -> State:
         raise ConfigError(
             f"Knight Rider is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}", rule="players"
         )
+    check_rules(rules)
     opts = options if options is not None else Options()
     pieces = opts.pieces()
     ev = _Ev(Rng.from_seed("knightrider", seed))
@@ -244,15 +261,34 @@ def new_game(players: int, seed: int, options: Options | None = None) -> State:
         detour_played=False,
         winner=None,
         events=(),
+        rules=rules,
     )
     state = _draw(state, ev)
     if opts.quick_build:
         while state.phase == "build":
-            places = _placements(state)
-            sq, q = places[ev.below(len(places))]
+            sq, q = _quick_placement(state, ev)
             x, y = g.sq_xy(sq)
             state = _apply_place(state, Place(x, y, 90 * q, state.drawn), ev)
     return evolve(state, rng=ev.rng, events=tuple(ev.events))
+
+
+def _quick_placement(state: State, ev: _Ev) -> tuple[int, int]:
+    """Where the quick build lays the drawn tile: (square code, quarter turns).
+
+    Rules 3 on (:data:`SETUP_BY_ROAD`), as a person building one track would: among the
+    legal placements, the best by :func:`~rallye.knightrider.track.build_preferences`
+    (link pieces, continue roads, point open roads at another piece's, leave roads open),
+    so a tile continues a road wherever some placement does. The chance from the seed
+    picks among those equally good, uniformly, in the order of :func:`_placements`.
+    Rules 1 and 2: uniformly among all legal placements.
+    """
+    places = _placements(state)
+    if state.rules >= SETUP_BY_ROAD:
+        occupied = [g.sq_index(x, y) for _, x, y, _ in state.laid]
+        keys = build_preferences(state.board, mask_table(state.pieces), state.drawn, places, occupied)
+        best = max(keys)
+        places = [p for p, k in zip(places, keys, strict=True) if k == best]
+    return places[ev.below(len(places))]
 
 
 def _deal(
@@ -359,17 +395,14 @@ def _start_chase(state: State, ev: _Ev) -> State:
     links = compute_links(state.board, masks)
     tiles = {g.sq_index(x, y) for _, x, y, _ in state.laid}
     mids = {sq: g.middle(*g.sq_xy(sq)) for sq in tiles}
-    component: dict[int, int] = {}  # middle cell -> component id
-    sizes: list[int] = []
-    for sq in sorted(tiles):
-        if mids[sq] in component:
-            continue
-        reach = road_distances(links, mids[sq])
-        members = [m for m in mids.values() if m in reach]
-        for m in members:
-            component[m] = len(sizes)
-        sizes.append(len(members))
-    eligible = {sq for sq in tiles if sizes[component[mids[sq]]] > 1}
+    pieces = road_pieces(links, mids)
+    piece_of = {sq: piece for piece in pieces for sq in piece}
+    by_road = state.rules >= SETUP_BY_ROAD
+    if by_road:  # the villain stands on the town's largest road-connected piece (any of them, on a tie)
+        largest = max(len(piece) for piece in pieces)
+        eligible = {sq for piece in pieces if len(piece) == largest for sq in piece}
+    else:  # rules 1-2: on any piece of two tiles or more
+        eligible = {sq for sq in tiles if len(piece_of[sq]) > 1}
     sp = state.start_player
     villain_sq = _roll_tile(state, ev, sp, "villain", eligible or tiles)
     vx, vy = g.sq_xy(villain_sq)
@@ -380,8 +413,9 @@ def _start_chase(state: State, ev: _Ev) -> State:
         targets.append(t)
         ev.add("target", None, _tile_no(state, t), f"target tile {_tile_no(state, t)} at {_sqs(t)}")
     state = evolve(state, links=links, villain=mids[villain_sq], targets=tuple(targets))
-    if state.options.rolled_start and len(tiles) > 1:
-        start_sq = _roll_tile(state, ev, sp, "start", tiles - {villain_sq})
+    reachable = piece_of[villain_sq] - {villain_sq} if by_road else tiles - {villain_sq}
+    if state.options.rolled_start and reachable:
+        start_sq = _roll_tile(state, ev, sp, "start", set(reachable))
         return _set_start(state, start_sq, ev)
     dist = road_distances(links, mids[villain_sq])
     far = {sq: dist[mids[sq]] for sq in tiles if sq != villain_sq and mids[sq] in dist}

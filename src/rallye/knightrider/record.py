@@ -15,10 +15,15 @@ the game from the header's seed and options and verifies every line, raising
 an unfinished game is a save; :func:`load` resumes it.
 
 ``version`` is the record format; ``rules`` the version of the rules the game was played
-under (:data:`~rallye.knightrider.engine.RULES`; a header without it is rules 1, from
-before the rules on turning, rams and Blockier-Sprung of issue #54). A rules-1 record is
-replayed under today's rules: most do, and one that does not is refused naming the rules
-version it was played under. A record of newer rules than this rallye's is refused.
+under (:data:`~rallye.knightrider.state.RULES`; a header without it is rules 1, from
+before the rules on turning, rams and Blockier-Sprung of issue #54). The record holds
+the seed, not the town: replay builds the town again, so an old record is replayed with
+the set-up of its rules version (rules 1 and 2: the quick build at random and the
+villain on any piece of two tiles or more; rules 3, issue #62: the quick build that
+continues roads and the villain on the largest piece, see
+:data:`~rallye.knightrider.state.SETUP_BY_ROAD`) and the chase under today's rules: most
+rules-1 records replay, and one that does not is refused naming the rules version it was
+played under. A record of newer rules than this rallye's is refused.
 """
 
 from __future__ import annotations
@@ -30,19 +35,19 @@ from typing import Any
 from rallye.core.errors import GameError, RecordError
 from rallye.core.record import Line, iter_field, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.knightrider.actions import Action, parse_action
-from rallye.knightrider.engine import RULES, apply, is_over, new_game
-from rallye.knightrider.state import Options, State
+from rallye.knightrider.engine import apply, is_over, new_game
+from rallye.knightrider.state import RULES, Options, State
 
 GAME = "knightrider"
 VERSION = 1
 
 
-def header(players: int, seed: int, options: Options | None = None) -> Line:
+def header(players: int, seed: int, options: Options | None = None, rules: int = RULES) -> Line:
     return {
         "type": "header",
         "game": GAME,
         "version": VERSION,
-        "rules": RULES,
+        "rules": rules,
         "players": players,
         "seed": seed,
         "options": (options or Options()).to_json(),
@@ -64,11 +69,12 @@ def result_line(state: State) -> Line:
 
 
 class Recorder:
-    """Plays a game and keeps its record: ``rec.play(action)``; ``rec.lines()``."""
+    """Plays a game and keeps its record: ``rec.play(action)``; ``rec.lines()``. ``rules``
+    (default today's) continues a game of older rules with the set-up it was played with."""
 
-    def __init__(self, players: int, seed: int, options: Options | None = None) -> None:
-        self.state = new_game(players, seed, options)
-        self._lines: list[Line] = [header(players, seed, options)]
+    def __init__(self, players: int, seed: int, options: Options | None = None, *, rules: int = RULES) -> None:
+        self.state = new_game(players, seed, options, rules=rules)
+        self._lines: list[Line] = [header(players, seed, options, rules)]
 
     def play(self, action: Action) -> State:
         before = self.state
@@ -114,7 +120,7 @@ def replay(lines: Sequence[Line] | Iterable[tuple[int, Line]], *, source: str = 
             rule="record-rules",
         )
     try:
-        return _replay_body(numbered, head, where, source)
+        return _replay_body(numbered, head, where, source, rules)
     except RecordError as exc:
         if rules == RULES:
             raise
@@ -130,15 +136,17 @@ def replay(lines: Sequence[Line] | Iterable[tuple[int, Line]], *, source: str = 
 _CHANGES = {
     1: "rules 2 (issue #54: a move may end with a turn on its last field, no dodging a ram,"
     " a turn on a field jumped with Blockier-Sprung costs its pips)",
+    2: "rules 3 (issue #62: the quick build continues roads, the villain stands on the largest"
+    " road-connected piece, a rolled start is reachable by road; replay keeps a rules-2 set-up)",
 }
 
 
-def _replay_body(numbered: Iterator[tuple[int, Line]], head: Line, where: str, source: str) -> State:
+def _replay_body(numbered: Iterator[tuple[int, Line]], head: Line, where: str, source: str, rules: int) -> State:
     players = iter_field(head, "players", int, where=where)
     seed = iter_field(head, "seed", int, where=where)
     opts_raw: Any = iter_field(head, "options", dict, where=where)
     try:
-        state = new_game(players, seed, Options.from_json(opts_raw))
+        state = new_game(players, seed, Options.from_json(opts_raw), rules=rules)
     except GameError as exc:
         raise RecordError(f"{where}: bad header: {exc}", rule="record-header") from None
     expect_n = 1

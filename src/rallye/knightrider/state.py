@@ -14,13 +14,31 @@ from rallye.core.errors import ConfigError
 from rallye.core.rng import Rng
 from rallye.knightrider.pieces import Pieces, load_pieces
 
+#: The version of the rules the engine plays (``rallye.knightrider.engine`` lists what each
+#: version changed); a state and a record carry the version they were played under.
+RULES = 3
+
+#: The first rules version whose set-up is the one of issue #62: the quick build continues
+#: roads as a person would, the villain stands on the largest road-connected piece of the
+#: town and a rolled start is a tile reachable by road from it. Older versions keep the
+#: set-up they were played with, so their records replay unchanged.
+SETUP_BY_ROAD = 3
+
+
+def check_rules(rules: object) -> int:
+    """``rules`` if it is a rules version this engine can play (1 to :data:`RULES`)."""
+    if not isinstance(rules, int) or isinstance(rules, bool) or not 1 <= rules <= RULES:
+        raise ConfigError(f"Knight Rider rules versions are 1 to {RULES}, got {rules!r}", rule="record-rules")
+    return rules
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
     """Variants and set-up choices (all off = the rulebook's basic game).
 
-    * ``quick_build`` – the engine lays every tile itself (random legal choices from the
-      seed) so the game starts with the chase.
+    * ``quick_build`` – the engine lays every tile itself, as a person would (each tile
+      continues as many roads as it can; chance from the seed breaks ties), so the game
+      starts with the chase.
     * ``rolled_start`` – variant: the start tile is rolled too (two dice, like the villain's).
     * ``tour`` – variant: this many extra target tiles are rolled; a player must have
       ended a move on each of them before catching the villain counts.
@@ -152,6 +170,7 @@ class State:
     detour_played: bool
     winner: int | None
     events: tuple[Event, ...]  # what the last action caused
+    rules: int = RULES  # the rules version the game is played under (the set-up depends on it)
     _memo: dict[str, Any] | None = field(default=None, init=False, compare=False, hash=False, repr=False)
 
     @property

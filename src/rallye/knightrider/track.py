@@ -150,6 +150,88 @@ def legal_squares(
     return out
 
 
+def build_preferences(
+    board: tuple[int, ...],
+    masks: Mapping[int, tuple[int, ...]],
+    number: int,
+    places: Iterable[tuple[int, int]],
+    occupied: Iterable[int],
+) -> list[tuple[int, int, int, int]]:
+    """How a person building one track rates laying tile ``number`` at each of ``places``
+    (legal (square code, quarter turns) placements; ``occupied``: the laid squares); higher
+    is better, in this order:
+
+    1. the road-connected pieces it joins (linking two pieces beats continuing one);
+    2. the roads it joins (its road sides against a laid tile: a legal placement meets a
+       road there, see :func:`placement_problem`);
+    3. its open roads that lead into an empty square another piece's road also leads
+       into (so a later tile can link the two);
+    4. its open roads at all: into an empty square of the table, not the centre (room to
+       grow).
+    """
+    pieces = tile_pieces(board, masks, occupied)
+    tile_masks = masks[number]
+    out = []
+    for sq, q in places:
+        mask = tile_masks[q]
+        joined: set[int] = set()
+        roads = meets = free = 0
+        for d, nb in NEIGHBOURS[sq]:
+            if (mask >> d) & 1 and board[nb]:
+                roads += 1
+                joined.add(pieces[nb])
+        for d, nb in NEIGHBOURS[sq]:
+            if not (mask >> d) & 1 or board[nb] or nb in _CENTRE_SQ:
+                continue
+            free += 1
+            for e, nn in NEIGHBOURS[nb]:
+                v = board[nn]
+                if v and pieces[nn] not in joined and (masks[(v - 1) >> 2][(v - 1) & 3] >> ((e + 2) & 3)) & 1:
+                    meets += 1
+                    break
+        out.append((len(joined), roads, meets, free))
+    return out
+
+
+def tile_pieces(
+    board: tuple[int, ...], masks: Mapping[int, tuple[int, ...]], occupied: Iterable[int] | None = None
+) -> dict[int, int]:
+    """Laid square code -> the smallest square code of its road-connected piece (tiles
+    whose roads meet, side by side, are one piece); ``occupied``: the laid squares, if known."""
+    parent = {sq: sq for sq in occupied} if occupied is not None else {sq: sq for sq, v in enumerate(board) if v}
+
+    def root(sq: int) -> int:
+        while parent[sq] != sq:
+            parent[sq] = parent[parent[sq]]
+            sq = parent[sq]
+        return sq
+
+    for sq in parent:
+        mask = square_mask(board, masks, sq)
+        for d, nb in NEIGHBOURS[sq]:
+            if nb in parent and (mask >> d) & 1:
+                a, b = root(sq), root(nb)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    return {sq: root(sq) for sq in parent}
+
+
+def road_pieces(links: bytes, middles: Mapping[int, int]) -> list[frozenset[int]]:
+    """The road-connected pieces of a town: sets of square codes whose middle fields
+    (``middles``: square code -> middle cell) reach each other by road, in the order of
+    their smallest square code."""
+    cell_sq = {c: sq for sq, c in middles.items()}
+    seen: set[int] = set()
+    out: list[frozenset[int]] = []
+    for sq in sorted(middles):
+        if sq in seen:
+            continue
+        piece = frozenset(cell_sq[c] for c in road_distances(links, middles[sq]) if c in cell_sq)
+        seen |= piece
+        out.append(piece)
+    return out
+
+
 def top_detours(detours: Iterable[tuple[int, str, int, int]]) -> dict[int, tuple[str, int]]:
     """Square code → (kind, rot) of the topmost detour card on it."""
     top: dict[int, tuple[str, int]] = {}

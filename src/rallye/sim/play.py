@@ -44,6 +44,7 @@ class MatchJob:
     bot_seeds: tuple[int, ...]  # one per seat
     edition: Any = None  # mille: an edition key or Edition
     options: dict[str, Any] = field(default_factory=dict)  # knightrider: Options fields
+    rules: int | None = None  # knightrider: the rules version to play (None: today's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,10 @@ class MatchResult:
     lines: tuple[tuple[int, ...], ...] = ()  # mille: per side, SCORE_LINES summed over hands
     turns: int = 0  # knightrider: chase turns played
     table: tuple[tuple[str, int, int], ...] = ()  # knightrider: (kind, roll, count), sorted
+    start_player: int = 0  # knightrider: the seat that acts first in the chase (car 1)
+    #: knightrider: the town once the chase starts, as ``rallye.knightrider.town.TownFigures``
+    #: fields (tiles, pieces, largest, villain_piece, start_fields, start_tiles)
+    town: tuple[int, ...] = ()
 
     @property
     def side_bots(self) -> tuple[str, ...]:
@@ -181,11 +186,15 @@ def play_knightrider(job: MatchJob) -> MatchResult:
     kr = knightrider_module()
     agents = make_agents("knightrider", job)
     legal_from_view = getattr(kr, "legal_from_view", None)
-    state = kr.new_game(job.players, job.seed, _kr_options(kr, job.options))
+    rules = {} if job.rules is None else {"rules": job.rules}
+    state = kr.new_game(job.players, job.seed, _kr_options(kr, job.options), **rules)
     counts: Counter[tuple[str, int]] = Counter()
     _count_table(getattr(state, "events", ()), counts)
     decisions = 0
+    town: tuple[int, ...] = ()
     while not kr.is_over(state):
+        if not town and state.start_sq >= 0:
+            town = _town(state)
         seat = kr.current_player(state)
         if seat is None:
             raise SimulationError(f"match {job.index}: no player to act in an unfinished game")
@@ -209,7 +218,17 @@ def play_knightrider(job: MatchJob) -> MatchResult:
         hands=1,
         turns=int(getattr(state, "turn", 0)),
         table=tuple((k, v, n) for (k, v), n in sorted(counts.items())),
+        start_player=int(state.start_player),
+        town=town or (_town(state) if state.start_sq >= 0 else ()),
     )
+
+
+def _town(state: Any) -> tuple[int, ...]:
+    from dataclasses import astuple
+
+    from rallye.knightrider.town import town_figures
+
+    return tuple(astuple(town_figures(state)))
 
 
 PLAYERS = {"mille": play_mille, "knightrider": play_knightrider}

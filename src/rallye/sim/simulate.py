@@ -5,8 +5,11 @@ plays whole matches, one bot per seat (the last name repeats for the remaining s
 prints per side the win rate with a 95% Wilson interval, then the mean hands per match,
 the mean decisions per hand and the mean of every score-sheet line per hand, in the
 edition's own words. ``rallye simulate knightrider --players 3 --games 200`` prints win
-rates per seat, the rounds until the villain is caught (median and quartiles) and how
-often each row of the ram and oil tables fired.
+rates per seat, the rounds until the villain is caught (median and quartiles), the games
+won in round 1 (by seat and by place in the turn order), the town (its largest
+road-connected piece, how often it is one piece) and how far the cars start from the
+villain (in road fields and in tiles), and how often each row of the ram and oil tables
+fired; ``--rules 2`` plays the set-up of before issue #62, to compare.
 
 Match ``i`` uses the game seed ``derive_seed("simulate", seed, i)``, and the bot at seat
 ``s`` the seed ``derive_seed("simulate-bot", seed, i, s)``: the same command gives the same
@@ -24,6 +27,7 @@ from typing import Any
 
 from rallye.core.cli_args import MAX_GAMES, MAX_WORKERS, seed, whole
 from rallye.core.rng import derive_seed, new_seed
+from rallye.knightrider.state import RULES as KR_RULES
 from rallye.sim.play import KR_TABLE_KINDS, MatchJob, MatchResult
 
 # -- common --------------------------------------------------------------------------
@@ -52,6 +56,12 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     k = sub.add_parser("knightrider", help="Knight Rider games", description="Play Knight Rider games with bots.")
     _add_common(k, 3)
     k.add_argument("--build", action="store_true", help="let the bots lay the tiles (default: quick build)")
+    k.add_argument(
+        "--rules",
+        type=whole(1, KR_RULES),
+        default=KR_RULES,
+        help=f"Knight Rider rules version to play (default {KR_RULES}; 2 = the set-up before issue #62)",
+    )
     k.add_argument(
         "--turn-limit",
         type=whole(1, 1_000_000),
@@ -230,7 +240,7 @@ def simulate_knightrider(args: argparse.Namespace) -> dict[str, Any]:
     knightrider_module()  # a clear error now if the engine is not there
     bots = bot_names("knightrider", args.bots, args.players)
     options = {"quick_build": not args.build, "turn_limit": args.turn_limit}
-    jobs = make_jobs("knightrider", args.players, bots, args.games, args.seed, options=options)
+    jobs = make_jobs("knightrider", args.players, bots, args.games, args.seed, options=options, rules=args.rules)
     results, seconds = play_all(jobs, args, "games")
     rates = win_rates(results, args.players)
     caught = [r for r in results if r.winners]
@@ -246,15 +256,64 @@ def simulate_knightrider(args: argparse.Namespace) -> dict[str, Any]:
         "players": args.players,
         "games": len(results),
         "seed": args.seed,
+        "rules": args.rules,
         "bots": bots,
         "options": options,
         "seats": [{"seat": s + 1, "bot": bots[s], **rates[s]} for s in range(args.players)],
         "unfinished": len(results) - len(caught),
         "rounds_to_capture": {"median": med, "q1": q1, "q3": q3, "iqr": q3 - q1},
+        "round_one": round_one_wins(results, args.players),
+        "town": town_summary(results),
         "table_rows": {k: dict(sorted(v.items(), key=lambda kv: int(kv[0]))) for k, v in table.items()},
         "decisions": decisions,
         "mean_decisions_per_game": decisions / len(results),
         "_seconds": seconds,
+    }
+
+
+def round_one_wins(results: Sequence[MatchResult], players: int) -> dict[str, Any]:
+    """The games won in the chase's first round: how many, their share of all games, and
+    who won them, by seat and by place in the turn order (1 = the start player, car 1)."""
+    from rallye.sim.stats import wilson
+
+    first = [r for r in results if r.winners and r.turns <= players]
+    by_seat = [sum(1 for r in first if r.winners[0] == s) for s in range(players)]
+    by_turn = [sum(1 for r in first if (r.winners[0] - r.start_player) % players == k) for k in range(players)]
+    lo, hi = wilson(len(first), len(results))
+    return {
+        "games": len(first),
+        "share": len(first) / len(results) if results else 0.0,
+        "ci95": [lo, hi],
+        "by_seat": by_seat,
+        "by_turn_position": by_turn,
+    }
+
+
+def town_summary(results: Sequence[MatchResult]) -> dict[str, Any]:
+    """The towns the chases were played in (``rallye.knightrider.town``): tiles laid, the
+    largest road-connected piece (tiles and share), how often the town is one piece, the
+    villain's piece, and the start distance in road fields and in tiles (quartiles)."""
+    from rallye.sim.stats import mean, median_iqr
+
+    towns = [r.town for r in results if r.town]
+    if not towns:
+        return {"games": 0}
+    tiles, pieces, largest, villain, fields, steps = (list(col) for col in zip(*towns, strict=True))
+
+    def spread(values: list[int]) -> dict[str, float]:
+        med, q1, q3 = median_iqr(values)
+        return {"mean": mean(values), "median": med, "q1": q1, "q3": q3, "min": min(values), "max": max(values)}
+
+    return {
+        "games": len(towns),
+        "tiles": mean(tiles),
+        "pieces": mean(pieces),
+        "one_piece_share": sum(1 for p in pieces if p == 1) / len(towns),
+        "largest_piece_tiles": mean(largest),
+        "largest_piece_share": mean([lg / t for lg, t in zip(largest, tiles, strict=True)]),
+        "villain_piece_tiles": mean(villain),
+        "start_fields": spread(fields),
+        "start_tiles": spread(steps),
     }
 
 
@@ -265,7 +324,10 @@ def print_knightrider(report: dict[str, Any]) -> None:
     con = Console()
     if not con.is_terminal:  # piped or captured: no terminal width to fit, use a wide one
         con = Console(width=120)
-    con.print(f"[bold]Knight Rider[/], {report['players']} players, {report['games']} games, seed {report['seed']}")
+    con.print(
+        f"[bold]Knight Rider[/], {report['players']} players, {report['games']} games, seed {report['seed']}, "
+        f"rules {report['rules']}" + (", quick build" if report["options"]["quick_build"] else ", built by the bots")
+    )
     t = Table(title="Wins per seat (95% Wilson interval)")
     for col in ("seat", "bot", "win rate", "95% CI"):
         t.add_column(col, justify="left" if col == "bot" else "right")
@@ -278,6 +340,26 @@ def print_knightrider(report: dict[str, Any]) -> None:
         f"rounds to the capture: median {r['median']:.1f}, IQR {r['q1']:.1f}–{r['q3']:.1f} ({r['iqr']:.1f}); "
         f"games without a capture: {report['unfinished']}"
     )
+    one = report["round_one"]
+    seats = " ".join(f"P{i + 1} {n}" for i, n in enumerate(one["by_seat"]))
+    order = " ".join(f"{i + 1}. {n}" for i, n in enumerate(one["by_turn_position"]))
+    con.print(
+        f"won in round 1: {one['games']} games ({one['share']:.1%}, 95% CI {one['ci95'][0]:.1%}–{one['ci95'][1]:.1%});"
+        f" by seat: {seats}; by place in the turn order: {order}"
+    )
+    town = report["town"]
+    if town["games"]:
+        f, t = town["start_fields"], town["start_tiles"]
+        con.print(
+            f"town: {town['tiles']:.1f} tiles, {town['pieces']:.2f} road-connected pieces, one piece in"
+            f" {town['one_piece_share']:.1%} of the games; largest piece {town['largest_piece_tiles']:.1f} tiles"
+            f" ({town['largest_piece_share']:.1%} of the tiles); villain's piece {town['villain_piece_tiles']:.1f}"
+            " tiles"
+        )
+        con.print(
+            f"start from the villain: median {f['median']:.0f} road fields (IQR {f['q1']:.0f}–{f['q3']:.0f},"
+            f" min {f['min']:.0f}) = {t['median']:.0f} tiles (IQR {t['q1']:.0f}–{t['q3']:.0f}, min {t['min']:.0f})"
+        )
     rows = Table(title="Ram and oil table rows fired (all games)")
     rows.add_column("table (roll →)")
     for roll in range(1, 7):

@@ -150,7 +150,9 @@ class KRSession:
         lines = read_jsonl(path)
         replay(lines, source=str(path))  # verifies every line, naming the first bad one
         head = lines[0][1]
-        recorder = Recorder(head["players"], head["seed"], Options.from_json(head["options"]))
+        recorder = Recorder(
+            head["players"], head["seed"], Options.from_json(head["options"]), rules=head.get("rules", 1)
+        )  # an old save goes on with the set-up of its rules (issue #62)
         for _, line in lines[1:]:
             if line.get("type") == "action":
                 recorder.play(_parse_action(line["action"]))

@@ -52,7 +52,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--delay", type=seconds, default=None, help="seconds to pause after each bot move (default 0.4 on a terminal)"
     )
     kr = p.add_argument_group("Knight Rider variants (rallye rules knightrider)")
-    kr.add_argument("--quick-build", action="store_true", help="the computer lays all tiles at random")
+    kr.add_argument("--quick-build", action="store_true", help="the computer lays all tiles, continuing the roads")
     kr.add_argument("--rolled-start", action="store_true", help="the start tile is rolled too")
     kr.add_argument("--tour", type=whole(0, 5), default=None, metavar="N", help="N target tiles to reach first (0-5)")
     kr.add_argument("--deal-spares", action="store_true", help="with fewer than 5 players deal the spare cards")
