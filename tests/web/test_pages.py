@@ -203,7 +203,7 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     # the coup fourré moment: drawn from the view's events (here a copy of the view with one)
     anna.evaluate(
         """() => { const r = window.rallye; const v = r.state.view;
-        v.events = [...v.events, {seat: 1, kind: "coup_fourre", card: "DRIVING_ACE", side: 1}];
+        v.events = [...v.events, {seat: 1, kind: "coup_fourre", card: "DRIVING_ACE", side: 1}]; v.cf_turn = true;
         r.refresh(); }"""
     )
     assert "Bob" in anna.inner_text("#moment") and anna.is_visible("#moment")
@@ -253,9 +253,10 @@ def kr_kinds(page: Any) -> list[str]:
     return [entry["info"]["kind"] for entry in state(page)["legal"]]
 
 
-def wait_my_turn(page: Any, limit: float = 60) -> None:
+def wait_my_turn(page: Any, limit: float = 60, done: str = "r.state.view.over") -> None:
+    """Until this page may move, or ``done`` (a condition on ``r = window.rallye``) holds."""
     page.wait_for_function(
-        "(() => { const r = window.rallye; return r.state && (r.state.view.over"
+        f"(() => {{ const r = window.rallye; return r.state && (({done})"
         " || (r.state.turn === r.seat && r.state.legal.length > 0)); })()",
         timeout=limit * 1000,
     )

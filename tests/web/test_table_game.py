@@ -1,0 +1,219 @@
+"""The table as a game (issue #59): one screen on a phone, every moment seen, the hand's and
+the match's summaries, a lost connection, every state checked by axe-core.
+
+A whole Mille Bornes hand is played by tapping at phone size (390 × 844, a touch screen) and
+by clicking at desktop size (1366 × 768); after every tap the test checks that nothing
+scrolled and every place to tap is inside the screen (above the docked hand).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from test_pages import ready, state, wait_my_turn, wait_past
+from web_helpers import Pages, Served, check_accessibility, shot, small_targets
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+
+# What must be on screen now: every card of the hand and every place the chosen card can go,
+# inside the viewport, the places above the docked hand; and the page must not have scrolled.
+LAYOUT_JS = """() => {
+  const vw = innerWidth, vh = innerHeight, bad = [];
+  const dock = document.getElementById('dock').getBoundingClientRect();
+  for (const b of document.querySelectorAll('.card-button, button.target, #controls button')) {
+    const r = b.getBoundingClientRect();
+    if (!r.width) continue;
+    const what = b.dataset.action || b.dataset.card || b.textContent.trim();
+    const off = r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1;
+    if (off) bad.push(['off screen', what, r.top, r.bottom]);
+    if (b.matches('button.target') && r.bottom > dock.top + 1) bad.push(['under the hand', what, r.bottom, dock.top]);
+  }
+  return {scroll: [scrollX, scrollY], bad};
+}"""
+
+
+def new_table(page: Any, base_url: str, game: str, seats: list[Any], **settings: Any) -> str:
+    """A table made through the API as a program would, this browser sitting at seat 0."""
+    page.goto(base_url + "/")
+    ready(page)
+    made = page.request.post(
+        base_url + "/api/tables",
+        data={"game": game, "players": len(seats), "seats": seats, "sit": 0, "name": "Anna", **settings},
+    ).json()
+    page.evaluate(
+        "m => localStorage.setItem('rallye.seats', JSON.stringify({[m.code]: {seat: m.seat, token: m.token}}))", made
+    )
+    page.goto(f"{base_url}/t/{made['code']}")
+    ready(page)
+    code: str = made["code"]
+    return code
+
+
+def my_turn_or_done(page: Any) -> None:
+    wait_my_turn(page, 30, done="r.state.view.sheets.length > 0")
+
+
+def check_screen(page: Any, where: str) -> None:
+    found = page.evaluate(LAYOUT_JS)
+    assert found["scroll"] == [0, 0], f"{where}: the page scrolled to {found['scroll']}"
+    assert not found["bad"], f"{where}: {found['bad']}"
+
+
+def tap_hand(page: Any, *, touch: bool, shots: str | None = None) -> int:
+    """Play the hand by tapping (or clicking) a card, then the place it goes, until the hand's
+    score sheet is out; checks the screen after every tap. Returns the moves made."""
+    press = (lambda loc: loc.tap()) if touch else (lambda loc: loc.click())
+    made = 0
+    marked = False
+    deadline = time.monotonic() + 150
+    while True:
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        my_turn_or_done(page)
+        s = state(page)
+        if s["view"]["sheets"]:
+            assert marked, "the other side's moves were marked where they landed"
+            return made
+        if s["view"]["events"] and made:
+            # the move before this turn (the bot's) is marked where it landed
+            assert page.locator(".last-move:not(.flying)").count() == 1
+            marked = True
+        before = s["move_no"]
+        legal = s["legal"]
+        answer = next((e for e in legal if e["info"]["verb"] in ("extend", "decline")), None)
+        if answer is not None:
+            press(page.locator(f"#controls button[data-action='{answer['info']['verb']}']"))
+        else:
+            entry = min(legal, key=lambda e: (("play", "attack", "discard").index(e["info"]["verb"]), e["action"]))
+            press(page.locator(f".card-button[data-card='{entry['info']['card']}']").first)
+            check_screen(page, f"after choosing {entry['info']['card']}")
+            if shots and made == 2:
+                shot(page, f"{shots}-chosen")
+            press(page.locator(f"button.target.legal[data-action='{entry['action']}']"))
+        wait_past(page, before)
+        check_screen(page, f"after move {made}")
+        made += 1
+        if shots and made == 3:
+            shot(page, f"{shots}-played")
+
+
+def test_a_whole_hand_on_a_phone_by_tapping(pages: Pages, base_url: str) -> None:
+    anna = pages.new(locale="fr-FR", color_scheme="dark", **PHONE)
+    code = new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="wm2006")
+    my_turn_or_done(anna)
+    shot(anna, "mille-phone")
+    check_accessibility(anna, "Mille Bornes on a phone, dark")
+    assert not small_targets(anna), small_targets(anna)
+    # on a French page the cards carry French names (the box is German); the control says so
+    names = anna.locator(".card-button .name").all_inner_texts()
+    wm = next(e for e in anna.evaluate("window.rallye.info.editions") if e["key"] == "wm2006")
+    assert set(names) <= set(wm["names"]["fr"].values()), names
+    assert anna.input_value("#cardlang") == "page"
+    # a touch screen is not told about the Escape key
+    anna.locator(".card-button").first.tap()
+    assert "Échap" not in anna.inner_text("#hand-hint")
+    anna.locator(".card-button").first.tap()  # tapped again: put back
+
+    tap_hand(anna, touch=True, shots="mille-phone")
+    # the hand's summary: it stays until dismissed, whatever the table does meanwhile
+    anna.wait_for_selector("dialog#summary[open]")
+    text = anna.inner_text("#summary")
+    assert wm["score_words"]["fr"]["distance"] in text  # the sheet in the edition's words
+    assert "Manche 2" in text or "manche 2" in text  # what comes next
+    shot(anna, "mille-phone-hand-end")
+    check_accessibility(anna, "the hand's summary on a phone")
+    assert "Manche 1" in anna.inner_text("#announce") or "manche 1" in anna.inner_text("#announce")
+    anna.wait_for_timeout(600)  # the bot may play on in the next hand: the summary stays
+    assert anna.is_visible("dialog#summary")
+    anna.locator("#summary-close").tap()
+    assert not anna.is_visible("dialog#summary")
+    anna.reload()
+    ready(anna)
+    assert not anna.is_visible("dialog#summary"), "a dismissed summary does not come back"
+    assert code in anna.url
+
+
+def test_a_whole_hand_on_a_desktop_to_the_end_of_the_match(pages: Pages, base_url: str) -> None:
+    """meilen plays one hand: its end is the match's end, with play again and the record."""
+    anna = pages.new(locale="en-GB", **DESKTOP)
+    code = new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="meilen")
+    my_turn_or_done(anna)
+    shot(anna, "mille-desktop")
+    check_accessibility(anna, "Mille Bornes on a desktop, light")
+    tap_hand(anna, touch=False, shots="mille-desktop")
+    anna.wait_for_selector("dialog#summary[open]")
+    assert anna.locator("#summary .winner").count() == 1
+    link = anna.locator("#summary a[download]")
+    assert link.get_attribute("href") == f"/api/tables/{code}/record"
+    record = anna.request.get(anna.url.split("/t/")[0] + link.get_attribute("href"))
+    assert record.ok and record.text().startswith("{")
+    assert anna.locator("#summary button.again").count() == 1
+    shot(anna, "mille-desktop-match-end")
+    check_accessibility(anna, "the match's summary on a desktop")
+    anna.locator("#summary button.again").click()
+    anna.wait_for_url(lambda url: code not in url)
+    ready(anna)
+    assert anna.evaluate("window.rallye.seat") == 0
+
+
+def test_landscape_phone_a_turn_fits(pages: Pages, base_url: str) -> None:
+    anna = pages.new(locale="de-DE", **LANDSCAPE)
+    new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="hu")
+    my_turn_or_done(anna)
+    entry = next(e for e in state(anna)["legal"] if e["info"]["verb"] != "discard")
+    anna.locator(f".card-button[data-card='{entry['info']['card']}']").first.tap()
+    check_screen(anna, "landscape, a card chosen")
+    shot(anna, "mille-landscape-chosen")
+    before = state(anna)["move_no"]
+    anna.locator(f"button.target[data-action='{entry['action']}']").tap()
+    wait_past(anna, before)
+    check_screen(anna, "landscape, after the move")
+
+
+def test_the_server_goes_down_and_comes_back(browser: Any, tmp_path: Path) -> None:
+    served = Served(tmp_path / "tables.db")
+    pages = Pages(browser, served.url)
+    try:
+        anna = pages.new(locale="en-GB", **PHONE)
+        anna.add_init_script(
+            "(() => { window.__sent = []; const send = WebSocket.prototype.send;"
+            " WebSocket.prototype.send = function (d) { window.__sent.push(d); return send.call(this, d); }; })()"
+        )
+        new_table(anna, served.url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="wm2006")
+        my_turn_or_done(anna)
+        entry = next(e for e in state(anna)["legal"] if e["info"]["verb"] == "discard")
+        anna.locator(f".card-button[data-card='{entry['info']['card']}']").first.tap()
+        port = served.port
+        served.stop()
+        anna.wait_for_selector("#offline:not([hidden])")
+        # wherever the page is scrolled, the notice is in view; the controls say why they are off
+        anna.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        box = anna.locator("#offline").bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844
+        target = anna.locator(f"button.target[data-action='{entry['action']}']")
+        assert target.is_disabled() and target.get_attribute("aria-describedby") == "offline"
+        sent = anna.evaluate("window.__sent.length")
+        target.tap(force=True)  # a tap on the disabled place: nothing is sent
+        assert anna.evaluate("a => window.rallye.act(a)", entry["action"]) is False
+        assert anna.evaluate("window.__sent.length") == sent
+        assert "no connection" in anna.inner_text("#announce")
+        anna.evaluate("window.scrollTo(0, 0)")
+        shot(anna, "mille-offline")
+        check_accessibility(anna, "the offline notice")
+        served = Served(tmp_path / "tables.db", port=port)
+        anna.wait_for_selector("#offline", state="hidden", timeout=20_000)
+        my_turn_or_done(anna)
+        before = state(anna)["move_no"]
+        card = anna.locator(f".card-button[data-card='{entry['info']['card']}']").first
+        if not anna.locator(".card-button.selected").count():
+            card.tap()
+        anna.locator(f"button.target[data-action='{entry['action']}']").tap()
+        wait_past(anna, before)  # play goes on
+    finally:
+        pages.close()
+        served.stop()
+    assert not pages.foreign, pages.foreign
+    assert not [e for e in pages.errors if "ERR_CONNECTION_REFUSED" not in e], pages.errors
