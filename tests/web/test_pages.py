@@ -386,8 +386,11 @@ def test_a_finished_table_plays_again_with_the_same_seat(pages: Pages, base_url:
             anna.locator("#controls button[data-action]").last.click()
         wait_past(anna, before)
     anna.wait_for_selector("#result:not([hidden]) .winner")
+    anna.wait_for_selector("dialog#summary[open] .winner")  # the end: a summary that stays until closed
+    assert anna.get_attribute("#summary a[download]", "href") == f"/api/tables/{made['code']}/record"
     shot(anna, "kr-over")
-    anna.click("#result button.primary")
+    check_accessibility(anna, "Knight Rider, the game's end")
+    anna.click("#summary button.again")
     anna.wait_for_url(lambda url: made["code"] not in url)
     ready(anna)
     assert anna.evaluate("window.rallye.seat") == 0

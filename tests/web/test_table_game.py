@@ -217,3 +217,62 @@ def test_the_server_goes_down_and_comes_back(browser: Any, tmp_path: Path) -> No
         served.stop()
     assert not pages.foreign, pages.foreign
     assert not [e for e in pages.errors if "ERR_CONNECTION_REFUSED" not in e], pages.errors
+
+
+def test_knight_rider_on_a_phone(pages: Pages, base_url: str) -> None:
+    """Fingers: every destination at least 44 px, the map pinched and panned, centred on the
+    player's car on their turn."""
+    anna = pages.new(locale="hu-HU", color_scheme="dark", **PHONE)
+    new_table(
+        anna,
+        base_url,
+        "knightrider",
+        [{"kind": "person"}, {"kind": "bot", "level": "easy"}],
+        options={"quick_build": True},
+    )
+    deadline = time.monotonic() + 60
+    while "move" not in [e["info"]["kind"] for e in state(anna)["legal"]]:
+        assert time.monotonic() < deadline, "no move to choose came"
+        wait_my_turn(anna)
+        before = state(anna)["move_no"]
+        kinds = [e["info"]["kind"] for e in state(anna)["legal"]]
+        if "move" in kinds:
+            break
+        if "start" in kinds or "enter" in kinds:
+            anna.locator("#controls button[data-action^='start'], #controls button[data-action^='enter']").first.tap()
+        else:
+            anna.locator("#controls button.end, #controls button[data-action]").last.tap()
+        wait_past(anna, before)
+    assert anna.locator("g.choice.dest").count() > 0
+    assert not small_targets(anna), small_targets(anna)
+    # your car is in sight on your turn
+    seen = anna.evaluate(
+        """() => { const s = document.querySelector('.kr-scroll').getBoundingClientRect();
+        const c = document.querySelector('g.car.mine').getBoundingClientRect();
+        return c.left >= s.left && c.right <= s.right && c.top >= s.top && c.bottom <= s.bottom; }"""
+    )
+    assert seen, "the player's car is inside the map's window"
+    shot(anna, "kr-phone")
+    check_accessibility(anna, "Knight Rider on a phone, dark")
+    # two fingers spread: the map grows; the buttons do the same for one finger
+    width = anna.evaluate("document.querySelector('svg.kr-board').getBoundingClientRect().width")
+    anna.evaluate(
+        """() => { const s = document.querySelector('.kr-scroll'); const r = s.getBoundingClientRect();
+        const y = r.top + r.height / 2, x = r.left + r.width / 2;
+        const ev = (type, id, dx) => s.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch',
+          clientX: x + dx, clientY: y, bubbles: true}));
+        ev('pointerdown', 1, -30); ev('pointerdown', 2, 30); ev('pointermove', 1, -60); ev('pointermove', 2, 60);
+        ev('pointerup', 1, -60); ev('pointerup', 2, 60); }"""
+    )
+    grown = anna.evaluate("document.querySelector('svg.kr-board').getBoundingClientRect().width")
+    assert grown > width * 1.5, (width, grown)
+    anna.locator(".map-tool.zoom-out").tap()
+    assert anna.evaluate("document.querySelector('svg.kr-board').getBoundingClientRect().width") < grown
+    # a destination tapped is a move made
+    before = state(anna)["move_no"]
+    dest = anna.locator("g.choice.dest[data-action]").first
+    if dest.count():
+        dest.scroll_into_view_if_needed()
+        dest.tap()
+        wait_past(anna, before)
+        assert anna.locator(".last-path").count() == 1  # the path the car took, marked

@@ -303,14 +303,6 @@ function scoreSheet(ctx, sheet) {
   );
 }
 
-function againButton(ctx) {
-  return ctx.seat !== null ? el("button", { type: "button", class: "again", onclick: () => ctx.ws.send(JSON.stringify({ type: "again" })), text: t("table.again") }) : null;
-}
-
-export function recordLink(ctx) {
-  return el("a", { class: "button", href: `/api/tables/${encodeURIComponent(ctx.code)}/record`, download: `rallye-${ctx.code}.jsonl`, text: t("table.record") });
-}
-
 // The hand's summary: who made the trip, the sheet line by line in the edition's words, the
 // running totals, what comes next; at the match's end the winner, play again, the record.
 // It stays until dismissed (remembered per table, so a reload before closing shows it again).
@@ -345,7 +337,7 @@ function handSummary(ctx, prev) {
       over ? null : el("p", { class: "next", text: next }),
     ].filter(Boolean),
     text: [title, ...lines, ...rowsText, totals, next].join(". "),
-    actions: over ? [againButton(ctx), recordLink(ctx)].filter(Boolean) : [],
+    actions: over ? [ctx.againButton(), ctx.recordLink()].filter(Boolean) : [],
     onClose: () => localStorage.setItem(key, String(n)),
   });
   ctx.sound(over ? "fanfare" : "end");
@@ -479,7 +471,7 @@ export function render(ctx, parts) {
     const body = [];
     if (v.winners.length) {
       body.push(el("p", { class: "winner", text: t("mille.winner", { names: v.winners.map((s) => sideName(ctx, s)).join(", ") }) }));
-      body.push(el("p", { class: "row" }, againButton(ctx), recordLink(ctx)));
+      body.push(el("p", { class: "row" }, ctx.againButton(), ctx.recordLink()));
     }
     body.push(scoreSheet(ctx, v.sheets[v.sheets.length - 1]));
     if (v.sheets.length > 1) {

@@ -31,6 +31,10 @@ const ctx = {
   },
   sound: (name) => playSound(name),
   summary: (spec) => showSummary(spec),
+  // after the game: a new table with the same seats (for those who sit), and the record
+  againButton: (cls = "") =>
+    ctx.seat !== null ? el("button", { type: "button", class: `again ${cls}`.trim(), onclick: () => ctx.ws.send(JSON.stringify({ type: "again" })), text: t("table.again") }) : null,
+  recordLink: () => el("a", { class: "button", href: `/api/tables/${encodeURIComponent(code)}/record`, download: `rallye-${code}.jsonl`, text: t("table.record") }),
   touch: window.matchMedia?.("(pointer: coarse)").matches ?? false,
   name: (seat) => seatName(seat),
   refresh: () => render(),
