@@ -163,6 +163,7 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     assert rule, "a refusal names the rule it breaks"
     words = first.evaluate("rule => window.rallye.ruleWords(rule)", rule)
     assert words and words in first.inner_text("#error")  # the game catalog's words, in the page's language
+    assert first.locator("#error *").count() == 0  # and nothing else: no engine sentence in English
     shot(first, "mille-refused")
 
     # a few moves, Bob by keys alone; then Bob reloads and is back at his seat

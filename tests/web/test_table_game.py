@@ -276,3 +276,36 @@ def test_knight_rider_on_a_phone(pages: Pages, base_url: str) -> None:
         dest.tap()
         wait_past(anna, before)
         assert anna.locator(".last-path").count() == 1  # the path the car took, marked
+
+
+def test_every_word_in_the_page_language(pages: Pages, base_url: str) -> None:
+    """A Hungarian page: the Hungarian box chosen, the editions' titles and the bots' levels in
+    Hungarian (in "Your tables" too); the card names' control remembered on a French page."""
+    hu = pages.new(locale="hu-HU", color_scheme="dark", **PHONE)
+    hu.goto(base_url + "/")
+    ready(hu)
+    assert hu.input_value("#edition") == "hu"
+    titles = hu.locator("#edition option").all_inner_texts()
+    assert "1000 Kilométer (magyar kiadás)" in titles and not any("Hungarian" in x for x in titles)
+    check_accessibility(hu, "the lobby on a phone, dark, Hungarian")
+    shot(hu, "lobby-phone-dark-hu")
+    hu.select_option("#seat-list li:nth-child(2) select.kind", "bot")
+    hu.select_option("#seat-list li:nth-child(2) select.level", "hard")
+    hu.fill("#name", "Anna")
+    hu.click("#create-form button[type=submit]")
+    hu.wait_for_selector("#invite:not([hidden])")
+    hu.wait_for_selector("#mine li a")
+    mine = hu.inner_text("#mine")
+    assert "gép (nehéz)" in mine and "hard" not in mine, mine
+
+    fr = pages.new(locale="fr-FR", **DESKTOP)
+    new_table(fr, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="wm2006")
+    wm = next(e for e in fr.evaluate("window.rallye.info.editions") if e["key"] == "wm2006")
+    assert fr.is_visible("#cardlang")
+    assert set(fr.locator(".card-button .name").all_inner_texts()) <= set(wm["names"]["fr"].values())
+    fr.select_option("#cardlang", "box")
+    fr.reload()
+    ready(fr)
+    assert fr.input_value("#cardlang") == "box"
+    assert set(fr.locator(".card-button .name").all_inner_texts()) <= set(wm["names"]["de"].values())
+    assert fr.inner_text("#title").startswith("Mille Bornes")

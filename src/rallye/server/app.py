@@ -530,6 +530,7 @@ async def api_my_games(request: Request) -> Response:
                 "seat": seat,
                 "status": st.status,
                 "names": [s.name or s.level for s in st.seats],
+                "seats": [{"kind": s.kind, "level": s.level, "name": s.name} for s in st.seats],
                 "totals": result.get("totals"),
                 "winners": result.get("winners"),
                 "sheets": result.get("sheets"),
