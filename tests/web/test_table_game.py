@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from test_pages import ready, state, wait_my_turn, wait_past
-from web_helpers import Pages, Served, check_accessibility, shot, small_targets
+from web_helpers import Pages, Served, check_both_schemes, shot, small_targets
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
@@ -105,7 +105,7 @@ def test_a_whole_hand_on_a_phone_by_tapping(pages: Pages, base_url: str) -> None
     code = new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="wm2006")
     my_turn_or_done(anna)
     shot(anna, "mille-phone")
-    check_accessibility(anna, "Mille Bornes on a phone, dark")
+    check_both_schemes(anna, "Mille Bornes on a phone")
     assert not small_targets(anna), small_targets(anna)
     # on a French page the cards carry French names (the box is German); the control says so
     names = anna.locator(".card-button .name").all_inner_texts()
@@ -124,7 +124,7 @@ def test_a_whole_hand_on_a_phone_by_tapping(pages: Pages, base_url: str) -> None
     assert wm["score_words"]["fr"]["distance"] in text  # the sheet in the edition's words
     assert "Manche 2" in text or "manche 2" in text  # what comes next
     shot(anna, "mille-phone-hand-end")
-    check_accessibility(anna, "the hand's summary on a phone")
+    check_both_schemes(anna, "the hand's summary on a phone")
     assert "Manche 1" in anna.inner_text("#announce") or "manche 1" in anna.inner_text("#announce")
     anna.wait_for_timeout(600)  # the bot may play on in the next hand: the summary stays
     assert anna.is_visible("dialog#summary")
@@ -142,7 +142,7 @@ def test_a_whole_hand_on_a_desktop_to_the_end_of_the_match(pages: Pages, base_ur
     code = new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="meilen")
     my_turn_or_done(anna)
     shot(anna, "mille-desktop")
-    check_accessibility(anna, "Mille Bornes on a desktop, light")
+    check_both_schemes(anna, "Mille Bornes on a desktop")
     tap_hand(anna, touch=False, shots="mille-desktop")
     anna.wait_for_selector("dialog#summary[open]")
     assert anna.locator("#summary .winner").count() == 1
@@ -152,7 +152,7 @@ def test_a_whole_hand_on_a_desktop_to_the_end_of_the_match(pages: Pages, base_ur
     assert record.ok and record.text().startswith("{")
     assert anna.locator("#summary button.again").count() == 1
     shot(anna, "mille-desktop-match-end")
-    check_accessibility(anna, "the match's summary on a desktop")
+    check_both_schemes(anna, "the match's summary on a desktop")
     anna.locator("#summary button.again").click()
     anna.wait_for_url(lambda url: code not in url)
     ready(anna)
@@ -163,7 +163,7 @@ def test_landscape_phone_a_turn_fits(pages: Pages, base_url: str) -> None:
     anna = pages.new(locale="de-DE", **LANDSCAPE)
     new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="hu")
     my_turn_or_done(anna)
-    entry = next(e for e in state(anna)["legal"] if e["info"]["verb"] != "discard")
+    entry = min(state(anna)["legal"], key=lambda e: e["info"]["verb"] == "discard")  # a play if there is one
     anna.locator(f".card-button[data-card='{entry['info']['card']}']").first.tap()
     check_screen(anna, "landscape, a card chosen")
     shot(anna, "mille-landscape-chosen")
@@ -202,7 +202,7 @@ def test_the_server_goes_down_and_comes_back(browser: Any, tmp_path: Path) -> No
         assert "no connection" in anna.inner_text("#announce")
         anna.evaluate("window.scrollTo(0, 0)")
         shot(anna, "mille-offline")
-        check_accessibility(anna, "the offline notice")
+        check_both_schemes(anna, "the offline notice")
         served = Served(tmp_path / "tables.db", port=port)
         anna.wait_for_selector("#offline", state="hidden", timeout=20_000)
         my_turn_or_done(anna)
@@ -240,8 +240,10 @@ def test_knight_rider_on_a_phone(pages: Pages, base_url: str) -> None:
             break
         if "start" in kinds or "enter" in kinds:
             anna.locator("#controls button[data-action^='start'], #controls button[data-action^='enter']").first.tap()
+        elif "recover" in kinds:
+            anna.locator("#controls button[data-action=recover]").tap()
         else:
-            anna.locator("#controls button.end, #controls button[data-action]").last.tap()
+            anna.locator("#controls button.end").tap()
         wait_past(anna, before)
     assert anna.locator("g.choice.dest").count() > 0
     assert not small_targets(anna), small_targets(anna)
@@ -253,7 +255,7 @@ def test_knight_rider_on_a_phone(pages: Pages, base_url: str) -> None:
     )
     assert seen, "the player's car is inside the map's window"
     shot(anna, "kr-phone")
-    check_accessibility(anna, "Knight Rider on a phone, dark")
+    check_both_schemes(anna, "Knight Rider on a phone")
     # two fingers spread: the map grows; the buttons do the same for one finger
     width = anna.evaluate("document.querySelector('svg.kr-board').getBoundingClientRect().width")
     anna.evaluate(
@@ -287,7 +289,7 @@ def test_every_word_in_the_page_language(pages: Pages, base_url: str) -> None:
     assert hu.input_value("#edition") == "hu"
     titles = hu.locator("#edition option").all_inner_texts()
     assert "1000 Kilométer (magyar kiadás)" in titles and not any("Hungarian" in x for x in titles)
-    check_accessibility(hu, "the lobby on a phone, dark, Hungarian")
+    check_both_schemes(hu, "the lobby on a phone, Hungarian")
     shot(hu, "lobby-phone-dark-hu")
     hu.select_option("#seat-list li:nth-child(2) select.kind", "bot")
     hu.select_option("#seat-list li:nth-child(2) select.level", "hard")
@@ -309,3 +311,72 @@ def test_every_word_in_the_page_language(pages: Pages, base_url: str) -> None:
     assert fr.input_value("#cardlang") == "box"
     assert set(fr.locator(".card-button .name").all_inner_texts()) <= set(wm["names"]["de"].values())
     assert fr.inner_text("#title").startswith("Mille Bornes")
+
+
+FLIGHTS = (
+    "(() => { window.__flights = 0; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)"
+    " if (n.classList && n.classList.contains('flying')) window.__flights++; })"
+    ".observe(document, {childList: true, subtree: true});"
+    " window.__sounds = 0; const AC = window.AudioContext; window.AudioContext = class extends AC {"
+    " createOscillator() { window.__sounds++; return super.createOscillator(); }"
+    " createBufferSource() { window.__sounds++; return super.createBufferSource(); } }; })()"
+)
+
+
+def test_moments_flights_and_sounds(pages: Pages, base_url: str) -> None:
+    """A card flies to where it lands (not under reduced motion); a completed trip, the
+    extension question and a coup fourré are moments everyone sees and hears read out; sounds
+    are off until switched on, and the switch is remembered."""
+    anna = pages.new(locale="en-GB", **DESKTOP)
+    anna.add_init_script(FLIGHTS)
+    new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="wm2006")
+    my_turn_or_done(anna)
+    assert anna.get_attribute("#sound", "aria-pressed") == "false"
+    entry = next(e for e in state(anna)["legal"] if e["info"]["verb"] == "discard")
+    anna.locator(f".card-button[data-card='{entry['info']['card']}']").first.click()
+    before = state(anna)["move_no"]
+    anna.click(f"button.target[data-action='{entry['action']}']")
+    wait_past(anna, before)
+    anna.wait_for_function("window.__flights > 0")
+    assert anna.evaluate("window.__sounds") == 0  # silent by default
+    anna.click("#sound")
+    assert anna.get_attribute("#sound", "aria-pressed") == "true"
+    assert anna.evaluate("window.__sounds") > 0
+    anna.reload()
+    ready(anna)
+    assert anna.get_attribute("#sound", "aria-pressed") == "true"  # remembered
+
+    # the moments, from states as the server would send them (a copy of this one, changed)
+    my_turn_or_done(anna)
+    anna.evaluate(
+        """() => { const r = window.rallye; const m = structuredClone(r.state); m.move_no += 1;
+        m.view.tableaus[1].km = m.view.target; m.legal = []; m.turn = 1; r.receive(m); }"""
+    )
+    assert anna.is_visible("#moment") and "completed the trip" in anna.inner_text("#moment")
+    assert "completed the trip" in anna.inner_text("#announce")
+    anna.evaluate(
+        """() => { const r = window.rallye; const m = structuredClone(r.state); m.move_no += 1;
+        m.view.phase = "extend"; m.view.current = 1; r.receive(m); }"""
+    )
+    assert "extend" in anna.inner_text("#moment")
+    anna.evaluate(
+        """() => { const r = window.rallye; const m = structuredClone(r.state); m.move_no += 1;
+        m.view.phase = "play"; m.view.events = [...m.view.events,
+          {seat: 1, kind: "attack", card: "ACCIDENT", side: 0},
+          {seat: 0, kind: "coup_fourre", card: "DRIVING_ACE", side: 0}]; m.view.cf_turn = true; r.receive(m); }"""
+    )
+    assert "Coup fourré" in anna.inner_text("#moment")
+    shot(anna, "mille-moment")
+
+    calm = pages.new(locale="en-GB", reduced_motion="reduce", **DESKTOP)
+    calm.add_init_script(FLIGHTS)
+    new_table(calm, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="wm2006")
+    my_turn_or_done(calm)
+    entry = next(e for e in state(calm)["legal"] if e["info"]["verb"] == "discard")
+    calm.locator(f".card-button[data-card='{entry['info']['card']}']").first.click()
+    before = state(calm)["move_no"]
+    calm.click(f"button.target[data-action='{entry['action']}']")
+    wait_past(calm, before)
+    my_turn_or_done(calm)  # the bot's answer came too: two cards landed, none flew
+    assert calm.evaluate("window.__flights") == 0
+    assert calm.locator(".last-move").count() == 1

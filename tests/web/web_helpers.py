@@ -52,7 +52,16 @@ class Pages:
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
+    page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # the picture as it settles
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def check_both_schemes(page: Any, where: str) -> None:
+    """axe-core in the light and the dark colour scheme (the page's own scheme last)."""
+    own = "dark" if page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") else "light"
+    for scheme in ("dark", "light") if own == "light" else ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        check_accessibility(page, f"{where}, {scheme}")
 
 
 def check_accessibility(page: Any, where: str) -> None:

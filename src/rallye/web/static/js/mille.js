@@ -141,7 +141,7 @@ export function afterRender(ctx, prev) {
   const v = ctx.state.view;
   if (prev && prev.move_no !== ctx.state.move_no && v.hand_no === prev.view.hand_no) {
     const last = v.events[v.events.length - 1];
-    const landed = document.querySelector(`.last-move [data-card="${last?.card}"], .last-move .card-landed`) ?? document.querySelector(".last-move");
+    const landed = document.querySelector(`.last-move [data-card="${last?.card}"], .last-move .card-landed`);
     if (last && landed) {
       const from = last.seat === ctx.seat && tapFrom ? tapFrom : originOf(ctx, last);
       if (from) fly(landed, from, landed);

@@ -40,6 +40,8 @@ const ctx = {
   refresh: () => render(),
 };
 window.rallye = ctx; // for tests and curious players: what this page was sent
+// a message handled as if the server had sent it (tests use it to show rare moments)
+ctx.receive = (msg) => HANDLERS[msg?.type]?.(msg);
 
 function seatName(seat) {
   const s = ctx.table?.seats?.[seat];
