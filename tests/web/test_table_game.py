@@ -380,3 +380,23 @@ def test_moments_flights_and_sounds(pages: Pages, base_url: str) -> None:
     my_turn_or_done(calm)  # the bot's answer came too: two cards landed, none flew
     assert calm.evaluate("window.__flights") == 0
     assert calm.locator(".last-move").count() == 1
+
+
+def test_the_table_page_is_light(pages: Pages, base_url: str) -> None:
+    """The first load of a table page (a French page: two catalogs of each domain), every byte
+    that crossed the network, compressed as the server sends it: under 150 KB."""
+    anna = pages.new(locale="fr-FR", **PHONE)
+    new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="wm2006")
+    anna.context.clear_cookies()
+    anna.reload()  # a fresh load; the browser's cache was empty for the page's files the first time too
+    ready(anna)
+    loaded = anna.evaluate(
+        """() => { const p = performance;
+        const all = [...p.getEntriesByType('navigation'), ...p.getEntriesByType('resource')];
+        return all.map((e) => [e.name, e.transferSize, e.encodedBodySize, e.decodedBodySize]); }"""
+    )
+    # transferSize is 0 for a file the cache answered: count what a first visit fetches
+    total = sum(max(t, enc) for _, t, enc, _ in loaded)
+    assert total < 150_000, sorted(loaded, key=lambda e: -e[2])[:6]
+    compressed = [name for name, _, enc, dec in loaded if dec > 2000 and enc < dec * 0.7]
+    assert any(name.endswith("mille.js") for name in compressed), loaded  # the server compresses
