@@ -240,7 +240,7 @@ function tableau(ctx, side, land) {
   for (const d of tab.distance) counts[d] = (counts[d] ?? 0) + 1;
   const legalHere = selected && actionFor(ctx, selected.card, side).legal;
   const marked = (name) => land && land.side === side && land.slot === name;
-  const empty = () => el("span", { class: "empty", text: t("mille.empty") });
+  const empty = (label) => el("span", { class: "empty", "data-label": label, text: t("mille.empty") });
   return el(
     "section",
     { class: `tableau${mine ? " mine" : ""}${legalHere ? " can-go" : ""}${ctx.state.turn !== null && v.sides[side]?.includes(ctx.state.turn) ? " acting" : ""}`, "data-side": side, "aria-label": sideName(ctx, side) },
@@ -254,8 +254,8 @@ function tableau(ctx, side, land) {
     el(
       "dl",
       { class: "piles" },
-      slot("battle", t("mille.battle"), battle ? cardFace(ctx, battle, { small: true }) : empty(), marked("battle")),
-      slot("speed", t("mille.speed"), speed ? cardFace(ctx, speed, { small: true }) : empty(), marked("speed")),
+      slot("battle", t("mille.battle"), battle ? cardFace(ctx, battle, { small: true }) : empty(t("mille.battle")), marked("battle")),
+      slot("speed", t("mille.speed"), speed ? cardFace(ctx, speed, { small: true }) : empty(t("mille.speed")), marked("speed")),
       slot(
         "safeties",
         t("mille.safeties"),
@@ -263,7 +263,7 @@ function tableau(ctx, side, land) {
           ? tab.safeties.map((s) =>
               el("span", { class: "safety-played" }, cardFace(ctx, s, { small: true }), tab.coups.includes(s) ? el("span", { class: "cf", text: t("mille.cf_mark") }) : null),
             )
-          : empty(),
+          : empty(t("mille.safeties")),
         marked("safeties"),
       ),
       slot(
@@ -272,7 +272,7 @@ function tableau(ctx, side, land) {
         [
           ...(Object.keys(counts).length
             ? Object.entries(counts).map(([c, n]) => el("span", { class: `dist${land && marked("distance") && land.card === c ? " card-landed" : ""}` }, `${n} × ${cardName(ctx, c)}`))
-            : [empty()]),
+            : [empty(t("mille.distance"))]),
           el("span", { class: "d200", text: t("mille.d200_used", { count: tab.d200 }) }),
         ],
         marked("distance"),
