@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from web_helpers import Pages, check_accessibility, shot
+from web_helpers import Pages, check_accessibility, check_both_schemes, shot
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "color_scheme": "dark"}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -331,8 +331,8 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
             detoured = True
         else:
             if turns == 1:
-                check_accessibility(anna, "Knight Rider chase")
-                shot(anna, "kr-chase")
+                check_both_schemes(anna, "Knight Rider chase")
+                shot(anna, "kr-chase", screen=True)
             anna.click("#controls button.end")
             turns += 1
         wait_past(anna, before)
@@ -390,7 +390,7 @@ def test_a_finished_table_plays_again_with_the_same_seat(pages: Pages, base_url:
     anna.wait_for_selector("dialog#summary[open] .winner")  # the end: a summary that stays until closed
     assert anna.get_attribute("#summary a[download]", "href") == f"/api/tables/{made['code']}/record"
     shot(anna, "kr-over")
-    check_accessibility(anna, "Knight Rider, the game's end")
+    check_both_schemes(anna, "Knight Rider, the game's end")
     anna.click("#summary button.again")
     anna.wait_for_url(lambda url: made["code"] not in url)
     ready(anna)

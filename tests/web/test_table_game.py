@@ -22,7 +22,9 @@ DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 # What must be on screen now: every card of the hand and every place the chosen card can go,
 # inside the viewport, the places above the docked hand; and the page must not have scrolled.
 LAYOUT_JS = """() => {
-  const vw = innerWidth, vh = innerHeight, bad = [];
+  const vw = innerWidth, vh = innerHeight, bad = [], root = document.documentElement;
+  const wide = root.scrollWidth > root.clientWidth + 1 || vw > root.clientWidth + 1;
+  if (wide) bad.push(['wider than the screen', root.scrollWidth]);
   const dock = document.getElementById('dock').getBoundingClientRect();
   for (const b of document.querySelectorAll('.card-button, button.target, #controls button')) {
     const r = b.getBoundingClientRect();
@@ -91,7 +93,7 @@ def tap_hand(page: Any, *, touch: bool, shots: str | None = None) -> int:
             press(page.locator(f".card-button[data-card='{entry['info']['card']}']").first)
             check_screen(page, f"after choosing {entry['info']['card']}")
             if shots and made == 2:
-                shot(page, f"{shots}-chosen")
+                shot(page, f"{shots}-chosen", screen=True)
             press(page.locator(f"button.target.legal[data-action='{entry['action']}']"))
         wait_past(page, before)
         check_screen(page, f"after move {made}")
@@ -123,7 +125,7 @@ def test_a_whole_hand_on_a_phone_by_tapping(pages: Pages, base_url: str) -> None
     text = anna.inner_text("#summary")
     assert wm["score_words"]["fr"]["distance"] in text  # the sheet in the edition's words
     assert "Manche 2" in text or "manche 2" in text  # what comes next
-    shot(anna, "mille-phone-hand-end")
+    shot(anna, "mille-phone-hand-end", screen=True)
     check_both_schemes(anna, "the hand's summary on a phone")
     assert "Manche 1" in anna.inner_text("#announce") or "manche 1" in anna.inner_text("#announce")
     anna.wait_for_timeout(600)  # the bot may play on in the next hand: the summary stays
@@ -242,8 +244,11 @@ def test_knight_rider_on_a_phone(pages: Pages, base_url: str) -> None:
             anna.locator("#controls button[data-action^='start'], #controls button[data-action^='enter']").first.tap()
         elif "recover" in kinds:
             anna.locator("#controls button[data-action=recover]").tap()
-        else:
+        elif "end" in kinds:
             anna.locator("#controls button.end").tap()
+        else:  # a card to play first (the rules may ask it): the first one offered
+            assert anna.locator("#controls .kr-hand button[data-action]").count(), state(anna)["legal"]
+            anna.locator("#controls .kr-hand button[data-action]").first.tap()
         wait_past(anna, before)
     assert anna.locator("g.choice.dest").count() > 0
     assert not small_targets(anna), small_targets(anna)
@@ -254,7 +259,7 @@ def test_knight_rider_on_a_phone(pages: Pages, base_url: str) -> None:
         return c.left >= s.left && c.right <= s.right && c.top >= s.top && c.bottom <= s.bottom; }"""
     )
     assert seen, "the player's car is inside the map's window"
-    shot(anna, "kr-phone")
+    shot(anna, "kr-phone", screen=True)
     check_both_schemes(anna, "Knight Rider on a phone")
     # two fingers spread: the map grows; the buttons do the same for one finger
     width = anna.evaluate("document.querySelector('svg.kr-board').getBoundingClientRect().width")
@@ -400,3 +405,25 @@ def test_the_table_page_is_light(pages: Pages, base_url: str) -> None:
     assert total < 150_000, sorted(loaded, key=lambda e: -e[2])[:6]
     compressed = [name for name, _, enc, dec in loaded if dec > 2000 and enc < dec * 0.7]
     assert any(name.endswith("mille.js") for name in compressed), loaded  # the server compresses
+
+
+def test_three_full_sides_still_fit_a_phone(pages: Pages, base_url: str) -> None:
+    """The fullest tableaus a hand can show (four safeties, two of them coups fourrés, both
+    piles, a long distance pile), three sides: every place still above the docked hand."""
+    anna = pages.new(locale="de-DE", **PHONE)
+    new_table(anna, base_url, "mille", [{"kind": "person"}] + [{"kind": "bot", "level": "easy"}] * 2, edition="wm2006")
+    my_turn_or_done(anna)
+    anna.evaluate(
+        """() => { const r = window.rallye; const m = structuredClone(r.state);
+        for (const tab of m.view.tableaus) {
+          tab.safeties = ["RIGHT_OF_WAY", "EXTRA_TANK", "PUNCTURE_PROOF", "DRIVING_ACE"];
+          tab.coups = ["EXTRA_TANK", "DRIVING_ACE"];
+          tab.battle = ["STOP", "ROLL", "ACCIDENT"]; tab.speed = ["SPEED_LIMIT"]; tab.d200 = 2; tab.km = 650;
+          tab.distance = ["D25", "D50", "D75", "D100", "D200", "D200", "D100", "D75"]; }
+        r.receive(m); }"""
+    )
+    card = state(anna)["legal"][0]["info"]["card"]
+    anna.locator(f".card-button[data-card='{card}']").first.tap()
+    shot(anna, "mille-phone-three-full-sides", screen=True)
+    check_screen(anna, "three full sides, a card chosen")
+    assert anna.locator("button.target").count() == 4  # three sides and the discard pile

@@ -50,10 +50,14 @@ class Pages:
             c.close()
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, *, screen: bool = False) -> None:
+    """The whole page as ``name.png``; with ``screen``, also what one screen shows as
+    ``name-screen.png`` (the README's pictures are chosen among those)."""
     SHOTS.mkdir(exist_ok=True)
     page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # the picture as it settles
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    if screen:
+        page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
 
 
 def check_both_schemes(page: Any, where: str) -> None:

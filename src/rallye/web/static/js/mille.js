@@ -141,7 +141,7 @@ export function afterRender(ctx, prev) {
   const v = ctx.state.view;
   if (prev && prev.move_no !== ctx.state.move_no && v.hand_no === prev.view.hand_no) {
     const last = v.events[v.events.length - 1];
-    const landed = document.querySelector(`.last-move [data-card="${last?.card}"], .last-move .card-landed`);
+    const landed = document.querySelector(`.last-move [data-card="${last?.card}"]`);
     if (last && landed) {
       const from = last.seat === ctx.seat && tapFrom ? tapFrom : originOf(ctx, last);
       if (from) fly(landed, from, landed);
@@ -238,6 +238,7 @@ function tableau(ctx, side, land) {
   const speed = top(tab.speed);
   const counts = {};
   for (const d of tab.distance) counts[d] = (counts[d] ?? 0) + 1;
+  const breakdown = Object.entries(counts).map(([c, n]) => `${n} × ${cardName(ctx, c)}`).join(", ");
   const legalHere = selected && actionFor(ctx, selected.card, side).legal;
   const marked = (name) => land && land.side === side && land.slot === name;
   const empty = (label) => el("span", { class: "empty", "data-label": label, text: t("mille.empty") });
@@ -261,19 +262,30 @@ function tableau(ctx, side, land) {
         t("mille.safeties"),
         tab.safeties.length
           ? tab.safeties.map((s) =>
-              el("span", { class: "safety-played" }, cardFace(ctx, s, { small: true }), tab.coups.includes(s) ? el("span", { class: "cf", text: t("mille.cf_mark") }) : null),
+              el(
+                "span",
+                { class: "safety-played" },
+                cardFace(ctx, s, { small: true }),
+                tab.coups.includes(s) ? el("span", { class: "cf" }, el("span", { "aria-hidden": "true", text: "CF" }), el("span", { class: "sr-only", text: t("mille.cf_mark") })) : null,
+              ),
             )
           : empty(t("mille.safeties")),
         marked("safeties"),
       ),
+      // the distance pile as it lies: its top card, how many lie there, the 200s used; the
+      // whole count by card for screen readers (and in the title)
       slot(
         "distance",
         t("mille.distance"),
         [
-          ...(Object.keys(counts).length
-            ? Object.entries(counts).map(([c, n]) => el("span", { class: `dist${land && marked("distance") && land.card === c ? " card-landed" : ""}` }, `${n} × ${cardName(ctx, c)}`))
-            : [empty(t("mille.distance"))]),
-          el("span", { class: "d200", text: t("mille.d200_used", { count: tab.d200 }) }),
+          tab.distance.length ? cardFace(ctx, tab.distance[tab.distance.length - 1], { small: true }) : empty(t("mille.distance")),
+          el(
+            "span",
+            { class: "dist-count", title: breakdown },
+            el("span", { "aria-hidden": "true", text: tab.distance.length ? `×${tab.distance.length}` : "" }),
+            el("span", { class: "sr-only", text: breakdown }),
+            el("span", { class: "d200" }, el("span", { "aria-hidden": "true", text: `${t("mille.d200")} ${tab.d200}/2` }), el("span", { class: "sr-only", text: `${t("mille.d200")}: ${t("mille.d200_used", { count: tab.d200 })}` })),
+          ),
         ],
         marked("distance"),
       ),
@@ -394,7 +406,7 @@ export function render(ctx, parts) {
     el(
       "div",
       { class: "pile totals" },
-      el("h3", { text: word(ctx, "total") }),
+      el("h3", {}, word(ctx, "total"), el("span", { class: "hand-no", text: ` · ${word(ctx, "hand")} ${v.hand_no + 1}` })),
       el("ul", {}, v.totals.map((n, i) => el("li", {}, el("span", { class: "who", text: names(i) }), " ", el("strong", { text: String(n) })))),
       target ? el("p", { class: "note", text: t("mille.match_to_short", { points: target }) }) : null,
     ),
@@ -424,8 +436,10 @@ export function render(ctx, parts) {
     );
   }
   if (ctx.seat !== null && v.hand && !(extend || decline)) {
-    const cancelWord = ctx.touch ? "" : ` ${t("mille.escape_cancels")}`;
-    const hint = !myTurn ? t("mille.hand_wait") : selected ? t("mille.hand_where", { card: cardName(ctx, selected.card) }) + cancelWord : t("mille.hand_choose");
+    // while a card is chosen: the question in sight, the rest of the hint for screen readers
+    // (no word of the Escape key on a touch screen)
+    const more = selected ? [t("mille.marked_allowed"), ctx.touch ? "" : t("mille.escape_cancels")].filter(Boolean).join(" ") : "";
+    const hint = !myTurn ? t("mille.hand_wait") : selected ? t("mille.hand_where", { card: cardName(ctx, selected.card) }) : t("mille.hand_choose");
     const hand = el(
       "ul",
       { class: "hand", "aria-labelledby": "hand-h" },
@@ -458,7 +472,7 @@ export function render(ctx, parts) {
         "div",
         { class: "dock-head" },
         el("h2", { id: "hand-h", text: t("mille.your_hand", { count: v.hand.length }) }),
-        el("p", { class: "note", id: "hand-hint", text: hint }),
+        el("p", { class: "note", id: "hand-hint" }, hint, more ? el("span", { class: "sr-only", text: ` ${more}` }) : null),
         selected ? el("button", { type: "button", class: "cancel", onclick: () => { selected = null; ctx.refresh(); }, text: t("mille.cancel") }) : null,
       ),
       hand,
