@@ -79,8 +79,8 @@ def tap_hand(page: Any, *, touch: bool, shots: str | None = None) -> int:
         if s["view"]["sheets"]:
             assert marked, "the other side's moves were marked where they landed"
             return made
-        if s["view"]["events"] and made:
-            # the move before this turn (the bot's) is marked where it landed
+        if s["view"]["events"] and s["view"]["events"][-1]["card"] and made:
+            # the card played before this turn (the bot's) is marked where it landed
             assert page.locator(".last-move:not(.flying)").count() == 1
             marked = True
         before = s["move_no"]
