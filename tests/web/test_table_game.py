@@ -295,6 +295,7 @@ def test_every_word_in_the_page_language(pages: Pages, base_url: str) -> None:
     titles = hu.locator("#edition option").all_inner_texts()
     assert "1000 Kilométer (magyar kiadás)" in titles and not any("Hungarian" in x for x in titles)
     check_both_schemes(hu, "the lobby on a phone, Hungarian")
+    assert not small_targets(hu), small_targets(hu)
     shot(hu, "lobby-phone-dark-hu")
     hu.select_option("#seat-list li:nth-child(2) select.kind", "bot")
     hu.select_option("#seat-list li:nth-child(2) select.level", "hard")

@@ -123,7 +123,8 @@ SMALL_TARGETS_JS = """() => {
   const sel = 'button, a[href], select, input:not([type=hidden]), summary, [role=button]';
   for (const e of document.querySelectorAll(sel)) {
     if (e.closest('.skip, .sr-only, [hidden], dialog:not([open])') || e.matches('.skip')) continue;
-    const r = e.getBoundingClientRect();
+    // a radio button or a check box is touched through its label
+    const r = (e.matches('[type=radio], [type=checkbox]') && e.closest('label') || e).getBoundingClientRect();
     if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
     const what = e.id || e.dataset.action || e.dataset.card || e.getAttribute('aria-label') || e.textContent.trim();
     const size = [Math.round(r.width), Math.round(r.height)];
