@@ -295,6 +295,11 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
     assert "Molekül-Mantel" in anna.inner_text("#controls")  # the box's card names, as in the terminal
     tiles = state(anna)["view"]["tiles"]
     assert anna.locator("svg.kr-board g.tile:not(.ghost)").count() == len(tiles)
+    # on a wide screen the whole map fits the width: nothing to scroll sideways
+    assert anna.evaluate(
+        "(() => { const s = document.querySelector('.kr-scroll'), d = document.documentElement;"
+        " return s.scrollWidth <= s.clientWidth + 1 && d.scrollWidth <= d.clientWidth + 1; })()"
+    )
 
     turns = 0
     detoured = False

@@ -320,6 +320,7 @@ function showSummary({ title, body, text, actions = [], onClose }) {
     onClose?.();
     dlg.onclose = null;
   };
+  $("moment").hidden = true; // the summary says it all
   if (!dlg.open) dlg.showModal();
   close.focus();
   say(text ?? title);
