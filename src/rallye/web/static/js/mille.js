@@ -266,7 +266,7 @@ function tableau(ctx, side, land) {
                 "span",
                 { class: "safety-played" },
                 cardFace(ctx, s, { small: true }),
-                tab.coups.includes(s) ? el("span", { class: "cf" }, el("span", { "aria-hidden": "true", text: "CF" }), el("span", { class: "sr-only", text: t("mille.cf_mark") })) : null,
+                tab.coups.includes(s) ? el("span", { class: "cf" }, el("span", { "aria-hidden": "true", text: t("mille.cf_short") }), el("span", { class: "sr-only", text: t("mille.cf_mark") })) : null,
               ),
             )
           : empty(t("mille.safeties")),
