@@ -214,6 +214,17 @@ def test_the_server_goes_down_and_comes_back(browser: Any, tmp_path: Path) -> No
             card.tap()
         anna.locator(f"button.target[data-action='{entry['action']}']").tap()
         wait_past(anna, before)  # play goes on
+        # a move sent just before the connection went, never answered: sent again on reconnect
+        my_turn_or_done(anna)
+        s = state(anna)
+        pending = {"action": s["legal"][0]["action"], "move_no": s["move_no"]}
+        anna.evaluate("p => { window.rallye.pending = p; }", pending)
+        served.stop()
+        anna.wait_for_selector("#offline:not([hidden])")
+        served = Served(tmp_path / "tables.db", port=port)
+        wait_past(anna, s["move_no"])
+        assert "sent again" in anna.inner_text("#announce")
+        assert any(pending["action"] in m for m in anna.evaluate("window.__sent"))
     finally:
         pages.close()
         served.stop()
