@@ -33,7 +33,7 @@ const ctx = {
   summary: (spec) => showSummary(spec),
   // after the game: a new table with the same seats (for those who sit), and the record
   againButton: (cls = "") =>
-    ctx.seat !== null ? el("button", { type: "button", class: `again ${cls}`.trim(), onclick: () => ctx.ws.send(JSON.stringify({ type: "again" })), text: t("table.again") }) : null,
+    ctx.seat !== null ? el("button", { type: "button", class: `again ${cls}`.trim(), onclick: () => send({ type: "again" }), text: t("table.again") }) : null,
   recordLink: () => el("a", { class: "button", href: `/api/tables/${encodeURIComponent(code)}/record`, download: `rallye-${code}.jsonl`, text: t("table.record") }),
   touch: window.matchMedia?.("(pointer: coarse)").matches ?? false,
   name: (seat) => seatName(seat),
@@ -56,17 +56,23 @@ function say(text) {
   while ($("announce").childNodes.length > 6) $("announce").firstChild.remove();
 }
 
-function act(action) {
-  // Nothing clicked is dropped in silence: offline, the notice says the move waits.
-  if (!ctx.state) return false;
+// Nothing clicked is dropped in silence: offline, the notice shows and says it was not sent.
+function send(msg) {
   if (!ctx.online || !ctx.ws || ctx.ws.readyState !== WebSocket.OPEN) {
     showOffline(true);
     say(t("table.not_sent"));
     return false;
   }
+  ctx.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function act(action) {
+  if (!ctx.state) return false;
+  const move = { type: "act", move_no: ctx.state.move_no, action, id: `m${ctx.state.move_no}` };
+  if (!send(move)) return false;
   $("error").textContent = "";
-  ctx.pending = { action, move_no: ctx.state.move_no };
-  ctx.ws.send(JSON.stringify({ type: "act", move_no: ctx.state.move_no, action, id: `m${ctx.state.move_no}` }));
+  ctx.pending = { action, move_no: move.move_no };
   return true;
 }
 
@@ -387,13 +393,7 @@ async function main() {
   $("chat-form").onsubmit = (ev) => {
     ev.preventDefault();
     const text = $("chat-text").value.trim();
-    if (!text) return;
-    if (!ctx.online || !ctx.ws || ctx.ws.readyState !== WebSocket.OPEN) {
-      showOffline(true);
-      return;
-    }
-    ctx.ws.send(JSON.stringify({ type: "chat", text }));
-    $("chat-text").value = "";
+    if (text && send({ type: "chat", text })) $("chat-text").value = "";
   };
   render();
   const mine = seats()[code];
