@@ -242,6 +242,7 @@ def test_alone_with_bots_to_the_end_then_record_my_games_and_again(client: TestC
     games = client.post("/api/my-games", json={"tokens": [made["token"], "nobody"]}).json()["games"]
     assert [g["code"] for g in games] == [code]
     assert games[0]["totals"] == anna.state["view"]["totals"] and games[0]["status"] == "over"
+    assert [(s["kind"], s["level"]) for s in games[0]["seats"]] == [("person", None), ("bot", "easy")]
     anna.send(type="again")
     new_code = anna.until("again")["code"]
     assert new_code != code

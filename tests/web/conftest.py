@@ -10,15 +10,12 @@ any request to another host and on any script error. Screenshots go to
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import Pages
+from web_helpers import Pages, Served
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,40 +30,15 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     given = os.environ.get("RALLYE_WEB_BASE_URL")
     if given:
         yield given.rstrip("/")
         return
-    import uvicorn
-
-    from rallye.server.app import create_app
-
-    db = tmp_path_factory.mktemp("web") / "tables.db"
-    app = create_app(database_url=f"sqlite:///{db}", bot_delay=0)
-    port = _free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws="websockets-sansio", log_level="warning", lifespan="on"
-    )  # as `rallye serve` runs it
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the server under test did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    served = Served(tmp_path_factory.mktemp("web") / "tables.db")
+    yield served.url
+    served.stop()
 
 
 @pytest.fixture(scope="session")

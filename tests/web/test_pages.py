@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from web_helpers import Pages, check_accessibility, shot
+from web_helpers import Pages, check_accessibility, check_both_schemes, shot
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "color_scheme": "dark"}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -163,6 +163,7 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     assert rule, "a refusal names the rule it breaks"
     words = first.evaluate("rule => window.rallye.ruleWords(rule)", rule)
     assert words and words in first.inner_text("#error")  # the game catalog's words, in the page's language
+    assert first.locator("#error *").count() == 0  # and nothing else: no engine sentence in English
     shot(first, "mille-refused")
 
     # a few moves, Bob by keys alone; then Bob reloads and is back at his seat
@@ -203,7 +204,7 @@ def test_two_people_create_join_and_play_a_whole_hand(pages: Pages, base_url: st
     # the coup fourré moment: drawn from the view's events (here a copy of the view with one)
     anna.evaluate(
         """() => { const r = window.rallye; const v = r.state.view;
-        v.events = [...v.events, {seat: 1, kind: "coup_fourre", card: "DRIVING_ACE", side: 1}];
+        v.events = [...v.events, {seat: 1, kind: "coup_fourre", card: "DRIVING_ACE", side: 1}]; v.cf_turn = true;
         r.refresh(); }"""
     )
     assert "Bob" in anna.inner_text("#moment") and anna.is_visible("#moment")
@@ -253,9 +254,10 @@ def kr_kinds(page: Any) -> list[str]:
     return [entry["info"]["kind"] for entry in state(page)["legal"]]
 
 
-def wait_my_turn(page: Any, limit: float = 60) -> None:
+def wait_my_turn(page: Any, limit: float = 60, done: str = "r.state.view.over") -> None:
+    """Until this page may move, or ``done`` (a condition on ``r = window.rallye``) holds."""
     page.wait_for_function(
-        "(() => { const r = window.rallye; return r.state && (r.state.view.over"
+        f"(() => {{ const r = window.rallye; return r.state && (({done})"
         " || (r.state.turn === r.seat && r.state.legal.length > 0)); })()",
         timeout=limit * 1000,
     )
@@ -293,6 +295,11 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
     assert "Molekül-Mantel" in anna.inner_text("#controls")  # the box's card names, as in the terminal
     tiles = state(anna)["view"]["tiles"]
     assert anna.locator("svg.kr-board g.tile:not(.ghost)").count() == len(tiles)
+    # on a wide screen the whole map fits the width: nothing to scroll sideways
+    assert anna.evaluate(
+        "(() => { const s = document.querySelector('.kr-scroll'), d = document.documentElement;"
+        " return s.scrollWidth <= s.clientWidth + 1 && d.scrollWidth <= d.clientWidth + 1; })()"
+    )
 
     turns = 0
     detoured = False
@@ -329,8 +336,8 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
             detoured = True
         else:
             if turns == 1:
-                check_accessibility(anna, "Knight Rider chase")
-                shot(anna, "kr-chase")
+                check_both_schemes(anna, "Knight Rider chase")
+                shot(anna, "kr-chase", screen=True)
             anna.click("#controls button.end")
             turns += 1
         wait_past(anna, before)
@@ -385,8 +392,11 @@ def test_a_finished_table_plays_again_with_the_same_seat(pages: Pages, base_url:
             anna.locator("#controls button[data-action]").last.click()
         wait_past(anna, before)
     anna.wait_for_selector("#result:not([hidden]) .winner")
+    anna.wait_for_selector("dialog#summary[open] .winner")  # the end: a summary that stays until closed
+    assert anna.get_attribute("#summary a[download]", "href") == f"/api/tables/{made['code']}/record"
     shot(anna, "kr-over")
-    anna.click("#result button.primary")
+    check_both_schemes(anna, "Knight Rider, the game's end")
+    anna.click("#summary button.again")
     anna.wait_for_url(lambda url: made["code"] not in url)
     ready(anna)
     assert anna.evaluate("window.rallye.seat") == 0

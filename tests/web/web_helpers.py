@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -65,9 +67,22 @@ def wait_for(page: Any, expression: str, arg: Any = None, timeout: float = 15_00
         page.wait_for_timeout(50)
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, *, screen: bool = False) -> None:
+    """The whole page as ``name.png``; with ``screen``, also what one screen shows as
+    ``name-screen.png`` (the README's pictures are chosen among those)."""
     SHOTS.mkdir(exist_ok=True)
+    page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # the picture as it settles
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    if screen:
+        page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
+
+
+def check_both_schemes(page: Any, where: str) -> None:
+    """axe-core in the light and the dark colour scheme (the page's own scheme last)."""
+    own = "dark" if page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") else "light"
+    for scheme in ("dark", "light") if own == "light" else ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        check_accessibility(page, f"{where}, {scheme}")
 
 
 def check_accessibility(page: Any, where: str) -> None:
@@ -83,3 +98,61 @@ def check_accessibility(page: Any, where: str) -> None:
         if v["impact"] in ("serious", "critical")
     ]
     assert not bad, f"{where}: accessibility violations {json.dumps(bad, indent=1)}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Served:
+    """The app ``rallye serve`` runs, on a thread, with bots that answer at once; ``stop()``
+    and a new ``Served`` on the same database and port is a server that went down and came back."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        import uvicorn
+
+        from rallye.server.app import create_app
+
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        app = create_app(database_url=f"sqlite:///{db}", bot_delay=0, owner="web-tests")
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, ws="websockets-sansio", log_level="warning", lifespan="on"
+        )  # as `rallye serve` runs it
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server under test did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+# Every control a finger touches on this page that is smaller than 44 × 44 CSS px.
+SMALL_TARGETS_JS = """() => {
+  const out = [];
+  const sel = 'button, a[href], select, input:not([type=hidden]), summary, [role=button]';
+  for (const e of document.querySelectorAll(sel)) {
+    if (e.closest('.skip, .sr-only, [hidden], dialog:not([open])') || e.matches('.skip')) continue;
+    // a radio button or a check box is touched through its label
+    const r = (e.matches('[type=radio], [type=checkbox]') && e.closest('label') || e).getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+    const what = e.id || e.dataset.action || e.dataset.card || e.getAttribute('aria-label') || e.textContent.trim();
+    const size = [Math.round(r.width), Math.round(r.height)];
+    if (r.width < 43.5 || r.height < 43.5) out.push([e.tagName, what.slice(0, 40), ...size]);
+  }
+  return out;
+}"""
+
+
+def small_targets(page: Any) -> list[Any]:
+    found: list[Any] = page.evaluate(SMALL_TARGETS_JS)
+    return found

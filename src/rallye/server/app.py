@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import orjson
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -638,6 +639,7 @@ async def api_my_games(request: Request) -> Response:
                 "seat": seat,
                 "status": st.status,
                 "names": [s.name or s.level for s in st.seats],
+                "seats": [{"kind": s.kind, "level": s.level, "name": s.name} for s in st.seats],
                 "totals": result.get("totals"),
                 "winners": result.get("winners"),
                 "sheets": result.get("sheets"),
@@ -909,7 +911,9 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
     catalogs = resources.files("rallye") / "i18n" / "catalogs"
     if catalogs.is_dir():  # the pages' words: /i18n/<domain>/<lang>.json
         routes.append(Mount("/i18n", app=StaticFiles(directory=str(catalogs)), name="i18n"))
-    middleware = [Middleware(SecurityHeaders)]
+    # pages, scripts, catalogs and JSON answers compressed for browsers that ask (the table
+    # page's first load is then well under 150 KB); the websocket is left as it is
+    middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=800)]
     if forwarded_allow_ips:  # else the peer is the client (uvicorn's own handling is off)
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 

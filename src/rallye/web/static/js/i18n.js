@@ -66,10 +66,18 @@ export function t(id, params = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
-// The words for a server error: the catalog's for its code when there are some, else its message.
+// The words for a server error: the catalog's for its code, else a sentence in the page's
+// language naming the code (never the server's English sentence).
 export function errorWords(err) {
   const id = `code.${err.code}`;
-  return err.code && (id in catalog || id in fallback) ? t(id) : err.message;
+  if (err.code && (id in catalog || id in fallback)) return t(id);
+  return err.code ? t("error.code", { code: err.code }) : t("error.network");
+}
+
+// An edition's title in the page's words (the server's English title when a catalog lacks it).
+export function editionTitle(ed) {
+  const id = `edition.${ed.key}`;
+  return id in catalog || id in fallback ? t(id) : ed.title;
 }
 
 // Fill every element carrying data-i18n (text) or data-i18n-<attr> (an attribute).

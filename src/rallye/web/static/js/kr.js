@@ -25,7 +25,14 @@ function detourSides(kind, rot) {
   return 15;
 }
 
-const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null, centredFor: null };
+const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null, centredFor: null, zoom: null, trail: null, summaryShown: false };
+
+// The board's scale: CSS px per cell. On a touch screen a cell is big enough for a finger
+// (every destination at least 44 px) and the map is panned and pinched; on a wide screen
+// with a mouse the whole map fits the width (no sideways scrolling).
+const TOUCH_CELL = 48;
+const MIN_CELL = 10;
+const MAX_CELL = 96;
 
 // Card names, directions and the ram and oil tables: the game's own catalog (i18n/catalogs/kr),
 // the same words as the terminal's.
@@ -80,12 +87,28 @@ export function stateChanged(ctx, msg) {
     ui.focus = null;
     if (!(msg.legal ?? []).some((l) => l.info?.kind === "detour" && l.info.card === ui.detour)) ui.detour = null;
     if (!(msg.legal ?? []).some((l) => l.info?.kind === "place")) ui.rot = null;
-    // The table's rolls and what they did, for everyone.
+    // The table's rolls and what they did, for everyone; a ram or oil roll and the
+    // villain's escape are moments of their own.
+    const moment = (msg.view.events ?? []).filter((e) => MOMENTS[e.kind]);
     for (const e of msg.view.events ?? []) {
-      if (["roll", "ram", "ram_fail", "oil", "escape", "villain_move", "villain_stays", "win", "roof", "skid", "spin", "villain_roll", "start_player"].includes(e.kind)) ctx.say(eventText(ctx, e));
+      if (MOMENTS[e.kind]) continue;
+      if (["roll", "ram_fail", "villain_move", "villain_stays", "roof", "skid", "spin", "villain_roll", "start_player"].includes(e.kind)) ctx.say(eventText(ctx, e));
     }
+    if (moment.length) {
+      const kind = MOMENTS[moment[moment.length - 1].kind];
+      ctx.moment(moment.map((e) => eventText(ctx, e)).join(" "), kind);
+      ctx.sound(kind === "roll" ? "dice" : kind === "escape" ? "siren" : "fanfare");
+    }
+    // the last move's path, drawn on the board until the next one
+    const last = (msg.log ?? [])[msg.log.length - 1];
+    const steps = last && /^move /.test(last.action) ? [...last.action.matchAll(/(-?\d+),(-?\d+)[NESW]/g)].map((m) => [Number(m[1]), Number(m[2])]) : null;
+    const from = last ? ctx.state.view.cars[last.seat]?.field : null;
+    ui.trail = steps ? { player: last.seat, points: from ? [from, ...steps] : steps } : null;
+    ui.placed = last && /^(place|detour)/.test(last.action) ? last.action : null;
   }
 }
+
+const MOMENTS = { ram: "roll", oil: "roll", escape: "escape", win: "trip" };
 
 function squareKey(x, y) {
   return `${x},${y}`;
@@ -164,7 +187,7 @@ function board(ctx) {
   const h = (b.y1 - b.y0 + 1) * 3 * C;
   // a cell is drawn at least 20 px wide, so a phone scrolls the map rather than shrink it past tapping
   const root = svg("svg", { viewBox: `${b.x0 * 3 * C} ${b.y0 * 3 * C} ${w} ${h}`, class: "kr-board", role: "group", "aria-label": t("kr.board_label", { count: v.tiles.length }) });
-  root.style.minWidth = `${(w / C) * 20}px`; // through the CSSOM: the pages' CSP refuses style attributes
+  root.dataset.cells = String(w / C);
   const base = svg("g", { "aria-hidden": "true" });
   root.append(base);
   // the centre: face-down tiles, later the escape cards
@@ -235,6 +258,16 @@ function board(ctx) {
     const label = t("kr.car_at", { name: ctx.name(car.player), x: car.field[0], y: car.field[1], dir: dirName(car.heading) }) + (car.roof ? ` · ${t("kr.on_roof")}` : "");
     things.append(drawCar(car, i === 0 ? 0 : 1, label));
   }
+  // the last move: its path, or the tile or detour card just laid
+  if (ui.trail && ui.trail.points.length) {
+    const pts = ui.trail.points.map((p) => cellCentre(p).join(",")).join(" ");
+    root.insertBefore(svg("polyline", { class: `last-path car-line-${ui.trail.player}`, points: pts, "aria-hidden": "true" }), things);
+  }
+  const laid = ui.placed && ui.placed.match(/at (-?\d+),(-?\d+)/);
+  if (laid) {
+    const [x, y] = [Number(laid[1]), Number(laid[2])];
+    root.insertBefore(svg("rect", { class: "last-move-mark", x: x * 3 * C + 1, y: y * 3 * C + 1, width: 3 * C - 2, height: 3 * C - 2, "aria-hidden": "true" }), things);
+  }
   // what the player to act may do on the board
   const overlay = svg("g", { class: "choices" });
   root.append(overlay);
@@ -260,7 +293,7 @@ function board(ctx) {
   for (const l of legal.filter((l) => l.info?.kind === "enter" && l.info.field)) {
     const [px, py] = cellCentre(l.info.field);
     const g = button({ class: "choice field", "data-action": l.action }, t("kr.enter_at", { dir: dirName(l.info.side) }), () => ctx.act(l.action));
-    g.append(svg("circle", { class: "hit", cx: px, cy: py, r: C * 0.45 }));
+    g.append(svg("circle", { class: "hit", cx: px, cy: py, r: C * 0.48 }));
     overlay.append(g);
   }
   if (ui.detour) {
@@ -279,6 +312,7 @@ function board(ctx) {
   const moves = legal.filter((l) => l.info?.kind === "move");
   const shown = ui.focus ? [ui.focus] : ui.dest ? moves.filter((l) => squareKey(...l.info.to) === ui.dest).map((l) => l.info) : [];
   for (const info of shown) overlay.append(svg("polyline", { class: `path${info.effects.length ? " eventful" : ""}`, points: pathPoints(info), "aria-hidden": "true" }));
+  const costs = svg("g", { class: "costs", "aria-hidden": "true" });
   const byDest = new Map();
   for (const l of moves) {
     const k = squareKey(...l.info.to);
@@ -299,11 +333,13 @@ function board(ctx) {
       }
     });
     g.append(svg("circle", { class: "hit", cx: px, cy: py, r: C * 0.48 }));
-    g.append(svg("text", { x: px, y: py + C * 0.2, "aria-hidden": "true" }, eventful ? "!" : String(Math.min(...ls.map((l) => l.info.cost)))));
+    // the cost (or "!") is drawn on a layer of its own: the button's name says it in words
+    costs.append(svg("text", { class: "dest-cost", x: px, y: py + C * 0.2 }, eventful ? "!" : String(Math.min(...ls.map((l) => l.info.cost)))));
     g.addEventListener("mouseenter", () => showPath(root, ls[0].info));
     g.addEventListener("focus", () => showPath(root, ls[0].info));
     overlay.append(g);
   }
+  root.append(costs);
   return root;
 }
 
@@ -407,30 +443,138 @@ function controls(ctx, c) {
   c.append(el("details", { class: "roll-tables" }, el("summary", { text: t("kr.roll_tables") }), table("ram"), table("oil")));
 }
 
+// The map's size: the cell size chosen (touch) or the width of the screen (mouse).
+function sizeBoard(scroller) {
+  const root = scroller.querySelector("svg.kr-board");
+  if (!root) return;
+  const cells = Number(root.dataset.cells);
+  if (ui.zoom === null) ui.zoom = matchMedia("(pointer: coarse)").matches ? TOUCH_CELL : 0;
+  if (ui.zoom) {
+    root.style.width = `${cells * ui.zoom}px`;
+    root.style.maxHeight = "none";
+  } else {
+    root.style.width = "";
+    root.style.maxHeight = "";
+  }
+}
+
+function centreOn(scroller, target) {
+  if (!target) return;
+  const a = target.getBoundingClientRect();
+  const box = scroller.getBoundingClientRect();
+  scroller.scrollLeft += a.left + a.width / 2 - (box.left + box.width / 2);
+  scroller.scrollTop += a.top + a.height / 2 - (box.top + box.height / 2);
+}
+
+function zoomBy(scroller, factor, around = null) {
+  const root = scroller.querySelector("svg.kr-board");
+  if (!root) return;
+  const cur = ui.zoom || root.getBoundingClientRect().width / Number(root.dataset.cells);
+  const next = Math.max(MIN_CELL, Math.min(MAX_CELL, cur * factor));
+  const box = scroller.getBoundingClientRect();
+  const [fx, fy] = around ?? [box.left + box.width / 2, box.top + box.height / 2];
+  // keep the point under the fingers where it is
+  const px = scroller.scrollLeft + fx - box.left;
+  const py = scroller.scrollTop + fy - box.top;
+  ui.zoom = next;
+  sizeBoard(scroller);
+  const k = next / cur;
+  scroller.scrollLeft = px * k - (fx - box.left);
+  scroller.scrollTop = py * k - (fy - box.top);
+}
+
+// Two fingers pinch the map; one finger pans it (the browser's own scrolling).
+function pinchable(scroller) {
+  const touches = new Map();
+  let start = null;
+  const spread = () => {
+    const [a, b] = [...touches.values()];
+    return { d: Math.hypot(a.x - b.x, a.y - b.y), at: [(a.x + b.x) / 2, (a.y + b.y) / 2] };
+  };
+  scroller.addEventListener("pointerdown", (ev) => {
+    if (ev.pointerType !== "touch") return;
+    touches.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (touches.size === 2) start = spread();
+  });
+  scroller.addEventListener("pointermove", (ev) => {
+    if (!touches.has(ev.pointerId)) return;
+    touches.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (touches.size === 2 && start && start.d > 0) {
+      const now = spread();
+      zoomBy(scroller, now.d / start.d, now.at);
+      start = now;
+    }
+  });
+  const end = (ev) => {
+    touches.delete(ev.pointerId);
+    if (touches.size < 2) start = null;
+  };
+  scroller.addEventListener("pointerup", end);
+  scroller.addEventListener("pointercancel", end);
+}
+
+function mapTools(scroller) {
+  const tool = (cls, label, text, fn) => el("button", { type: "button", class: `map-tool ${cls}`, "aria-label": label, title: label, onclick: fn }, el("span", { "aria-hidden": "true", text }));
+  return el(
+    "div",
+    { class: "map-tools" },
+    tool("zoom-out", t("kr.zoom_out"), "−", () => zoomBy(scroller, 1 / 1.25)),
+    tool("zoom-in", t("kr.zoom_in"), "+", () => zoomBy(scroller, 1.25)),
+    tool("centre", t("kr.centre_me"), "◎", () => centreOn(scroller, scroller.querySelector(".car.mine") ?? scroller.querySelector("g.choice"))),
+  );
+}
+
 export function render(ctx, parts) {
   const v = ctx.state.view;
-  parts.moment.hidden = true;
-  const scroller = document.querySelector("#board .kr-scroll") ?? el("div", { class: "kr-scroll", tabindex: "0", "aria-label": t("kr.map") });
+  let scroller = document.querySelector("#board .kr-scroll");
+  if (!scroller) {
+    scroller = el("div", { class: "kr-scroll", tabindex: "0", "aria-label": t("kr.map") });
+    pinchable(scroller);
+    parts.board.replaceChildren(mapTools(scroller), scroller);
+  }
+  scroller.setAttribute("aria-label", t("kr.map"));
+  for (const b of parts.board.querySelectorAll(".map-tool")) {
+    const label = t(b.classList.contains("zoom-in") ? "kr.zoom_in" : b.classList.contains("zoom-out") ? "kr.zoom_out" : "kr.centre_me");
+    b.setAttribute("aria-label", label);
+    b.title = label;
+  }
   const keep = [scroller.scrollLeft, scroller.scrollTop];
   scroller.replaceChildren(board(ctx));
-  if (!scroller.isConnected) parts.board.replaceChildren(scroller);
+  for (const car of scroller.querySelectorAll(`g.car-${ctx.seat}`)) car.classList.add("mine");
+  sizeBoard(scroller);
   [scroller.scrollLeft, scroller.scrollTop] = keep;
-  if (ui.centredFor !== ctx.state.move_no && scroller.scrollWidth > scroller.clientWidth + 1) {
-    // a new state on a map wider than the screen: bring the choices (or your car) into sight
+  const mine = ctx.state.turn === ctx.seat && ctx.seat !== null;
+  if (ui.centredFor !== ctx.state.move_no && (scroller.scrollWidth > scroller.clientWidth + 1 || scroller.scrollHeight > scroller.clientHeight + 1)) {
+    // a new state on a map larger than the screen: on your turn your car (or, building, the
+    // places the tile fits) comes to the middle; else what moved
     ui.centredFor = ctx.state.move_no;
-    const focus = scroller.querySelector("g.choice") ?? scroller.querySelector(`g.car-${ctx.seat}`) ?? scroller.querySelector("g.villain");
-    if (focus) {
-      const a = focus.getBoundingClientRect();
-      const box = scroller.getBoundingClientRect();
-      scroller.scrollLeft += a.left + a.width / 2 - (box.left + box.width / 2);
-      scroller.scrollTop += a.top + a.height / 2 - (box.top + box.height / 2);
-    }
+    const car = scroller.querySelector(`g.car-${ctx.seat}`);
+    const focus = mine ? (car && !scroller.querySelector("g.choice.square") ? car : scroller.querySelector("g.choice") ?? car) : scroller.querySelector(".last-path") ?? scroller.querySelector("g.villain");
+    centreOn(scroller, focus);
   }
   controls(ctx, parts.controls);
   if (v.over) {
     parts.result.hidden = false;
     const text = v.winner === null ? t("kr.no_winner") : t("kr.winner", { name: ctx.name(v.winner) });
     parts.resultBody.replaceChildren(el("p", { class: "winner", text }),
-      ctx.seat !== null ? el("button", { type: "button", class: "primary", onclick: () => ctx.ws.send(JSON.stringify({ type: "again" })), text: t("table.again") }) : "");
+      el("p", { class: "row" }, ctx.againButton("primary"), ctx.recordLink()));
   } else parts.result.hidden = true;
+}
+
+// The end of the game: the winner, play again and the record, until dismissed.
+export function afterRender(ctx, prev) {
+  const v = ctx.state.view;
+  const key = `rallye.summary.${ctx.code}`;
+  if (!v.over || ui.summaryShown || localStorage.getItem(key) === "over") return;
+  ui.summaryShown = true;
+  const text = v.winner === null ? t("kr.no_winner") : t("kr.winner", { name: ctx.name(v.winner) });
+  const turns = t("kr.summary_turns", { count: v.turn });
+  ctx.summary({
+    title: t("table.over"),
+    body: [el("p", { class: "winner", text }), el("p", { text: turns })],
+    text: `${t("table.over")}. ${text} ${turns}`,
+    actions: [ctx.againButton(), ctx.recordLink()].filter(Boolean),
+    onClose: () => localStorage.setItem(key, "over"),
+  });
+  if (prev) ctx.sound("fanfare");
 }

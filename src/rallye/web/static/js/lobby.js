@@ -1,6 +1,6 @@
 // The lobby: create a table, copy its invite link, open a table by code, return to your tables.
 import { api, copyText, el, saveSeat, seats, tableLink } from "./common.js";
-import { errorWords, languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
+import { editionTitle, errorWords, lang, languagePicker, loadLanguage, pageLanguage, t, translatePage } from "./i18n.js";
 
 let info = null;
 const $ = (id) => document.getElementById(id);
@@ -25,10 +25,16 @@ function edition() {
 }
 
 function fillEditions() {
+  // the editions' titles in the page's words; a page in a box's language picks that box
   const sel = $("edition");
   const keep = sel.value;
-  sel.replaceChildren(...editions().map((e) => el("option", { value: e.key, text: e.title })));
-  if (keep) sel.value = keep;
+  sel.replaceChildren(...editions().map((e) => el("option", { value: e.key, text: editionTitle(e) })));
+  if (keep && !sel.dataset.auto) sel.value = keep;
+  else {
+    const own = editions().find((e) => e.language === lang());
+    sel.value = (own ?? editions()[0]).key;
+    sel.dataset.auto = "1";
+  }
 }
 
 function fillPlayers() {
@@ -158,7 +164,11 @@ async function showMine() {
     found = Object.entries(mine).map(([code, s]) => ({ code, game: s.game, seat: s.seat, status: "" }));
   }
   for (const g of found) {
-    const names = (g.names ?? []).filter(Boolean).join(", ");
+    // a bot is named by its level in the page's words, as at the table
+    const names = (g.seats ?? (g.names ?? []).map((name) => ({ kind: "person", name })))
+      .map((s, i) => (s.kind === "bot" && !s.name ? t("bot_named", { seat: i + 1, level: t(`level.${s.level}`) }) : s.name))
+      .filter(Boolean)
+      .join(", ");
     const status = g.status ? t(`status.${g.status}`) : "";
     list.append(
       el(
@@ -186,6 +196,7 @@ async function main() {
   $("name").value = localStorage.getItem("rallye.name") || "";
   for (const r of document.querySelectorAll("input[name=game]")) r.onchange = refreshForm;
   $("edition").onchange = () => {
+    delete $("edition").dataset.auto; // chosen by hand: kept when the page's language changes
     fillPlayers();
     fillSeats();
   };

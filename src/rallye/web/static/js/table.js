@@ -5,6 +5,7 @@ import { api, copyText, el, saveSeat, seats, tableLink } from "./common.js";
 import { errorWords, languagePicker, loadDomain, loadLanguage, pageLanguage, t, tIn, translatePage } from "./i18n.js";
 import * as mille from "./mille.js";
 import * as knightrider from "./kr.js";
+import { playSound, setSound, showMoment, soundOn } from "./moments.js";
 
 const MODULES = { mille, knightrider };
 const $ = (id) => document.getElementById(id);
@@ -19,13 +20,28 @@ const ctx = {
   ws: null,
   module: null,
   lastSeen: -1,
+  online: false, // the websocket is open and said welcome
+  pending: null, // the move sent and not yet answered: {action, move_no}
   t,
   act,
   say,
+  moment: (text, kind) => {
+    showMoment($("moment"), text, kind);
+    say(text);
+  },
+  sound: (name) => playSound(name),
+  summary: (spec) => showSummary(spec),
+  // after the game: a new table with the same seats (for those who sit), and the record
+  againButton: (cls = "") =>
+    ctx.seat !== null ? el("button", { type: "button", class: `again ${cls}`.trim(), onclick: () => send({ type: "again" }), text: t("table.again") }) : null,
+  recordLink: () => el("a", { class: "button", href: `/api/tables/${encodeURIComponent(code)}/record`, download: `rallye-${code}.jsonl`, text: t("table.record") }),
+  touch: window.matchMedia?.("(pointer: coarse)").matches ?? false,
   name: (seat) => seatName(seat),
   refresh: () => render(),
 };
 window.rallye = ctx; // for tests and curious players: what this page was sent
+// a message handled as if the server had sent it (tests use it to show rare moments)
+ctx.receive = (msg) => HANDLERS[msg?.type]?.(msg);
 
 function seatName(seat) {
   const s = ctx.table?.seats?.[seat];
@@ -40,10 +56,62 @@ function say(text) {
   while ($("announce").childNodes.length > 6) $("announce").firstChild.remove();
 }
 
+// Nothing clicked is dropped in silence: offline, the notice shows and says it was not sent.
+function send(msg) {
+  if (!ctx.online || !ctx.ws || ctx.ws.readyState !== WebSocket.OPEN) {
+    showOffline(true);
+    say(t("table.not_sent"));
+    return false;
+  }
+  ctx.ws.send(JSON.stringify(msg));
+  return true;
+}
+
 function act(action) {
-  if (!ctx.ws || ctx.ws.readyState !== WebSocket.OPEN || !ctx.state) return;
+  if (!ctx.state) return false;
+  const move = { type: "act", move_no: ctx.state.move_no, action, id: `m${ctx.state.move_no}` };
+  if (!send(move)) return false;
   $("error").textContent = "";
-  ctx.ws.send(JSON.stringify({ type: "act", move_no: ctx.state.move_no, action, id: `m${ctx.state.move_no}` }));
+  ctx.pending = { action, move_no: move.move_no };
+  return true;
+}
+
+// The connection notice: fixed at the top of the screen, wherever the page is scrolled; the
+// controls are disabled while it shows and point to it as the reason.
+function showOffline(offline) {
+  const was = !$("offline").hidden;
+  $("offline").hidden = !offline;
+  document.body.classList.toggle("is-offline", offline);
+  if (offline && was) {
+    $("offline").classList.remove("pop");
+    void $("offline").offsetWidth;
+    $("offline").classList.add("pop");
+  }
+  applyOffline();
+}
+
+function applyOffline() {
+  const off = !$("offline").hidden;
+  for (const b of document.querySelectorAll("#controls button, #board button, #result button")) {
+    if (off) {
+      if (!b.disabled) b.dataset.offline = "1";
+      b.disabled = true;
+      b.setAttribute("aria-describedby", "offline");
+    } else if (b.dataset.offline) {
+      b.disabled = false;
+      delete b.dataset.offline;
+      b.removeAttribute("aria-describedby");
+    }
+  }
+  for (const g of document.querySelectorAll("#board [role=button]")) {
+    if (off) {
+      g.setAttribute("aria-disabled", "true");
+      g.setAttribute("aria-describedby", "offline");
+    } else {
+      g.removeAttribute("aria-disabled");
+      g.removeAttribute("aria-describedby");
+    }
+  }
 }
 
 // The rule a refusal names, in the page's language: the game's own catalog (the terminal
@@ -54,13 +122,14 @@ function ruleWords(rule) {
 ctx.ruleWords = ruleWords;
 
 function showError(msg) {
-  // The rule broken in the page's words when a catalog knows it, else the server's sentence.
+  // The rule broken in the page's words; never the engine's English sentence under it.
+  if (msg.ref && ctx.pending) ctx.pending = null;
   const known = (id) => (t(id) === id ? null : t(id));
   const rule = ruleWords(msg.rule) || known(`code.${msg.code}`);
   const box = $("error");
-  box.replaceChildren(rule ? t("error.explained", { rule }) : t("error.rule", { message: msg.message }));
-  if (rule) box.append(" ", el("span", { class: "note", text: `(${msg.message})` }));
+  box.replaceChildren(rule ? t("error.explained", { rule }) : t("error.refused"));
   box.dataset.rule = msg.rule ?? msg.code ?? "";
+  ctx.module?.refused?.(ctx, msg);
 }
 
 function renderPlayers() {
@@ -78,7 +147,7 @@ function renderPlayers() {
         el("span", { class: "dot", "aria-hidden": "true" }),
         el("strong", { text: seatName(s.seat) }),
         " ",
-        el("span", { class: "note", text: [conn, extra].filter(Boolean).join(" · ") }),
+        el("span", { class: "note" }, el("span", { class: "conn-word", text: conn + (extra ? " · " : "") }), extra),
         turn === s.seat ? el("span", { class: "badge", text: t("table.to_act") }) : null,
       ),
     );
@@ -137,6 +206,7 @@ function render() {
     const key = was && was !== document.body ? ["id", "data-action", "data-card", "data-dest", "data-square"].map((a) => [a, was.getAttribute(a)]).find(([, v]) => v) : null;
     ctx.module.render(ctx, { board: $("board"), controls: $("controls"), moment: $("moment"), result: $("result"), resultBody: $("result-body") });
     renderLog();
+    applyOffline();
     if (!document.activeElement || document.activeElement === document.body) {
       const again = key && document.querySelector(`[${key[0]}="${CSS.escape(key[1])}"]`);
       const first = ctx.state.turn === ctx.seat && ctx.seat !== null ? $("controls").querySelector("button:not([disabled])") : null;
@@ -156,54 +226,93 @@ function announceNew(state) {
     if (entry.seat !== ctx.seat) say(ctx.module.describe(ctx, entry));
   }
   if (log.length) ctx.lastSeen = Math.max(ctx.lastSeen, log[log.length - 1].n);
-  if (state.turn === ctx.seat && ctx.seat !== null && state.turn !== ctx.state?.turn) say(t("table.your_turn"));
+  if (state.turn === ctx.seat && ctx.seat !== null && state.turn !== ctx.state?.turn) {
+    say(t("table.your_turn"));
+    playSound("turn");
+  }
 }
 
+// Each message the server sends, by its type: one place to add a new kind.
+const HANDLERS = {
+  welcome(msg) {
+    ctx.online = true;
+    showOffline(false);
+    ctx.seat = msg.seat ?? null;
+    ctx.table = msg.table;
+    ctx.log = msg.log ?? [];
+    $("chat-log").replaceChildren();
+    for (const line of msg.chat ?? []) addChat(line);
+    document.body.dataset.seat = ctx.seat ?? "watch";
+    render();
+  },
+  state(msg) {
+    msg.log = ctx.log = keepLog(ctx.log ?? [], msg.log ?? []);
+    ctx.table = msg.table ?? ctx.table;
+    const prev = ctx.state;
+    ctx.module?.stateChanged?.(ctx, msg);
+    announceNew(msg);
+    ctx.state = msg;
+    ctx.deadlineAt = typeof msg.deadline === "number" ? Date.now() + msg.deadline * 1000 : null;
+    const resend = ctx.pending && ctx.pending.move_no === msg.move_no && msg.legal?.some((l) => l.action === ctx.pending.action);
+    if (ctx.pending && !resend) ctx.pending = null;
+    render();
+    ctx.module?.afterRender?.(ctx, prev);
+    if (resend && ctx.resending) {
+      // the move clicked just before the connection went was never answered: send it again
+      ctx.resending = false;
+      say(t("table.sent_again"));
+      act(ctx.pending.action);
+    }
+    ctx.resending = false;
+    document.body.dataset.move = msg.move_no;
+    document.body.dataset.ready = "1";
+  },
+  error(msg) {
+    showError(msg);
+    if (msg.code === "bad-token") $("join").hidden = false;
+  },
+  again(msg) {
+    // the new table keeps everyone's seat and token: remember it under the new code
+    const mine = seats()[code];
+    if (mine) saveSeat(msg.code, { ...mine });
+    location.href = `/t/${msg.code}`;
+  },
+  chat(msg) {
+    addChat(msg);
+    if (msg.seat !== ctx.seat || msg.seat === null) say(`${msg.name ?? t("table.watcher")}: ${msg.text}`);
+  },
+  pong() {},
+  "slow-down"() {
+    // held back, not refused: the answer follows
+    $("error").textContent = t("code.rate-limited");
+  },
+};
+
+let retry = 0;
 function connect(hello) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(code)}`);
   ctx.ws = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", protocol: 1, ...hello }));
+  ws.onopen = () => {
+    retry = 0;
+    ws.send(JSON.stringify({ type: "hello", protocol: 1, ...hello }));
+  };
   ws.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "welcome") {
-      if ($("error").textContent === t("table.reconnecting")) $("error").textContent = "";
-      ctx.seat = msg.seat ?? null;
-      ctx.table = msg.table;
-      ctx.log = msg.log ?? [];
-      $("chat-log").replaceChildren();
-      for (const line of msg.chat ?? []) addChat(line);
-      document.body.dataset.seat = ctx.seat ?? "watch";
-      render();
-    } else if (msg.type === "state") {
-      msg.log = ctx.log = keepLog(ctx.log ?? [], msg.log ?? []);
-      ctx.table = msg.table ?? ctx.table;
-      ctx.module?.stateChanged?.(ctx, msg);
-      announceNew(msg);
-      ctx.state = msg;
-      ctx.deadlineAt = typeof msg.deadline === "number" ? Date.now() + msg.deadline * 1000 : null;
-      render();
-      document.body.dataset.move = msg.move_no;
-      document.body.dataset.ready = "1";
-    } else if (msg.type === "error") {
-      showError(msg);
-      if (msg.code === "bad-token") $("join").hidden = false;
-    } else if (msg.type === "slow-down") {
-      $("error").textContent = t("code.rate-limited"); // held back, not refused: the answer follows
-    } else if (msg.type === "again") {
-      // the new table keeps everyone's seat and token: remember it under the new code
-      const mine = seats()[code];
-      if (mine) saveSeat(msg.code, { ...mine });
-      location.href = `/t/${msg.code}`;
-    } else if (msg.type === "chat") {
-      addChat(msg);
-      if (msg.seat !== ctx.seat || msg.seat === null) say(`${msg.name ?? t("table.watcher")}: ${msg.text}`);
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
     }
+    HANDLERS[msg?.type]?.(msg);
   };
   ws.onclose = () => {
     if (ctx.ws !== ws) return;
-    $("error").textContent = t("table.reconnecting");
-    setTimeout(() => connect(hello), 1000);
+    ctx.online = false;
+    ctx.resending = !!ctx.pending;
+    showOffline(true);
+    retry += 1;
+    setTimeout(() => connect(hello), Math.min(5000, 500 * 2 ** Math.min(retry, 4)));
   };
 }
 
@@ -212,6 +321,24 @@ function connect(hello) {
 function keepLog(kept, fresh) {
   const last = kept.length ? kept[kept.length - 1].n : 0;
   return [...kept, ...fresh.filter((e) => e.n > last)].slice(-30);
+}
+
+// The summary of a hand or of the game: it stays until its reader closes it.
+function showSummary({ title, body, text, actions = [], onClose }) {
+  const dlg = $("summary");
+  $("summary-h").textContent = title;
+  $("summary-body").replaceChildren(...body);
+  const close = el("button", { type: "button", class: "primary", id: "summary-close", text: t("table.summary_close") });
+  $("summary-actions").replaceChildren(...actions, close);
+  close.onclick = () => dlg.close();
+  dlg.onclose = () => {
+    onClose?.();
+    dlg.onclose = null;
+  };
+  $("moment").hidden = true; // the summary says it all
+  if (!dlg.open) dlg.showModal();
+  close.focus();
+  say(text ?? title);
 }
 
 function addChat(line) {
@@ -254,6 +381,19 @@ async function main() {
   ctx.module = MODULES[ctx.table.game];
   await loadDomain(ctx.table.game === "mille" ? "mille" : "kr");
   await ctx.module.setup?.(ctx);
+  const sound = () => {
+    $("sound").setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  };
+  sound();
+  $("sound").onclick = () => {
+    setSound(!soundOn());
+    sound();
+    playSound("turn");
+  };
+  document.body.classList.add(`game-${ctx.table.game}`);
+  // the docked hand's height: the page leaves that much room below the game
+  new ResizeObserver(() => document.body.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`)).observe($("dock"));
+  if (ctx.touch) document.body.classList.add("touch");
   $("copy").onclick = async () => {
     const ok = await copyText($("invite-link").value);
     if (!ok) $("invite-link").select();
@@ -262,9 +402,7 @@ async function main() {
   $("chat-form").onsubmit = (ev) => {
     ev.preventDefault();
     const text = $("chat-text").value.trim();
-    if (!text || !ctx.ws || ctx.ws.readyState !== WebSocket.OPEN) return;
-    ctx.ws.send(JSON.stringify({ type: "chat", text }));
-    $("chat-text").value = "";
+    if (text && send({ type: "chat", text })) $("chat-text").value = "";
   };
   render();
   const mine = seats()[code];
@@ -275,4 +413,5 @@ async function main() {
 
 main().catch((e) => {
   $("error").textContent = t("error.load", { message: errorWords(e) });
+  document.body.dataset.ready = "error";
 });
