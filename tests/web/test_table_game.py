@@ -165,6 +165,10 @@ def test_landscape_phone_a_turn_fits(pages: Pages, base_url: str) -> None:
     anna = pages.new(locale="de-DE", **LANDSCAPE)
     new_table(anna, base_url, "mille", [{"kind": "person"}, {"kind": "bot", "level": "easy"}], edition="hu")
     my_turn_or_done(anna)
+    # a German page names the Hungarian box's cards as the German box does (the same cards)
+    german = set(anna.evaluate("window.rallye.info.editions.find((e) => e.key === 'wm2006').names.de").values())
+    shown = anna.eval_on_selector_all(".card-button svg.card", "cs => cs.map((c) => c.dataset.name)")
+    assert shown and set(shown) <= german, shown
     entry = min(state(anna)["legal"], key=lambda e: e["info"]["verb"] == "discard")  # a play if there is one
     anna.locator(f".card-button[data-card='{entry['info']['card']}']").first.tap()
     check_screen(anna, "landscape, a card chosen")

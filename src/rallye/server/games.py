@@ -291,6 +291,9 @@ def lobby_info() -> dict[str, Any]:
                 "key": ed.key,
                 "title": ed.title,
                 "language": ed.language,
+                # the languages the box itself names its cards in ("names" has all four: a
+                # language the box lacks holds the box's own names)
+                "languages": list(ed.languages()),
                 "players": list(ed.players),
                 "teams": {str(n): [list(s) for s in ed.sides_for(n)] for n in ed.players},
                 "names": {lang: {c: ed.card_name(c, src) for c in cards} for lang, src in langs.items()},

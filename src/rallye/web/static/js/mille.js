@@ -15,31 +15,56 @@ const SPEED = new Set(["SPEED_LIMIT", "END_OF_LIMIT"]);
 let selected = null; // {card, i}
 let tapFrom = null; // where the card played last was on screen, for its flight
 
-function edition(ctx) {
+function editions(ctx) {
   const g = ctx.info.games ?? ctx.info;
-  const list = g.editions ?? g.mille?.editions ?? [];
+  return g.editions ?? g.mille?.editions ?? [];
+}
+
+function edition(ctx) {
+  const list = editions(ctx);
   const key = ctx.state?.view?.edition ?? ctx.table.edition;
   return list.find((e) => e.key === key || (e.aliases ?? []).includes(key)) ?? list[0];
 }
 
 // The card names: the page's language, unless the player chose the box's names (one
-// control, remembered); a language the edition has no names in falls back to the box's.
+// control, remembered). An edition without names in the page's language borrows them from
+// the box made in that language (the cards are the same: a Hungarian page names the cards of
+// a German box as the Hungarian box does, and the other way round); else the box's own.
+function namesIn(ctx, wanted) {
+  const own = (e) => (e.languages ?? [e.language]).includes(wanted) && e.names?.[wanted];
+  const ed = edition(ctx);
+  if (own(ed)) return ed.names[wanted];
+  const list = editions(ctx);
+  const box = list.find((e) => e.language === wanted && own(e)) ?? list.find(own);
+  return box?.names?.[wanted] ?? null;
+}
+
+// the language the cards are named in (their words are broken by its rules)
 function cardLanguage(ctx) {
   const ed = edition(ctx);
-  const choice = localStorage.getItem("rallye.cardlang");
-  const wanted = choice === "box" ? ed.language : lang();
-  return ed.names?.[wanted] ? wanted : ed.language;
+  const wanted = localStorage.getItem("rallye.cardlang") === "box" ? ed.language : lang();
+  return namesIn(ctx, wanted) ? wanted : ed.language;
+}
+
+function cardNames(ctx) {
+  const ed = edition(ctx);
+  return namesIn(ctx, cardLanguage(ctx)) ?? ed.names?.[ed.language] ?? {};
 }
 
 export function cardName(ctx, card) {
   const ed = edition(ctx);
-  return ed.names?.[cardLanguage(ctx)]?.[card] ?? ed.names?.[ed.language]?.[card] ?? card;
+  return cardNames(ctx)[card] ?? ed.names?.[ed.language]?.[card] ?? card;
 }
 
+// A score sheet's words: the box's own in the page's language, else those of the box made
+// in that language (as the card names), else the page's catalog.
 function word(ctx, key) {
+  const wanted = lang();
+  const own = (e) => (e.languages ?? [e.language]).includes(wanted) && e.score_words?.[wanted]?.[key];
   const ed = edition(ctx);
-  const pageLang = lang();
-  return ed.score_words?.[pageLang]?.[key] ?? ed.score_words?.[ed.language]?.[key] ?? t(`mille.score.${key}`);
+  const list = editions(ctx);
+  const box = own(ed) ? ed : (list.find((e) => e.language === wanted && own(e)) ?? list.find(own));
+  return box?.score_words?.[wanted]?.[key] ?? t(`mille.score.${key}`);
 }
 
 function fillCardLanguage(ctx) {
