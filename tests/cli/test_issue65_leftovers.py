@@ -28,3 +28,14 @@ def test_editions_shows_no_command_as_an_alias(
     assert "rallye rules knightrider" in out  # still said, as a caption, not as an alias
     with pytest.raises(GameError):
         get_edition("rallye rules knightrider")
+
+
+@pytest.mark.parametrize("game", ["mille", "knightrider"])
+@pytest.mark.parametrize("seat", ["99", "0", "-2"])
+def test_seat_99_states_the_real_range(game: str, seat: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--seat 99`` is not argparse's "from 0 to 64": the seats a game of this many players has."""
+    assert main(["play", game, "--seat", seat, "--players", "3", "--lang", "en", "--delay", "0"]) == 2
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert f"--seat {seat}: no such seat; with 3 players the seats are 1..3" in said
+    assert "64" not in said

@@ -27,12 +27,12 @@ def _no_input(prompt: str) -> str:
 def test_seat_0_is_refused_not_played_as_seat_1() -> None:
     c = console()
     assert play_mille(mille_args(seat=0, seed=3), c, _no_input) == 2
-    assert "--seat must be 1..2" in c.export_text()
+    assert "with 2 players the seats are 1..2" in c.export_text()
     from rallye.tui.knightrider_app import play_knightrider
 
     c = console()
     assert play_knightrider(kr_args(seat=0, seed=3), c, _no_input) == 2
-    assert "--seat must be 1..3" in c.export_text()
+    assert "with 3 players the seats are 1..3" in c.export_text()
 
 
 def _saved_with_seat(tmp_path: Path, seat: int) -> Path:

@@ -267,7 +267,7 @@ def test_bad_settings_get_clear_errors() -> None:
     assert "wm2006 is played by 2, 3, 4, 6 players, not 5" in c.export_text()
     c = console()
     assert play_mille(play_args(seed=1, seat=3), c, feed([])) == 2
-    assert "--seat must be 1..2" in c.export_text()
+    assert "with 2 players the seats are 1..2" in c.export_text()
     c = console()
     assert play_mille(play_args(seed=1, bots="nosuchbot"), c, feed([])) == 2
     assert "unknown bot 'nosuchbot'" in c.export_text()

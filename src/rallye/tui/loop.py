@@ -112,7 +112,7 @@ def human_seats_arg(seat_arg: int | None, humans_arg: str | None, players: int) 
         return parse_humans(humans_arg, players)
     if seat_arg is not None:
         if not 1 <= seat_arg <= players:
-            raise UsageError("play.seat_range", players=players)
+            raise UsageError("play.seat_range", seat=seat_arg, players=players)
         return (seat_arg - 1,)
     return None
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from rallye.core.cli_args import seconds, seed, whole
+from rallye.core.cli_args import integer, seconds, seed, whole
 from rallye.i18n import LANGUAGES
 from rallye.tui.words import common
 
@@ -28,7 +28,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--edition", default=None, help="mille: edition key, alias or .json house-rule file (default wm2006)"
     )
     p.add_argument("--players", type=whole(1, 64), default=None, help="number of players, you included (default 2)")
-    p.add_argument("--seat", type=whole(0, 64), default=None, help="your seat, 1-based (default 1)")
+    p.add_argument("--seat", type=integer, default=None, help="your seat, 1-based (default 1)")
     p.add_argument(
         "--humans",
         metavar="SEATS",
