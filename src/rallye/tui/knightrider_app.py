@@ -416,7 +416,7 @@ class _Loop(SavingLoop):
             try:
                 action = _parse_action(text)
             except GameError as exc:
-                self.refuse(exc, self.t, understood=False)
+                self.refuse(exc, self.t, understood=False, typed=text)
                 self.say(self.t("type_an_action"), "dim")
                 return None
             return self.act(action)
@@ -456,7 +456,7 @@ class _Loop(SavingLoop):
         try:
             step = self.s.play(action)
         except GameError as exc:
-            self.refuse(exc, self.t)
+            self.refuse(exc, self.t, typed=str(action))
             return None
         self.announce(step)
         return step

@@ -326,19 +326,23 @@ class SavingLoop:
             self.say(self.tc("eof.not_saved"), "yellow")
         raise Quit
 
-    def refuse(self, exc: GameError, game_words: Translator, *, understood: bool = True) -> None:
-        """An engine's refusal: the rule broken in the screen's language, then the engine's
-        exact words (which name the input and the rule code) for reference."""
+    def refuse(
+        self, exc: GameError, game_words: Translator, *, understood: bool = True, typed: str | None = None
+    ) -> None:
+        """An engine's refusal, in the screen's language only: what was typed (or the move's
+        notation) and the rule broken. The engine's own English line (which says ``P1``
+        where the screen may say ``S1``) is not shown; a rule the catalogs do not know is
+        named by its code."""
         key = f"rule.{exc.rule}"
         prefix = "refused" if understood else "not_understood"
         words = game_words
         if not game_words.has(key):  # a table server's refusal (rallye join): its code, in the pages' words
             words, key = translator(self.ui, "web"), f"code.{exc.rule}"
-        if self.ui == "en" or not exc.rule or not words.has(key):
-            self.say(self.tc(prefix, error=exc), "red")
-            return
-        self.say(self.tc(prefix, error=words(key)), "red")
-        self.say(f"  {exc}", "dim")
+        reason = words(key) if exc.rule and words.has(key) else self.tc("refused.rule", rule=exc.rule or exc.code)
+        if typed:
+            shown = typed.strip()
+            reason = f"'{shown[:40]}{'…' if len(shown) > 40 else ''}': {reason}"
+        self.say(self.tc(prefix, error=reason), "red")
 
     def pass_keyboard(self, seat_label: str) -> None:
         """Between two people's turns: clear the screen and wait until the next one is at

@@ -288,7 +288,7 @@ class _Loop(SavingLoop):
             try:
                 action = parse_action(text)
             except GameError as exc:
-                self.refuse(exc, self.t, understood=False)
+                self.refuse(exc, self.t, understood=False, typed=text)
                 self.say(self.t("type_a_move"), "dim")
                 return None
             return self.move(action)
@@ -298,7 +298,7 @@ class _Loop(SavingLoop):
         try:
             move = self.s.play(action)
         except GameError as exc:
-            self.refuse(exc, self.t)
+            self.refuse(exc, self.t, typed=str(action))
             return None
         self.announce(move)
         return move
