@@ -549,7 +549,9 @@ def run_rules(args: argparse.Namespace) -> int:
     nl, wl = _shown(ed, lang)
     w = HOW_TO_PLAY[lang]
     n = {c: ed.card_name(c, nl) for c in CARDS}
-    console.print(Text(f"{ed.title} · {ed.key}", style="bold"))
+    from rallye.tui.render import edition_title
+
+    console.print(Text(f"{edition_title(ed, lang)} · {ed.key}", style="bold"))
     console.print(Text(w["how"], style="bold underline"))
     for i, para in enumerate(paragraphs):
         console.print(Text(para))

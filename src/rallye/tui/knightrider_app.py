@@ -516,8 +516,8 @@ class _Loop(SavingLoop):
             self.save(None)
 
     def run(self) -> int:
-        self.intro()
         try:
+            self.intro()
             while not self.s.over:
                 if self.s.human_to_act:
                     self.hand_over_keyboard()
@@ -539,6 +539,8 @@ class _Loop(SavingLoop):
             self.finish()
         except _Quit:
             pass
+        except KeyboardInterrupt:
+            return self.interrupted()
         return 0
 
 

@@ -59,7 +59,7 @@ from rallye.knightrider.names import LANGUAGES
 from rallye.knightrider.pieces import Pieces, rotate_mask
 from rallye.knightrider.track import compute_links, road_distances
 from rallye.knightrider.view import CarView, EventView, View
-from rallye.tui.words import common, compose, summary_row
+from rallye.tui.words import bot_name, common, compose, summary_row
 
 XY = tuple[int, int]
 
@@ -149,6 +149,8 @@ class Labels:
         tag = self.seat_tags[seat] if seat < len(self.seat_tags) else ""
         if tag in ("you", "human"):
             tag = self.t(f"tag.{tag}")
+        elif tag:
+            tag = bot_name(self.lang, tag)
         name = self.t("seat", n=seat + 1)
         return f"{name} ({tag})" if tag else name
 

@@ -326,6 +326,18 @@ class SavingLoop:
             self.say(self.tc("eof.not_saved"), "yellow")
         raise Quit
 
+    def interrupted(self) -> int:
+        """Ctrl-C: the game is saved when it has a save file (``--save``/``--resume``), else
+        the player is told how to keep a game next time. Exit status 130, as for any Ctrl-C."""
+        self.c.print()
+        if self.save_path is not None:
+            if not self.s.over:  # a finished game was saved as it ended
+                self.save(None)
+        elif not getattr(self.s, "kept_by_server", False):
+            self.say(self.tc("interrupt.not_saved", game=self.game), "yellow")
+        self.say(self.tc("interrupted"))
+        return 130
+
     def refuse(
         self, exc: GameError, game_words: Translator, *, understood: bool = True, typed: str | None = None
     ) -> None:

@@ -307,7 +307,7 @@ class _Loop(SavingLoop):
     def intro(self) -> None:
         v = self.s.view()
         lab = self.labels()
-        self.say(f"{v.edition.title} — " + self.tc.n("n_players", v.n_players), "bold")
+        self.say(f"{lab.title()} — " + self.tc.n("n_players", v.n_players), "bold")
         for i in range(len(v.sides)):
             mine = any(p in self.s.human_seats for p in v.sides[i]) and len(self.s.human_seats) == 1
             self.say(f"  {lab.side(i)}" + ("   ← " + self.t("your_side") if mine else ""))
@@ -353,8 +353,8 @@ class _Loop(SavingLoop):
             self.save(None)
 
     def run(self) -> int:
-        self.intro()
         try:
+            self.intro()
             while not self.s.over:
                 if self.s.human_to_act:
                     self.hand_over_keyboard()
@@ -376,6 +376,8 @@ class _Loop(SavingLoop):
             self.finish()
         except _Quit:
             pass
+        except KeyboardInterrupt:
+            return self.interrupted()
         return 0
 
 

@@ -121,7 +121,7 @@ def _mille(
         console.print(Text(lang_note, style="yellow"), soft_wrap=True)
     labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui=ui)
     console.print(Text(tc("replay.valid", path=path, game="Mille Bornes"), style="bold green"), soft_wrap=True)
-    console.print(row(tc, "edition", f"{ed.title} ({ed.key})"), markup=False)
+    console.print(row(tc, "edition", f"{labels.title()} ({ed.key})"), markup=False)
     seed = final.seed if rep.finished else tc("replay.seed_hidden")
     console.print(row(tc, "players", tc("replay.players_seed", players=final.n_players, seed=seed)), markup=False)
     for i in range(len(final.sides)):

@@ -1,0 +1,139 @@
+"""The terminal's leftovers (issue 65, item 8): each test names the item it checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from test_tui_play import console, feed
+
+from rallye.cli import main
+from rallye.mille.record import replay_file
+from rallye.tui import play
+from rallye.tui.knightrider_app import KRSession
+from rallye.tui.knightrider_app import run_session as kr_run
+from rallye.tui.mille_app import MilleSession, run_session
+
+
+def then_ctrl_c(lines: Iterable[str]) -> Callable[[str], str]:
+    """An input function answering with ``lines``, then the player presses Ctrl-C."""
+    it = iter(lines)
+
+    def read(prompt: str) -> str:
+        for line in it:
+            return line
+        raise KeyboardInterrupt
+
+    return read
+
+
+# -- bot names, the Hungarian title, "interrupted", argparse's messages: the screen's language
+@pytest.mark.parametrize(
+    ("lang", "shown", "english"),
+    [
+        ("de", "S2 (Heuristik)", "(heuristic)"),
+        ("hu", "J2 (heurisztikus)", "(heuristic)"),
+        ("fr", "J2 (hasard)", "(random)"),
+    ],
+)
+def test_bot_names_are_in_the_screens_language(lang: str, shown: str, english: str) -> None:
+    bot = "random" if lang == "fr" else "heuristic"
+    c = console()
+    run_session(MilleSession.new("wm2006", 2, 1, 0, [bot]), feed(["quit", "n"]), c, lang=lang)
+    out = c.export_text()
+    assert shown in out and english not in out
+
+
+def test_knight_rider_bot_names_are_in_the_screens_language() -> None:
+    c = console()
+    kr_run(KRSession.new(2, 1, 0, ["random"]), feed(["quit", "n"]), c, lang="de")
+    out = c.export_text()
+    assert "S2 (Zufall)" in out and "(random)" not in out
+
+
+def test_the_hungarian_title_is_hungarian_on_a_hungarian_screen() -> None:
+    c = console()
+    run_session(MilleSession.new("hu", 2, 1, 0, ["random"]), feed(["quit", "n"]), c)
+    out = c.export_text()
+    assert "1000 Kilométer (magyar kiadás)" in out and "Hungarian edition" not in out
+    c = console()
+    run_session(MilleSession.new("hu", 2, 1, 0, ["random"]), feed(["quit", "n"]), c, lang="de")
+    assert "1000 Kilométer (ungarische Ausgabe)" in c.export_text()
+
+
+@pytest.mark.parametrize(("argv", "said"), [(["--lang", "hu"], "megszakítva"), ([], "abgebrochen")])
+def test_interrupted_is_said_in_the_screens_language(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupt(args: object) -> int:  # Ctrl-C before the game's own loop runs
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play, "run_play", interrupt)
+    assert main(["play", "mille", *argv]) == 130
+    err = capsys.readouterr().err
+    assert f"rallye: {said}" in err and "interrupted" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["play", "mille", "--players", "99"],
+            "rallye play: Fehler: --players: muss zwischen 1 und 64 liegen, nicht 99",
+        ),
+        (["play", "mille", "--lang", "hu", "--seed", "x"], "--seed: a seed legfeljebb 20 jegyű egész szám"),
+        (["play", "mille", "--edition", "hu", "--delay", "nan"], "hiba: --delay: 0 és 60 közötti másodpercszám kell"),
+        (["play", "mille", "--lang", "fr", "--bots"], "rallye play : erreur : --bots : attend une valeur"),
+        (["play", "knightrider", "--tour", "9"], "--tour: muss zwischen 0 und 5 liegen, nicht 9"),
+        (
+            ["play", "mille", "--lang", "en", "--players", "0"],
+            "rallye play: error: --players: must be from 1 to 64, got 0",
+        ),
+        (["play", "--lang", "de"], "rallye play: Fehler: es fehlt: game"),
+        (
+            ["play", "mille", "--lang=de", "--lang", "xx"],
+            "--lang: 'xx' ist keine der Möglichkeiten: 'de', 'hu', 'en', 'fr'",
+        ),
+    ],
+)
+def test_argument_errors_are_in_the_screens_language(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err
+    if "--lang" not in argv or "en" not in argv:
+        assert "must be" not in err and "argument " not in err and "required" not in err
+
+
+# -- Ctrl-C saves with --save, else says how to keep a game --------------------------------
+def test_ctrl_c_with_save_saves_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    session = MilleSession.new("wm2006", 2, 5, 0, ["random"])
+    c = console()
+    assert run_session(session, then_ctrl_c(["1", "1"]), c, lang="de", save_path=path) == 130
+    out = c.export_text()
+    assert f"gespeichert in {path}" in out and "abgebrochen" in out
+    replay = replay_file(path)  # the save replays and is the game so far
+    assert len(replay.actions) == sum(1 for line in session.recorder.lines if line["type"] == "action") > 0
+    assert not replay.finished
+
+
+def test_ctrl_c_without_save_says_how_to_keep_a_game_next_time() -> None:
+    c = console()
+    assert run_session(MilleSession.new("wm2006", 2, 5, 0, ["random"]), then_ctrl_c([]), c, lang="en") == 130
+    out = c.export_text()
+    assert "The game was not saved" in out and "--save FILE" in out and "rallye play mille --resume" in out
+
+
+def test_ctrl_c_in_knight_rider_with_save_saves_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "k.jsonl"
+    c = console()
+    assert kr_run(KRSession.new(2, 3, 0, ["random"]), then_ctrl_c(["1"]), c, lang="fr", save_path=path) == 130
+    assert path.exists() and "interrompu" in c.export_text()
+    c = console()
+    assert kr_run(KRSession.new(2, 3, 0, ["random"]), then_ctrl_c([]), c, lang="fr") == 130
+    assert "rallye play knightrider --resume FICHIER" in c.export_text()
