@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_tui_play import console, feed
@@ -137,3 +138,55 @@ def test_ctrl_c_in_knight_rider_with_save_saves_the_game(tmp_path: Path) -> None
     c = console()
     assert kr_run(KRSession.new(2, 3, 0, ["random"]), then_ctrl_c([]), c, lang="fr") == 130
     assert "rallye play knightrider --resume FICHIER" in c.export_text()
+
+
+# -- the "play this deal again" hint carries every option the deal needs --------------------
+def printed_command(out: str) -> list[str]:
+    """The command of the hint at the end of a game, as words."""
+    import re
+    import shlex
+
+    found = re.findall(r"(rallye play \S+ .*--seed \S+)", out)
+    assert len(found) == 1, out[-2000:]
+    return shlex.split(found[0])
+
+
+@pytest.mark.parametrize(
+    ("game", "argv"),
+    [
+        ("mille", ["--edition", "meilen", "--players", "3", "--seat", "2", "--bots", "easy,random"]),
+        ("mille", ["--edition", "hu", "--players", "4", "--humans", "1,3", "--bots", "random"]),
+        ("knightrider", ["--players", "3", "--quick-build", "--tour", "1", "--shuffle-cards", "--bots", "random"]),
+        ("knightrider", ["--players", "2", "--quick-build", "--rolled-start", "--deal-spares", "--seat", "2"]),
+    ],
+)
+def test_the_play_again_hint_reproduces_the_same_deal(
+    game: str, argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rallye play`` with the printed command (no seed given the first time) deals the very
+    same game: played with the same moves, the two records are the same."""
+    from rallye.cli import build_parser
+    from rallye.core.record import read_jsonl
+    from rallye.tui import knightrider_app, mille_app
+
+    module = mille_app if game == "mille" else knightrider_app
+    real_run = module.run_session
+
+    def play_out_then_show(session: Any, input_fn: Any, shown: Any, **kw: Any) -> int:
+        while not session.over:  # the people take their first legal move (no screens: fast)
+            session.play(session.legal()[0]) if session.human_to_act else session.bot_move()
+        return real_run(session, input_fn, shown, **kw)  # the end: the sheet and the hint
+
+    monkeypatch.setattr(module, "run_session", play_out_then_show)
+    run = play.play_mille if game == "mille" else knightrider_app.play_knightrider
+    first, again = tmp_path / "first.jsonl", tmp_path / "again.jsonl"
+    args = build_parser().parse_args(["play", game, *argv, "--lang", "en", "--save", str(first)])
+    c = console()
+    assert run(args, c, feed([])) == 0
+    command = printed_command(c.export_text())
+    assert command[:3] == ["rallye", "play", game]
+    for option in (o for o in argv if o.startswith("--") and o != "--bots"):
+        assert option in command, (option, command)
+    args = build_parser().parse_args([*command[1:], "--lang", "en", "--save", str(again)])
+    assert run(args, console(), feed([])) == 0
+    assert read_jsonl(again) == read_jsonl(first)  # the same deal, seats and bots: the same game

@@ -404,7 +404,10 @@ def test_seed_is_secret_until_the_game_ends_then_printed_to_play_again(tmp_path:
     out = c.export_text()
     end = out.index("The game is over\n") if "The game is over\n" in out else out.index("─ The game is over")
     assert "resumed" in out[:end] and str(SECRET) not in out[:end]  # nor in the resume message
-    assert f"play this deal again with: rallye play knightrider --seed {SECRET}" in out[end:]
+    assert (
+        f"play this deal again with: rallye play knightrider --players 3 --quick-build --bots random --seed {SECRET}"
+        in out[end:]
+    )
 
 
 def test_several_humans_at_one_keyboard_see_only_their_own_cards(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -296,7 +296,10 @@ def test_seed_is_secret_until_the_match_ends_then_printed_to_play_again(tmp_path
     out = c.export_text()
     end = out.index("The match is over")
     assert "resumed" in out[:end] and str(SECRET) not in out[:end]  # nor in the resume message
-    assert f"play this deal again with: rallye play mille --seed {SECRET}" in out[end:]
+    assert (
+        f"play this deal again with: rallye play mille --edition wm2006 --players 2 --bots random --seed {SECRET}"
+        in out[end:]
+    )
     # the finished record is saved, and not offered to --resume (there is nothing left to play)
     assert f"saved to {path} (the game is over; see it with: rallye replay {path})" in out[end:]
     assert "--resume" not in out[end:]

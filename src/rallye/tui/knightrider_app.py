@@ -73,6 +73,7 @@ from rallye.tui.loop import (
     resumed_seats,
     saved_settings,
     seat_names,
+    seat_options,
     session_seats,
     told,
 )
@@ -156,6 +157,18 @@ class KRSession:
                 recorder.play(_parse_action(line["action"]))
         humans, names = resumed_seats(head, recorder.state.players, human_seat, bots, path)
         return cls(recorder, humans, names)
+
+    def deal_options(self) -> list[str]:
+        """The ``rallye play knightrider`` options (but ``--seed``) that deal this game again
+        (the variants, the piece files), with the same seats and bots."""
+        o = self.options
+        out = ["--players", str(self.players)]
+        out += [flag for flag, on in (("--quick-build", o.quick_build), ("--rolled-start", o.rolled_start)) if on]
+        out += ["--tour", str(o.tour)] if o.tour else []
+        out += [flag for flag, on in (("--deal-spares", o.deal_spares), ("--shuffle-cards", o.shuffle_cards)) if on]
+        out += ["--tiles", o.tiles_path] if o.tiles_path else []
+        out += ["--escape-cards", o.escape_path] if o.escape_path else []
+        return out + seat_options(self.human_seats, self.bot_names)
 
     # -- what the terminal may ask -------------------------------------------------------
     def _follow(self) -> None:

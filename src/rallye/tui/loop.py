@@ -3,6 +3,7 @@ header, and the loop's input, saving, quitting and end of input."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -162,6 +163,28 @@ def resume_choices(
     if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
         return seats, resolve(",".join(b for b in saved if b), players - 1)
     return seats, None
+
+
+def seat_options(humans: Sequence[int], bot_names: Sequence[str | None]) -> list[str]:
+    """The ``rallye play`` options that seat the people and bots as ``humans`` and
+    ``bot_names`` say (none for the defaults: seat 1 and the heuristic bot).
+
+    >>> seat_options((1,), ["easy", None, "random", "random"])
+    ['--seat', '2', '--bots', 'easy,random']
+    >>> seat_options((0, 2), [None, "heuristic", None])
+    ['--humans', '1,3']
+    """
+    out: list[str] = []
+    if len(humans) > 1:
+        out += ["--humans", ",".join(str(s + 1) for s in humans)]
+    elif tuple(humans) != (0,):
+        out += ["--seat", str(humans[0] + 1)]
+    bots = [b for b in bot_names if b is not None]
+    while len(bots) > 1 and bots[-1] == bots[-2]:  # --bots repeats its last name
+        bots.pop()
+    if any(b != DEFAULT_BOT for b in bots):
+        out += ["--bots", ",".join(bots)]
+    return out
 
 
 def seat_names(n_players: int, humans: Sequence[int], bots: Sequence[str]) -> list[str | None]:
@@ -378,5 +401,9 @@ class SavingLoop:
                 self.say(self.tc("pass.only_enter", who=seat_label), "yellow")
 
     def seed_line(self, seed: int) -> None:
-        """At the end, and only then: the seed that rebuilds every hand."""
-        self.say(self.tc("seed.at_end", seed=seed, game=self.game), "dim")
+        """At the end, and only then: the seed that rebuilds every hand, in a command that
+        carries every option the deal needs (the session's ``deal_options()``)."""
+        options: list[str] = getattr(self.s, "deal_options", list)()
+        words = ["rallye", "play", self.game, *options, "--seed", str(seed)]
+        command = " ".join(shlex.quote(w) for w in words)
+        self.say(self.tc("seed.at_end", seed=seed, command=command), "dim")
