@@ -190,3 +190,52 @@ def test_the_play_again_hint_reproduces_the_same_deal(
     args = build_parser().parse_args([*command[1:], "--lang", "en", "--save", str(again)])
     assert run(args, console(), feed([])) == 0
     assert read_jsonl(again) == read_jsonl(first)  # the same deal, seats and bots: the same game
+
+
+# -- km, not miles; 1000 Meilen's sheet agrees with itself ------------------------------------
+@pytest.mark.parametrize("edition", ["wm2006", "hu", "fxschmid", "meilen"])
+def test_lang_en_does_not_mix_miles_and_km(edition: str) -> None:
+    """Every box counts kilometres (the 1000 Meilen rulebook too: "1 km = 1 Punkt"): the
+    English cards say km like the rest of the screen."""
+    from rallye.mille.cards import DISTANCE_KM
+
+    c = console()
+    run_session(MilleSession.new(edition, 2, 1, 0, ["random"]), always_first(), c, lang="en")
+    out = c.export_text()
+    assert " km" in out and "mile" not in out.lower().replace("mille", "")
+    ed = MilleSession.new(edition, 2, 1, 0, ["random"]).view().edition
+    assert all(ed.card_name(card, "en") == f"{km} km" for card, km in DISTANCE_KM.items())
+
+
+def always_first() -> Callable[[str], str]:
+    """The first legal move at every prompt, Enter at every pause, for a whole match."""
+    return lambda prompt: "1" if prompt.strip() == "your move>" else ""
+
+
+def test_1000_meilen_sheet_label_agrees_with_its_footer() -> None:
+    """meilen's trip line is the winner's 400: when nobody made 1000 exactly it goes to the
+    closest side, and the footer names that side instead of saying nobody got there."""
+    from rallye.mille.edition import SCORE_LINES
+    from rallye.mille.state import ScoreSheet
+    from rallye.tui.render import Labels, sheet_table
+
+    view = MilleSession.new("meilen", 2, 1, 0, ["random"]).view()
+    first = [0] * len(SCORE_LINES)
+    first[SCORE_LINES.index("distance")] = 950
+    first[SCORE_LINES.index("trip")] = 400  # the closest side's 400 (scoring.py, meilen)
+    rows = (tuple(first), (0,) * len(SCORE_LINES))
+    sheet = ScoreSheet(hand=0, dealer=0, rows=rows, totals=(1350, 0), completed_by=None, extended_by=None)
+    for lang, label, footer in [
+        ("de", "Gewinner (1000 km oder am nächsten)", "kein Team hat die Strecke geschafft; am nächsten dran: Team 1"),
+        ("en", "Winner (1000 km or closest)", "no side completed the trip; closest to it: Side 1"),
+    ]:
+        c = console()
+        c.print(sheet_table(sheet, Labels.for_view(view, {0: "you", 1: "random"}, lang)))
+        out = c.export_text()
+        assert label in out and footer in out and "Meilen" not in out
+    c = console()
+    nobody = ScoreSheet(
+        hand=0, dealer=0, rows=((0,) * len(SCORE_LINES),) * 2, totals=(0, 0), completed_by=None, extended_by=None
+    )
+    c.print(sheet_table(nobody, Labels.for_view(view, {}, "en")))
+    assert "no side completed the trip" in c.export_text() and "closest" not in c.export_text()

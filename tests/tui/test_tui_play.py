@@ -228,13 +228,13 @@ def test_language_choice_and_fallback() -> None:
     c = console()
     play_mille(play_args(seed=1, lang="en"), c, feed(["quit", ""]))
     out = c.export_text()
-    assert "Your hand" in out and "(D100)" in out and "100 miles" in out
+    assert "Your hand" in out and "(D100)" in out and "100 km (D100)" in out and "miles" not in out
     c = console()
     play_mille(play_args(seed=1, lang="hu"), c, feed(["quit", ""]))
     out = c.export_text()
     # the screen speaks Hungarian; the cards fall back to English, with a note saying so
     assert "A(z) wm2006 kiadásban nincsenek hu nyelvű kártyanevek" in out
-    assert "A kezed (7 kártya)" in out and "100 miles" in out and "Viszlát." in out
+    assert "A kezed (7 kártya)" in out and "100 km" in out and "Viszlát." in out
     c = console()
     play_mille(play_args(seed=1, edition="hu", lang=None), c, feed(["quit", ""]))
     out = c.export_text()

@@ -369,8 +369,11 @@ def sheet_table(sheet: ScoreSheet, labels: Labels) -> Table:
     t.add_row(Text(labels.word("hand_total"), style="bold"), *(str(x) for x in sheet.hand_totals))
     t.add_row(Text(labels.word("total"), style="bold"), *(Text(str(x), style="bold") for x in sheet.totals))
     notes = []
+    closest = [s for s, row in enumerate(sheet.rows) if row[SCORE_LINES.index("trip")] > 0]
     if sheet.completed_by is not None:
         notes.append(tr("sheet.completed_by", n=sheet.completed_by + 1))
+    elif closest:  # meilen: nobody made it exactly; the trip line went to the closest
+        notes.append(tr("sheet.closest", sides=tr("result.and").join(tr("tableau.side", n=s + 1) for s in closest)))
     else:
         notes.append(tr("sheet.not_completed"))
     if sheet.extended_by is not None:
