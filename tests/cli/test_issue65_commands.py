@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from rallye.cli import main
@@ -39,3 +43,31 @@ def test_seat_99_states_the_real_range(game: str, seat: str, capsys: pytest.Capt
     said = out.out + out.err
     assert f"--seat {seat}: no such seat; with 3 players the seats are 1..3" in said
     assert "64" not in said
+
+
+BROKEN_HEADERS = [
+    {"type": "header"},
+    {"type": "header", "game": None},
+    {"type": "header", "game": "mille", "edition": None, "players": None, "seed": None},
+    {"type": "header", "game": "knightrider", "players": 3, "seed": None, "options": None},
+    {"type": "header", "game": "mille", "format": 1, "edition": "wm2006", "players": 2, "seed": 1,
+     "tui": {"human_seats": [None, [1, 2]]}},
+    {"type": "header", "game": "knightrider", "version": [1, 2], "players": 3, "seed": 1},
+    {"type": "header", "game": "knightrider", "version": 1, "players": 3, "seed": 1, "options": {"tour": None}},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("header", BROKEN_HEADERS, ids=range(len(BROKEN_HEADERS)))
+@pytest.mark.parametrize("command", [["replay"], ["play", "mille", "--resume"], ["play", "knightrider", "--resume"]])
+def test_no_python_none_or_tuple_reprs_in_messages(
+    header: dict[str, object], command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A broken record is refused naming the field as JSON writes it (null, [1, 2]), never as
+    Python's None or a tuple."""
+    path = tmp_path / "broken.jsonl"
+    path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    assert main([*command, str(path), "--lang", "en"]) == 2
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "broken.jsonl" in said and "Traceback" not in said
+    assert "None" not in said and not re.search(r"\(\d+, \d+\)|\[None|\(None", said), said

@@ -143,7 +143,7 @@ def test_replay_checks_the_header_before_parsing_the_rest(tmp_path: Path) -> Non
     c = console()
     assert replay_command(path, c) == 2
     out = c.export_text()
-    assert "no known game ('chess')" in out and "line 2" not in out
+    assert "no known game (field 'game' is \"chess\")" in out and "line 2" not in out
 
 
 def test_elo_of_a_bot_that_won_everything_is_a_bound_not_a_zero_width_interval() -> None:

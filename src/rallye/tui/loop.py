@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
+from rallye.core.jsonio import shown
 from rallye.i18n import Translator, translator
 from rallye.tui.words import common
 
@@ -133,9 +134,9 @@ def saved_humans(header: dict[str, Any], players: int, source: str | Path | None
         return tuple(sorted(good))
     if source is None:
         return tuple(sorted(set(good)))
-    shown = ", ".join(repr(s)[:12] for s in seats[:5]) or "none"
+    said = ", ".join(shown(s, 12) for s in seats[:5]) or "none"
     raise RecordError(
-        f"{source}: line 1: the terminal's seats for people ({shown}, 0-based) are not seats of a "
+        f"{source}: line 1: the terminal's seats for people ({said}, 0-based) are not seats of a "
         f"{players}-player game; choose with --seat or --humans",
         rule="record-header",
     )

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
+from rallye.core.jsonio import shown_field
 from rallye.core.record import Line, iter_jsonl_file
 from rallye.i18n import LANGUAGES
 from rallye.tui.words import common
@@ -55,7 +56,7 @@ def replay_command(path: str | Path, console: Console, *, lang: str | None = Non
         n, head = first
         if head.get("game") not in ("mille", "knightrider"):
             raise RecordError(
-                f"{path}: line {n}: the header names no known game ({head.get('game')!r}); "
+                f"{path}: line {n}: the header names no known game (field 'game' is {shown_field(head, 'game')}); "
                 "expected 'mille' or 'knightrider'",
                 rule="record-format",
             )
