@@ -239,3 +239,56 @@ def test_1000_meilen_sheet_label_agrees_with_its_footer() -> None:
     )
     c.print(sheet_table(nobody, Labels.for_view(view, {}, "en")))
     assert "no side completed the trip" in c.export_text() and "closest" not in c.export_text()
+
+
+# -- the Knight Rider chase fits an 80x45 terminal -------------------------------------------
+def terminal(width: int = 80, height: int = 45) -> Any:
+    import io
+
+    from rich.console import Console
+
+    return Console(file=io.StringIO(), width=width, height=height, record=True, color_system=None, force_terminal=True)
+
+
+@pytest.mark.parametrize(("players", "seed", "lang"), [(3, 7, "en"), (5, 2, "de"), (4, 11, "hu"), (2, 5, "fr")])
+def test_the_knight_rider_chase_screen_fits_80x45_and_keeps_the_villain(players: int, seed: int, lang: str) -> None:
+    from rallye.knightrider import Options
+    from rallye.tui.knightrider_app import KRSession
+    from rallye.tui.knightrider_render import Labels, map_legend
+
+    session = KRSession.new(players, seed, 0, ["random"] * (players - 1), Options(quick_build=True, tour=1))
+    screens = 0
+    for _ in range(6):  # the chase's first turns of the person
+        while not session.over and not (session.human_to_act and session.view().phase == "turn"):
+            session.play(session.legal()[0]) if session.human_to_act else session.bot_move()
+        if session.over:
+            break
+        c = terminal()
+        kr_run(session, feed([]), c, lang=lang)  # one screen, then end of input
+        lines = c.export_text().splitlines()
+        start = max(i for i, line in enumerate(lines) if line.startswith("Knight Rider ·"))
+        screen = lines[start:]
+        end = next(i for i, line in enumerate(screen) if line.startswith("▶"))  # the turn line; the prompt follows
+        assert end + 2 <= 45, "\n".join(screen)
+        assert "VV" in "\n".join(screen[:end]) or any(c.field == session.view().villain for c in session.view().cars)
+        legend = Labels.for_view(session.view(), lang=lang)
+        one_line = map_legend(session.view(), legend)
+        assert one_line.cell_len <= 80 and "\n" not in one_line.plain
+        assert one_line.plain in screen  # printed as one line
+        session.play(session.legal()[0])
+        screens += 1
+    assert screens >= 3
+
+
+def test_the_legend_gives_each_kind_of_tile_its_own_symbol() -> None:
+    from rallye.knightrider import Options
+    from rallye.tui.knightrider_app import KRSession
+    from rallye.tui.knightrider_render import Labels, map_legend
+
+    session = KRSession.new(2, 3, 0, ["random"], Options(quick_build=True, tour=1))
+    while session.view().phase != "turn":
+        session.play(session.legal()[0]) if session.human_to_act else session.bot_move()
+    legend = map_legend(session.view(), Labels.for_view(session.view(), lang="en")).plain
+    symbols = [item.split(" ")[0] for item in legend.split("  ")]
+    assert len(symbols) == len(set(symbols)) >= 6, legend  # ▒▒ built-up, ▓▓ start, ▚▚ targets: not one glyph
+    assert {"▒▒", "▓▓", "▚▚", "VV"} <= set(symbols)

@@ -333,7 +333,8 @@ class _Loop(SavingLoop):
         view = self.s.view()
         parts, marks = self.menu_parts()
         squares = {(a.x, a.y): self.letters[(a.x, a.y)] for a in self.menu if isinstance(a, Place)}
-        self.c.print(render_screen(view, self.labels(), parts, cell_marks=marks, square_marks=squares))
+        size = (self.c.width, self.c.height) if getattr(self.c, "is_terminal", False) else None
+        self.c.print(render_screen(view, self.labels(), parts, cell_marks=marks, square_marks=squares, size=size))
 
     def show_detours(self, arg: str) -> None:
         view = self.s.view()
