@@ -71,3 +71,26 @@ def test_no_python_none_or_tuple_reprs_in_messages(
     said = out.out + out.err
     assert "broken.jsonl" in said and "Traceback" not in said
     assert "None" not in said and not re.search(r"\(\d+, \d+\)|\[None|\(None", said), said
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["mille", "--edition", "nope"], "--edition nope: diese Ausgabe gibt es nicht; die Ausgaben sind wm2006, hu"),
+        (["mille", "--bots", "nope"], '--bots: einen Bot "nope" gibt es nicht; die Bots sind climbed'),
+        (["mille", "--players", "5"], "--players 5: wm2006 wird von 2, 3, 4, 6 Spielern gespielt"),
+        (["knightrider", "--bots", "random,nope", "--lang", "hu"], '--bots: "nope" nevű bot nincs'),
+        (
+            ["mille", "--edition", "meilen", "--players", "7", "--lang", "fr"],
+            "--players 7 : meilen se joue à 2, 3, 4, 5, 6",
+        ),
+    ],
+)
+def test_the_options_a_newcomer_gets_wrong_are_told_in_the_screens_language(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    assert main(["play", *argv, "--delay", "0"]) == 2
+    out = capsys.readouterr()
+    assert said in out.out + out.err
+    assert "unknown" not in out.out + out.err and "[rule:" not in out.out + out.err

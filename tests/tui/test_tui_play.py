@@ -264,16 +264,16 @@ def test_every_word_of_the_screen_in_the_chosen_language(lang: str, words: tuple
 def test_bad_settings_get_clear_errors() -> None:
     c = console()
     assert play_mille(play_args(seed=1, players=5), c, feed([])) == 2
-    assert "wm2006 is played by 2, 3, 4, 6 players, not 5" in c.export_text()
+    assert "--players 5: wm2006 is played by 2, 3, 4, 6 players" in c.export_text()
     c = console()
     assert play_mille(play_args(seed=1, seat=3), c, feed([])) == 2
     assert "with 2 players the seats are 1..2" in c.export_text()
     c = console()
     assert play_mille(play_args(seed=1, bots="nosuchbot"), c, feed([])) == 2
-    assert "unknown bot 'nosuchbot'" in c.export_text()
+    assert "there is no bot \"nosuchbot\"" in c.export_text()
     c = console()
     assert play_mille(play_args(seed=1, edition="nope"), c, feed([])) == 2
-    assert "unknown edition 'nope'" in c.export_text()
+    assert "--edition nope: there is no such edition" in c.export_text()
 
 
 def test_missing_heuristic_bot_falls_back_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:

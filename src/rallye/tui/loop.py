@@ -54,6 +54,9 @@ def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], 
         return []
     known = agent_names(game)
     names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
+    unknown = next((n for n in names if n not in known and n != DEFAULT_BOT), None)
+    if unknown is not None:
+        raise UsageError("play.unknown_bot", bot=shown(unknown), known=", ".join(known))
     if DEFAULT_BOT in names and DEFAULT_BOT not in known:
         fallback = "random" if "random" in known else known[0]
         msg_id = "play.kr_bot_missing" if game == "knightrider" else "play.bot_missing"
