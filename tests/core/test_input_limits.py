@@ -245,7 +245,12 @@ HOSTILE_OPTIONS = [
     ["play", "mille", "--seed", "7" * 5000],
     ["play", "mille", "--seed", "7" * 30],  # would make a record no reader accepts
     ["play", "mille", "--players", "7" * 4000],
-    ["play", "mille", "--seat", "7" * 5000],  # --seat -1 is a seat that does not exist: tests/cli/test_issue65_commands.py
+    [
+        "play",
+        "mille",
+        "--seat",
+        "7" * 5000,
+    ],  # --seat -1 is a seat that does not exist: tests/cli/test_issue65_commands.py
     ["play", "mille", "--delay", "nan"],
     ["play", "mille", "--delay", "1e308"],
     ["play", "knightrider", "--tour", "7" * 40],

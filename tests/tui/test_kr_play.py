@@ -299,7 +299,7 @@ def test_bad_settings_get_clear_errors() -> None:
     cases = [
         (play_args(seed=1, players=6), "Knight Rider is for 2 to 5 players, not 6"),
         (play_args(seed=1, seat=4), "with 3 players the seats are 1..3"),
-        (play_args(seed=1, bots="nosuchbot"), "there is no bot \"nosuchbot\"; the bots are easy"),
+        (play_args(seed=1, bots="nosuchbot"), 'there is no bot "nosuchbot"; the bots are easy'),
         (play_args(seed=1, edition="wm2006"), "--edition is for Mille Bornes"),
         (play_args(seed=1, tour=9), "option 'tour' must be 0..5"),
     ]

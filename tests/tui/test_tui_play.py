@@ -270,7 +270,7 @@ def test_bad_settings_get_clear_errors() -> None:
     assert "with 2 players the seats are 1..2" in c.export_text()
     c = console()
     assert play_mille(play_args(seed=1, bots="nosuchbot"), c, feed([])) == 2
-    assert "there is no bot \"nosuchbot\"" in c.export_text()
+    assert 'there is no bot "nosuchbot"' in c.export_text()
     c = console()
     assert play_mille(play_args(seed=1, edition="nope"), c, feed([])) == 2
     assert "--edition nope: there is no such edition" in c.export_text()
