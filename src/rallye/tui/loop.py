@@ -379,8 +379,8 @@ class SavingLoop:
             words, key = translator(self.ui, "web"), f"code.{exc.rule}"
         reason = words(key) if exc.rule and words.has(key) else self.tc("refused.rule", rule=exc.rule or exc.code)
         if typed:
-            shown = typed.strip()
-            reason = f"'{shown[:40]}{'…' if len(shown) > 40 else ''}': {reason}"
+            text = typed.strip()
+            reason = self.tc("refused.typed", typed=text[:40] + ("…" if len(text) > 40 else ""), reason=reason)
         self.say(self.tc(prefix, error=reason), "red")
 
     def pass_keyboard(self, seat_label: str) -> None:
