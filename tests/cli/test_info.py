@@ -25,7 +25,7 @@ def test_editions_lists_every_edition_with_aliases(capsys: pytest.CaptureFixture
         ("hu", ["Zöldhullám", "Defekt biztos autógumi", "Villámválasz", "Végsebesség", "Durr-defekt"]),
         ("wm2006", ["Grüne Welle", "Blechschaden", "Die Krönung", "Schneider", "Verlängerung"]),
         ("fxschmid", ["Rallyeservice", "Selbsthilfe", "Sonderwertung", "Nicht platziert", "Fahrerführung"]),
-        ("meilen", ["Schnecke 25", "Schwalbe 200", "Unkaputtbar", "Meilen auf der Hand"]),
+        ("meilen", ["Schnecke 25", "Schwalbe 200", "Unkaputtbar", "Gewinner (1000 km oder am nächsten)"]),
     ],
 )
 def test_rules_prints_the_edition_cards_and_score_words_in_its_language(

@@ -99,7 +99,7 @@ def test_bad_tile_wrong_mix_counts() -> None:
 
 def test_bad_tile_count() -> None:
     msg = _tile_error(lambda d: d["tiles"].pop())
-    assert "35 tiles, expected 36" in msg and "missing [66]" in msg
+    assert "35 tiles, expected 36" in msg and "missing 66)" in msg
 
 
 def _escape_error(mutate: Any) -> str:

@@ -260,7 +260,7 @@ MALFORMED = [
     ("wrong type bool for int", _set(["scoring", "safety"], True), "scoring.safety", "must be int"),
     ("wrong type string for bool", _set(["extra_turn_after_safety"], "no"), "extra_turn_after_safety", "must be bool"),
     ("negative value", _set(["scoring", "trip"], -400), "scoring.trip", "negative"),
-    ("unknown card in deck", _set(["deck", "D300"], 2), "deck", "unknown cards ['D300']"),
+    ("unknown card in deck", _set(["deck", "D300"], 2), "deck", "unknown cards D300"),
     ("unknown card removed", _set(["small_game", "removed"], ["STOP", "BANANA"]), "small_game.removed", "BANANA"),
     ("two of a safety", _set(["deck", "EXTRA_TANK"], 2), "deck.EXTRA_TANK", "each safety exists once"),
     ("bad teams: seat missing", _set(["teams", "4"], [[0, 2], [1]]), "teams.4", "each seat"),

@@ -334,7 +334,7 @@ def test_end_line_says_won_shared_or_drawn():
         bad = json.loads(json.dumps(lines))
         bad[-1]["result"] = "drawn"
         err = _rejected(bad)
-        assert f"line {len(bad)}:" in str(err) and "'drawn'" in str(err) and err.rule == "score"
+        assert f"line {len(bad)}:" in str(err) and '"drawn"' in str(err) and err.rule == "score"
     old = json.loads(json.dumps(rec.lines))
     del old[-1]["result"]  # a record written before the field: still replays
     assert replay_text(text_of(old)).finished

@@ -166,7 +166,7 @@ MALFORMED_VIEWS = [
     ("wrong game", lambda d: d.update(game="knightrider"), "field 'game'"),
     ("wrong version", lambda d: d.update(version=99), "field 'version'"),
     ("missing field", lambda d: d.pop("hand"), "missing field 'hand'"),
-    ("missing tableau field", lambda d: d["tableaus"][0].pop("km"), "missing field 'km'"),
+    ("missing tableau field", lambda d: d["tableaus"][0].pop("km"), "missing field 'tableaus[0].km'"),
     ("bad card", lambda d: d.update(hand=["D300"]), "field 'hand'"),
     ("hand not a list", lambda d: d.update(hand="D100"), "field 'hand'"),
     ("bad discard", lambda d: d.update(discard=[1]), "field 'discard'"),

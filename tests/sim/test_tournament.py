@@ -189,3 +189,28 @@ def test_batch_play_lifts_the_search_levels_cpu_ceiling() -> None:
     assert agents[0].cpu_limit is None and agents[1].cpu_limit is None
     assert agents[0].deals == 24 and agents[1].deals == 160  # the levels' budgets themselves are kept
     assert make_agent("mille", "expert").cpu_limit is not None  # type: ignore[attr-defined]  # (interactive play)
+
+
+def test_the_plot_draws_an_open_ended_interval_as_open(tmp_path: Path) -> None:
+    """Issue 65, item 8: a bot that won (or lost) everything has a one-sided interval; its
+    open end is a dashed arrow running to the edge of the axis, not a bar stopping at the point."""
+    from rallye.sim.tournament import figure, plot
+
+    report = {
+        "bots": [
+            {"bot": "winner", "elo": 120.0, "elo_ci95": [70.0, None]},
+            {"bot": "middle", "elo": 0.0, "elo_ci95": [-40.0, 40.0]},
+            {"bot": "loser", "elo": -120.0, "elo_ci95": [None, -70.0]},
+        ],
+        "config": {"game": "mille", "edition": "wm2006", "players": 2, "seed": 1},
+        "matches": 12,
+    }
+    fig = figure(report, [])
+    ratings = fig.axes[0]
+    bottom, top = ratings.get_ylim()
+    arrows = [(t.xy, t.xyann) for t in ratings.texts if getattr(t, "arrow_patch", None) is not None]
+    assert sorted(arrows) == sorted([((0, top), (0, 120.0)), ((2, bottom), (2, -120.0))])
+    assert bottom < -120.0 - 50 and top > 120.0 + 50  # the open ends reach past every closed one
+    caps = sorted((x, y) for line in ratings.lines if line.get_marker() == "_" for x, y in line.get_xydata())
+    assert caps == [(0, 70.0), (1, -40.0), (1, 40.0), (2, -70.0)]  # no cap where an interval is open
+    assert plot(report, [], tmp_path / "t.png").read_bytes().startswith(b"\x89PNG")

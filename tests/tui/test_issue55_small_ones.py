@@ -27,12 +27,12 @@ def _no_input(prompt: str) -> str:
 def test_seat_0_is_refused_not_played_as_seat_1() -> None:
     c = console()
     assert play_mille(mille_args(seat=0, seed=3), c, _no_input) == 2
-    assert "--seat must be 1..2" in c.export_text()
+    assert "with 2 players the seats are 1..2" in c.export_text()
     from rallye.tui.knightrider_app import play_knightrider
 
     c = console()
     assert play_knightrider(kr_args(seat=0, seed=3), c, _no_input) == 2
-    assert "--seat must be 1..3" in c.export_text()
+    assert "with 3 players the seats are 1..3" in c.export_text()
 
 
 def _saved_with_seat(tmp_path: Path, seat: int) -> Path:
@@ -143,7 +143,7 @@ def test_replay_checks_the_header_before_parsing_the_rest(tmp_path: Path) -> Non
     c = console()
     assert replay_command(path, c) == 2
     out = c.export_text()
-    assert "no known game ('chess')" in out and "line 2" not in out
+    assert "no known game (field 'game' is \"chess\")" in out and "line 2" not in out
 
 
 def test_elo_of_a_bot_that_won_everything_is_a_bound_not_a_zero_width_interval() -> None:

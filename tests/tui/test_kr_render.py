@@ -186,7 +186,7 @@ def test_move_choices_are_marked_so_they_cannot_be_read_as_cars() -> None:
     table = text_of(moves_table(v, lab, entries))
     assert "#1" in table and f"field {infos[0].move.x},{infos[0].move.y}" in table
     assert move_mark(10) == "" and move_mark(0) == ""  # no two-digit marks: '12' is two cars on a field
-    assert "#1 your move 1" in text_of(render_screen(v, lab))  # the legend says what a mark is
+    assert "#1 move 1" in text_of(render_screen(v, lab))  # the legend says what a mark is
 
 
 def test_seat_numbers_are_the_same_everywhere_no_second_car_numbering() -> None:

@@ -45,12 +45,12 @@ def kr_out(**kw: object) -> str:
 @pytest.mark.parametrize(
     ("kw", "words"),
     [
-        (dict(lang=None), "--seat muss zwischen 1 und 2 liegen"),  # wm2006 is German
-        (dict(lang=None, edition="meilen"), "--seat muss zwischen 1 und 2 liegen"),
-        (dict(lang=None, edition="hu"), "a --seat értéke 1..2 lehet"),  # the Hungarian edition
-        (dict(lang="hu"), "a --seat értéke 1..2 lehet"),
-        (dict(lang="fr"), "--seat doit être entre 1 et 2"),
-        (dict(lang="en"), "--seat must be 1..2"),
+        (dict(lang=None), "bei 2 Spielern sind die Plätze 1..2"),  # wm2006 is German
+        (dict(lang=None, edition="meilen"), "bei 2 Spielern sind die Plätze 1..2"),
+        (dict(lang=None, edition="hu"), "2 játékosnál a helyek: 1..2"),  # the Hungarian edition
+        (dict(lang="hu"), "2 játékosnál a helyek: 1..2"),
+        (dict(lang="fr"), "à 2 joueurs les places sont 1..2"),
+        (dict(lang="en"), "with 2 players the seats are 1..2"),
     ],
 )
 def test_a_seat_that_does_not_exist_in_the_games_language(kw: dict[str, object], words: str) -> None:

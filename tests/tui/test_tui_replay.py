@@ -125,7 +125,7 @@ def test_a_truncated_line_and_an_unknown_game_are_rejected(tmp_path: Path) -> No
     other.write_text('{"type":"header","game":"chess"}\n', encoding="utf-8")
     c = console()
     assert replay_command(other, c) == 2
-    assert "line 1: the header names no known game ('chess')" in c.export_text()
+    assert "line 1: the header names no known game (field 'game' is \"chess\")" in c.export_text()
 
 
 def test_knightrider_record_without_its_module_is_a_clear_error(

@@ -41,6 +41,19 @@ def _int(text: str) -> int:
     return int(t)
 
 
+def integer(text: str) -> int:
+    """A whole number (of at most 30 digits) whose range depends on other options, so it
+    is checked, and stated, where it is known (``--seat 99`` in a 2-player game).
+
+    >>> integer("99")
+    99
+    """
+    return _int(text)
+
+
+integer.__name__ = "whole number"
+
+
 def whole(lo: int, hi: int) -> Callable[[str], int]:
     """A whole number from ``lo`` to ``hi``."""
 

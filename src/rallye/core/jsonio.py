@@ -57,6 +57,29 @@ _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{\]}]|NaN|Infinity|-?[0-9][0-9
 _LONG_NUMBER = re.compile("[0-9.eE+-]{" + str(MAX_NUMBER_CHARS + 1) + ",}")
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """A value read from JSON, for a message, as JSON writes it (``null``, ``[1, 2]``,
+    ``"x"``: never Python's ``None`` or a tuple), cut to ``limit`` characters.
+
+    >>> shown(None), shown((1, 2)), shown("x"), shown("y" * 50, 8)
+    ('null', '[1, 2]', '"x"', '"yyyyyy…')
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON (a set, an object): its text
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shown_field(obj: object, name: str) -> str:
+    """``obj[name]`` for a message (see :func:`shown`), or ``missing`` if there is none.
+
+    >>> shown_field({"a": None}, "a"), shown_field({}, "a")
+    ('null', 'missing')
+    """
+    return shown(obj[name]) if isinstance(obj, dict) and name in obj else "missing"
+
+
 def _where(source: str, line: int | None) -> str:
     return source if line is None else f"{source}: line {line}"
 

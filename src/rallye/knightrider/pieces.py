@@ -220,7 +220,12 @@ def parse_tiles(doc: Any, src: str = "<tiles>") -> tuple[Tile, ...]:
         tiles.append(Tile(num, (grid[0], grid[1], grid[2]), openings))
     if len(tiles) != len(TILE_NUMBERS):
         missing = sorted(set(TILE_NUMBERS) - set(seen))
-        raise _fail(src, "field 'tiles'", f"{len(tiles)} tiles, expected 36 (missing {missing})", "tile-count")
+        raise _fail(
+            src,
+            "field 'tiles'",
+            f"{len(tiles)} tiles, expected 36 (missing {', '.join(map(str, missing))})",
+            "tile-count",
+        )
     counts = {k: 0 for k in SHAPES}
     for t in tiles:
         counts[t.shape] += 1

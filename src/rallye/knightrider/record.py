@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import GameError, RecordError
+from rallye.core.jsonio import shown, shown_field
 from rallye.core.record import Line, iter_field, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.knightrider.actions import Action, parse_action
 from rallye.knightrider.engine import apply, is_over, new_game
@@ -108,9 +109,15 @@ def replay(lines: Sequence[Line] | Iterable[tuple[int, Line]], *, source: str = 
     if head.get("type") != "header":
         raise RecordError(f"{where}: the first line must be the header", rule="record-header")
     if head.get("game") != GAME:
-        raise RecordError(f"{where}: not a Knight Rider record (game {head.get('game')!r})", rule="record-header")
+        raise RecordError(
+            f"{where}: not a Knight Rider record (field 'game' is {shown_field(head, 'game')})", rule="record-header"
+        )
     if head.get("version") != VERSION:
-        raise RecordError(f"{where}: unsupported record version {head.get('version')!r}", rule="record-header")
+        raise RecordError(
+            f"{where}: unsupported record version (field 'version' is {shown_field(head, 'version')};"
+            f" this rallye reads {VERSION})",
+            rule="record-header",
+        )
     rules = head.get("rules", 1)
     if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:
         raise RecordError(f"{where}: field 'rules' must be a rules version (1, 2, ...)", rule="record-header")
@@ -161,7 +168,8 @@ def _replay_body(numbered: Iterator[tuple[int, Line]], head: Line, where: str, s
                 raise RecordError(f"{where}: result line but the game is not over", rule="record-result")
             if line.get("winner") != state.winner:
                 raise RecordError(
-                    f"{where}: result says winner {line.get('winner')!r} but the game gives {state.winner!r}",
+                    f"{where}: result says winner {shown_field(line, 'winner')}"
+                    f" but the game gives {shown(state.winner)}",
                     rule="record-result",
                 )
             if "turns" in line and line["turns"] != state.turn:
@@ -190,7 +198,7 @@ def _replay_body(numbered: Iterator[tuple[int, Line]], head: Line, where: str, s
             if line["events"] != got:
                 raise RecordError(
                     f"{where}: the recorded chance outcomes/events differ from the replay:"
-                    f" recorded {line['events']!r}, replay {got!r}",
+                    f" recorded {shown(line['events'], 200)}, replay {shown(got, 200)}",
                     rule="record-events",
                 )
         state = new

@@ -171,7 +171,10 @@ def _template(view: View, options: Options | None) -> _Template:
         len(KITT_KINDS) * (MAX_PLAYERS - sets),
         len(DETOUR_KINDS) * (MAX_PLAYERS - sets),
     ):
-        raise ValueError(f"the view's set-aside cards {view.set_aside} do not fit {n} players")
+        raise ValueError(
+            f"the view's set-aside cards ({view.set_aside[0]} K.I.T.T., {view.set_aside[1]} detour)"
+            f" do not fit {n} players"
+        )
     shuffled = opts.shuffle_cards if options is not None else None
     kitt_plays = [(p, KITT_KINDS.index(k)) for p, k in view.played]
     detour_plays = [(d.player, DETOUR_KINDS.index(d.kind)) for d in view.detours]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from rallye.core.errors import ConfigError
+from rallye.core.jsonio import shown
 from rallye.core.rng import Rng
 from rallye.knightrider.pieces import Pieces, load_pieces
 
@@ -62,18 +63,20 @@ class Options:
     def __post_init__(self) -> None:
         for name in ("quick_build", "rolled_start", "deal_spares", "shuffle_cards"):
             if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"option {name!r} must be true or false, got {getattr(self, name)!r}", rule="options")
+                raise ConfigError(
+                    f"option {name!r} must be true or false, got {shown(getattr(self, name))}", rule="options"
+                )
         for name in ("tiles_path", "escape_path"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
-                raise ConfigError(f"option {name!r} must be a file name or null, got {value!r}", rule="options")
+                raise ConfigError(f"option {name!r} must be a file name or null, got {shown(value)}", rule="options")
         if not isinstance(self.tour, int) or isinstance(self.tour, bool) or not 0 <= self.tour <= 5:
-            raise ConfigError(f"option 'tour' must be 0..5, got {self.tour!r}", rule="options")
+            raise ConfigError(f"option 'tour' must be 0..5, got {shown(self.tour)}", rule="options")
         if self.turn_limit is not None and (
             not isinstance(self.turn_limit, int) or isinstance(self.turn_limit, bool) or self.turn_limit < 1
         ):
             raise ConfigError(
-                f"option 'turn_limit' must be a positive integer, got {self.turn_limit!r}", rule="options"
+                f"option 'turn_limit' must be a positive integer, got {shown(self.turn_limit)}", rule="options"
             )
 
     def to_json(self) -> dict[str, Any]:

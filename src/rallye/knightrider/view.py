@@ -133,6 +133,10 @@ class View:
         if any(not 0 <= c <= _MAX_CARDS for c in held):
             raise RecordError(f"view JSON: a player holds from 0 to {_MAX_CARDS} cards of a kind", rule="view-json")
 
+        problem = _impossible(data)
+        if problem:
+            raise RecordError(f"view JSON: {problem}", rule="view-json")
+
         def xy(v: Any) -> XY | None:
             return None if v is None else (int(v[0]), int(v[1]))
 
@@ -189,6 +193,94 @@ class View:
         )
 
 
+#: The phases of a game (``State.phase``).
+PHASES = ("build", "start", "enter", "turn", "over")
+_ROTATIONS = (0, 90, 180, 270)
+
+
+def _impossible(d: dict[str, Any]) -> str | None:
+    """What makes a well-typed view (checked by :func:`_check_shape`) impossible, naming
+    the field: a value out of its range, a tile or a car listed twice, a winner while the
+    game goes on, a detour off the track, and the like."""
+    from rallye.knightrider.pieces import TILE_NUMBERS
+
+    n = d["players"]
+    seats = range(n)
+    if d["phase"] not in PHASES:
+        return f"field 'phase' must be one of {', '.join(PHASES)}"
+    over = d["phase"] == "over"
+    if d["over"] != over:
+        return "field 'over' must be true exactly when 'phase' is 'over'"
+    if d["winner"] is not None and (not over or d["winner"] not in seats):
+        return "field 'winner' names a seat only when the game is over"
+    if (d["current"] is None) != over:
+        return "field 'current' is null exactly when the game is over"
+    if d["start_tile"] is None and d["phase"] in ("enter", "turn"):
+        return f"field 'start_tile' is null, but in phase '{d['phase']}' the start tile lies on the table"
+    if d["start_player"] not in seats:
+        return f"field 'start_player' must be a seat 0..{n - 1}"
+    if d["turn"] < 0 or d["face_down"] < 0:
+        return "fields 'turn' and 'face_down' must not be negative"
+    on_table = range(g.SQ_MIN, g.SQ_MAX + 1)
+    named = [("start_tile", d["start_tile"])] + [
+        (f"{k}[{i}]", sq) for k in ("centre", "targets", "start_choices") for i, sq in enumerate(d[k])
+    ]
+    named += [(f"tiles[{i}]", (t["x"], t["y"])) for i, t in enumerate(d["tiles"])]
+    named += [(f"detours[{i}]", (t["x"], t["y"])) for i, t in enumerate(d["detours"])]
+    for name, sq in named:
+        if sq is not None and not (sq[0] in on_table and sq[1] in on_table):
+            return f"field '{name}': square {sq[0]},{sq[1]} is off the table ({g.SQ_MIN}..{g.SQ_MAX})"
+    fields = [("villain", d["villain"])] + [(f"cars[{i}].field", c["field"]) for i, c in enumerate(d["cars"])]
+    for name, cell in fields:
+        if cell is not None and not g.is_field_cell(cell[0], cell[1]):
+            return f"field '{name}': {cell[0]},{cell[1]} is not a field of the table"
+    if min(d["set_aside"]) < 0:
+        return "field 'set_aside' must not be negative"
+    squares: set[tuple[int, int]] = set()
+    numbers: set[int] = set()
+    for i, t in enumerate(d["tiles"]):
+        if t["number"] not in TILE_NUMBERS:
+            return f"field 'tiles[{i}].number' is {t['number']}, not a tile of the box (11..66)"
+        if t["number"] in numbers:
+            return f"field 'tiles[{i}]': tile {t['number']} is listed twice"
+        if (t["x"], t["y"]) in squares:
+            return f"field 'tiles[{i}]': square {t['x']},{t['y']} holds two tiles"
+        if t["rot"] not in _ROTATIONS or not 0 <= t["openings"] <= 15:
+            return f"field 'tiles[{i}]': 'rot' must be 0, 90, 180 or 270 and 'openings' a side mask 0..15"
+        numbers.add(t["number"])
+        squares.add((t["x"], t["y"]))
+    if d["drawn"] and (d["drawn"] not in TILE_NUMBERS or d["drawn"] in numbers):
+        return f"field 'drawn' is {d['drawn']}, not a tile still to lay"
+    players = [c["player"] for c in d["cars"]]  # a car is set down as its seat enters the road
+    if any(p not in seats for p in players) or len(set(players)) != len(players):
+        return "field 'cars' must hold at most one car per seat"
+    if len(players) != n and d["phase"] in ("turn", "over"):
+        return f"field 'cars' must hold a car per seat in phase '{d['phase']}'"
+    for i, c in enumerate(d["cars"]):
+        if not 0 <= c["heading"] <= 3 or not -1 <= c["side"] <= 3:
+            return f"field 'cars[{i}]': 'heading' must be 0..3 and 'side' -1..3"
+    per_square: dict[tuple[int, int], int] = {}
+    for i, det in enumerate(d["detours"]):
+        if det["kind"] not in DETOUR_KINDS:
+            return f"field 'detours[{i}].kind' must be one of {', '.join(DETOUR_KINDS)}"
+        if det["rot"] not in _ROTATIONS or det["player"] not in seats:
+            return f"field 'detours[{i}]': 'rot' must be 0, 90, 180 or 270 and 'player' a seat"
+        sq = (det["x"], det["y"])
+        if sq not in squares:
+            return f"field 'detours[{i}]': square {sq[0]},{sq[1]} holds no tile"
+        per_square[sq] = per_square.get(sq, 0) + 1
+        if per_square[sq] > 3:
+            return f"field 'detours[{i}]': more than 3 detour cards on square {sq[0]},{sq[1]}"
+    for i, (player, kind) in enumerate(d["played"]):
+        if player not in seats or kind not in KITT_KINDS:
+            return f"field 'played[{i}]' must be a seat and one of {', '.join(KITT_KINDS)}"
+    if len(d["hand_kitt"]) != len(KITT_KINDS) or len(d["hand_detour"]) != len(DETOUR_KINDS):
+        return f"fields 'hand_kitt' and 'hand_detour' need {len(KITT_KINDS)} and {len(DETOUR_KINDS)} counts"
+    if len(d["centre"]) not in (0, 4) or len(set(map(tuple, d["centre"]))) != len(d["centre"]):
+        return "field 'centre' must list the four centre squares once each"
+    return None
+
+
 def _check_shape(kind: Any, value: Any, path: str) -> None:
     """Check JSON ``value`` against the type ``kind`` of a view field (ints, bools,
     strings, ``None`` options, tuples as lists, the view's dataclasses as objects)."""
@@ -204,7 +296,8 @@ def _check_shape(kind: Any, value: Any, path: str) -> None:
         hints = _hints(kind)
         for f in fields(kind):
             if f.name not in value:
-                raise RecordError(f"view JSON: missing field {f.name!r}", rule="view-json")
+                where = f"{path}.{f.name}" if path else f.name
+                raise RecordError(f"view JSON: missing field '{where}'", rule="view-json")
             _check_shape(hints[f.name], value[f.name], f"{path}.{f.name}" if path else f.name)
         return
     origin, args = get_origin(kind), get_args(kind)

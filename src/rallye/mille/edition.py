@@ -262,7 +262,7 @@ def _names_table(r: _Reader, field: str, keys: tuple[str, ...]) -> tuple[tuple[s
                 raise r.fail(f"{field}.{lang}.{k}", "is missing or empty")
         unknown = sorted(set(table) - set(keys))
         if unknown:
-            raise r.fail(f"{field}.{lang}", f"has unknown keys {unknown}")
+            raise r.fail(f"{field}.{lang}", f"has unknown keys {', '.join(map(str, unknown))}")
         out.append((lang, tuple((k, table[k]) for k in keys)))
     return tuple(out)
 
@@ -279,7 +279,7 @@ def parse_edition(data: Any, source: str = "<edition>") -> Edition:
     deck_raw = r.typed(d, "deck", dict, "deck")
     unknown = sorted(set(deck_raw) - set(CARDS))
     if unknown:
-        raise r.fail("deck", f"names unknown cards {unknown}")
+        raise r.fail("deck", f"names unknown cards {', '.join(map(str, unknown))}")
     deck = tuple((c, r.nonneg(deck_raw, c, f"deck.{c}", MAX_COPIES)) for c in CARDS)
     if sum(k for _, k in deck) > MAX_DECK:
         raise r.fail("deck", f"must hold at most {MAX_DECK} cards, got {sum(k for _, k in deck)}")

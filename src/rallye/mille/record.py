@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from rallye.core.errors import ConfigError, GameError, RecordError
+from rallye.core.jsonio import shown, shown_field
 from rallye.core.record import Line, iter_jsonl, iter_jsonl_file, write_jsonl
 from rallye.mille.actions import Action, parse_action
 from rallye.mille.cards import CARDS
@@ -151,7 +152,11 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
     if head.get("type") != "header" or head.get("game") != "mille":
         raise RecordError(f"{where}: the first line must be a Mille Bornes header", rule="record-format")
     if head.get("format") != FORMAT:
-        raise RecordError(f"{where}: unsupported record format {head.get('format')!r}", rule="record-format")
+        raise RecordError(
+            f"{where}: unsupported record format (field 'format' is {shown_field(head, 'format')};"
+            f" this rallye reads {FORMAT})",
+            rule="record-format",
+        )
     ed_name = head.get("edition")
     if not isinstance(ed_name, str):
         raise RecordError(f"{where}: field 'edition' must be an edition key", rule="record-format")
@@ -237,7 +242,8 @@ def replay_lines(lines: Iterable[tuple[int, Line]], source: str = "<record>") ->
                 )
             if "result" in line and line["result"] != outcome(state):
                 raise RecordError(
-                    f"{where}: the end line says the match was {line['result']!r}; the rules give {outcome(state)!r}",
+                    f"{where}: the end line says the match was {shown(line['result'])};"
+                    f" the rules give {shown(outcome(state))}",
                     rule="score",
                 )
             finished = True

@@ -11,6 +11,7 @@ The JSON form (``to_json``; documented field by field in ``docs/view-json.md``) 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -156,55 +157,85 @@ class MilleView:
                     raise ValueError(f"field '{name}' must be a list of integers")
                 return tuple(xs)
 
-            tabs = tuple(
-                Tableau(
-                    battle=cards(t["battle"], "tableaus.battle"),
-                    speed=cards(t["speed"], "tableaus.speed"),
-                    distance=cards(t["distance"], "tableaus.distance"),
-                    safeties=cards(t["safeties"], "tableaus.safeties"),
-                    coups=cards(t["coups"], "tableaus.coups"),
-                    km=one(t["km"], "tableaus.km"),
-                    d200=one(t["d200"], "tableaus.d200"),
+            def obj(x: Any, name: str) -> dict[str, Any]:
+                if not isinstance(x, dict):
+                    raise ValueError(f"field '{name}' must be an object")
+                return x
+
+            def items(x: Any, name: str) -> list[Any]:
+                if not isinstance(x, list):
+                    raise ValueError(f"field '{name}' must be a list")
+                return x
+
+            def get(d: Any, key: str, path: str = "") -> Any:
+                where = f"{path}.{key}" if path else key
+                if key not in obj(d, path or "view"):
+                    raise ValueError(f"missing field '{where}'")
+                return d[key]
+
+            def tableau(t: Any, at: str) -> Tableau:
+                piles = {
+                    k: cards(get(t, k, at), f"{at}.{k}") for k in ("battle", "speed", "distance", "safeties", "coups")
+                }
+                return Tableau(
+                    **piles, km=one(get(t, "km", at), f"{at}.km"), d200=one(get(t, "d200", at), f"{at}.d200")
                 )
-                for t in data["tableaus"]
-            )
-            sheets = tuple(
-                ScoreSheet(
-                    hand=one(s["hand"], "sheets.hand"),
-                    dealer=one(s["dealer"], "sheets.dealer"),
-                    rows=tuple(tuple(one(r[k], f"sheets.rows.{k}") for k in SCORE_LINES) for r in s["rows"]),
-                    totals=ints(s["totals"], "sheets.totals"),
-                    completed_by=opt(s["completed_by"], "sheets.completed_by"),
-                    extended_by=opt(s["extended_by"], "sheets.extended_by"),
+
+            def sheet(sh: Any, at: str) -> ScoreSheet:
+                rows = tuple(
+                    tuple(one(get(r, k, f"{at}.rows[{j}]"), f"{at}.rows[{j}].{k}") for k in SCORE_LINES)
+                    for j, r in enumerate(items(get(sh, "rows", at), f"{at}.rows"))
                 )
-                for s in data["sheets"]
-            )
+                return ScoreSheet(
+                    hand=one(get(sh, "hand", at), f"{at}.hand"),
+                    dealer=one(get(sh, "dealer", at), f"{at}.dealer"),
+                    rows=rows,
+                    totals=ints(get(sh, "totals", at), f"{at}.totals"),
+                    completed_by=opt(get(sh, "completed_by", at), f"{at}.completed_by"),
+                    extended_by=opt(get(sh, "extended_by", at), f"{at}.extended_by"),
+                )
+
+            def event(e: Any, at: str) -> Event:
+                kind, card = get(e, "kind", at), get(e, "card", at)
+                if not isinstance(kind, str):
+                    raise ValueError(f"field '{at}.kind' must be a string")
+                if card is not None and card not in CARDS:
+                    raise ValueError(f"field '{at}.card' must be a card id or null")
+                return Event(one(get(e, "seat", at), f"{at}.seat"), kind, card, opt(get(e, "side", at), f"{at}.side"))
+
+            tabs = tuple(tableau(t, f"tableaus[{i}]") for i, t in enumerate(items(get(data, "tableaus"), "tableaus")))
+            sheets = tuple(sheet(sh, f"sheets[{i}]") for i, sh in enumerate(items(get(data, "sheets"), "sheets")))
+            events = tuple(event(e, f"events[{i}]") for i, e in enumerate(items(get(data, "events"), "events")))
+            phase = get(data, "phase")
+            if not isinstance(phase, str):
+                raise ValueError("field 'phase' must be a string")
+
+            def top(name: str, read: Callable[[Any, str], Any] = one) -> Any:
+                return read(get(data, name), name)
+
             view = cls(
                 edition=ed,
-                n_players=one(data["n_players"], "n_players"),
-                seat=one(data["seat"], "seat"),
-                side=one(data["side"], "side"),
-                sides=tuple(ints(s, "sides") for s in data["sides"]),
-                hand=cards(data["hand"], "hand"),
-                hand_sizes=ints(data["hand_sizes"], "hand_sizes"),
+                n_players=top("n_players"),
+                seat=top("seat"),
+                side=top("side"),
+                sides=tuple(ints(x, f"sides[{i}]") for i, x in enumerate(items(get(data, "sides"), "sides"))),
+                hand=top("hand", cards),
+                hand_sizes=top("hand_sizes", ints),
                 tableaus=tabs,
-                discard=cards(data["discard"], "discard"),
-                draw_count=one(data["draw_count"], "draw_count"),
-                deck_size=one(data["deck_size"], "deck_size"),
-                current=one(data["current"], "current"),
-                phase=data["phase"] if isinstance(data["phase"], str) else "",
-                target=one(data["target"], "target"),
-                cf_turn=_flag(data["cf_turn"], "cf_turn"),
-                extended_by=opt(data["extended_by"], "extended_by"),
-                hand_no=one(data["hand_no"], "hand_no"),
-                dealer=one(data["dealer"], "dealer"),
-                events=tuple(
-                    Event(one(e["seat"], "events.seat"), str(e["kind"]), e["card"], opt(e["side"], "events.side"))
-                    for e in data["events"]
-                ),
-                totals=ints(data["totals"], "totals"),
+                discard=top("discard", cards),
+                draw_count=top("draw_count"),
+                deck_size=top("deck_size"),
+                current=top("current"),
+                phase=phase,
+                target=top("target"),
+                cf_turn=top("cf_turn", _flag),
+                extended_by=top("extended_by", opt),
+                hand_no=top("hand_no"),
+                dealer=top("dealer"),
+                events=events,
+                totals=top("totals", ints),
                 sheets=sheets,
-                winners=ints(data["winners"], "winners"),
+                winners=top("winners", ints),
             )
         except KeyError as exc:
             raise RecordError(f"view JSON: missing field {exc.args[0]!r}", rule="view-json") from None
@@ -254,9 +285,45 @@ def _impossible(v: MilleView) -> str | None:
             return f"event card {e.card!r} is not a card id"
         if not 0 <= e.seat < n:
             return f"event seat {e.seat} is not a seat"
-    if any(w < 0 or w >= len(v.sides) for w in v.winners):
-        return "field 'winners' must list sides"
-    return _impossible_cards(v)
+    if any(w < 0 or w >= len(v.sides) for w in v.winners) or len(set(v.winners)) != len(v.winners):
+        return "field 'winners' must list sides, each once"
+    if v.winners and v.phase != "over":
+        return f"field 'winners' lists sides while the match goes on (phase '{v.phase}')"
+    return _impossible_scores(v) or _impossible_cards(v)
+
+
+def _impossible_scores(v: MilleView) -> str | None:
+    """What makes a view's score sheets impossible: a sheet per hand played, in order, its
+    running totals the sum of its hands, no negative line but the distance left in hand
+    (and that only in an edition that subtracts it), the totals those of the last sheet."""
+    sides = len(v.sides)
+    played = v.hand_no + (1 if v.phase == "over" else 0)  # the last hand's sheet ends the match
+    if len(v.sheets) != played:
+        return f"field 'sheets' holds {len(v.sheets)} score sheets, but {played} hands have been scored"
+    penalty = SCORE_LINES.index("hand_penalty")
+    running = [0] * sides
+    for i, sh in enumerate(v.sheets):
+        at = f"sheets[{i}]"
+        if sh.hand != i or len(sh.rows) != sides or len(sh.totals) != sides:
+            return f"field '{at}' must be hand {i}'s sheet, with a row and a total per side"
+        if not 0 <= sh.dealer < v.n_players:
+            return f"field '{at}.dealer' must be a seat"
+        for j, row in enumerate(sh.rows):
+            for k, value in enumerate(row):
+                if value > 0 if k == penalty else value < 0:
+                    way = "above" if value > 0 else "below"
+                    return f"field '{at}.rows[{j}].{SCORE_LINES[k]}' is {value}: it cannot be {way} 0"
+            if row[penalty] and not v.edition.subtract_distance_in_hand:
+                return f"field '{at}.rows[{j}].hand_penalty' is {row[penalty]}; {v.edition.key} subtracts nothing"
+        running = [t + sum(row) for t, row in zip(running, sh.rows, strict=True)]
+        if list(sh.totals) != running:
+            return f"field '{at}.totals' is {list(sh.totals)}; its hands add up to {running}"
+        for name, who in (("completed_by", sh.completed_by), ("extended_by", sh.extended_by)):
+            if who is not None and not 0 <= who < sides:
+                return f"field '{at}.{name}' must be a side or null"
+    if list(v.totals) != running:
+        return f"field 'totals' is {list(v.totals)}, but the score sheets add up to {running}"
+    return None
 
 
 def _impossible_cards(v: MilleView) -> str | None:

@@ -202,6 +202,9 @@ class Connection:
 class _Remote:
     """What both games' remote sessions share."""
 
+    #: the server keeps the game: leaving (Ctrl-C too) loses nothing
+    kept_by_server = True
+
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         assert conn.seat is not None

@@ -375,7 +375,15 @@ def write_outputs(report: dict[str, Any], results: Sequence[MatchResult], out: P
 
 def plot(report: dict[str, Any], results: Sequence[MatchResult], path: Path) -> Path:
     """Ratings with their intervals, and each bot's distribution of points per hand (or,
-    without hands, of match scores)."""
+    without hands, of match scores), saved as a PNG (see :func:`figure`)."""
+    figure(report, results).savefig(path, dpi=100)
+    return path
+
+
+def figure(report: dict[str, Any], results: Sequence[MatchResult]) -> Any:
+    """The plot's matplotlib ``Figure``. An interval's open end (a bot that won or lost
+    everything has a one-sided interval) is drawn open: a dashed arrow running off the
+    axis, not a bar that stops at a bound."""
     from matplotlib.figure import Figure  # no pyplot: no global backend state
 
     bots = [b["bot"] for b in report["bots"]]
@@ -383,14 +391,31 @@ def plot(report: dict[str, Any], results: Sequence[MatchResult], path: Path) -> 
     ax1, ax2 = fig.subplots(1, 2)
     elo = [b["elo"] for b in report["bots"]]
     # (a percentile interval need not contain the point estimate: clamp the bars at it)
-    # (an open end, for a bot that won or lost everything, is drawn as no bar on that side)
     lo = [0.0 if b["elo_ci95"][0] is None else max(0.0, b["elo"] - b["elo_ci95"][0]) for b in report["bots"]]
     hi = [0.0 if b["elo_ci95"][1] is None else max(0.0, b["elo_ci95"][1] - b["elo"]) for b in report["bots"]]
-    ax1.errorbar(range(len(bots)), elo, yerr=[lo, hi], fmt="o", capsize=6)
+    ax1.errorbar(range(len(bots)), elo, yerr=[lo, hi], fmt="o", capsize=0)
+    for i, b in enumerate(report["bots"]):  # a cap only where the interval ends
+        closed = [end for k, end in ((0, elo[i] - lo[i]), (1, elo[i] + hi[i])) if b["elo_ci95"][k] is not None]
+        ax1.plot([i] * len(closed), closed, linestyle="none", marker="_", markersize=12, color="C0")
+    ends = [e for i in range(len(bots)) for e in (elo[i] - lo[i], elo[i] + hi[i])]
+    span = (max(ends) - min(ends)) if ends else 0.0
+    margin = max(span * 0.25, 50.0)
+    bottom, top = min([*ends, 0.0]) - margin, max([*ends, 0.0]) + margin
+    ax1.set_ylim(bottom, top)
+    for i, b in enumerate(report["bots"]):
+        for k, edge in ((0, bottom), (1, top)):
+            if b["elo_ci95"][k] is None:  # open: on to the edge of the axis and beyond
+                ax1.annotate(
+                    "",
+                    xy=(i, edge),
+                    xytext=(i, elo[i]),
+                    arrowprops={"arrowstyle": "->", "linestyle": "--", "color": "C0"},
+                    annotation_clip=False,
+                )
     ax1.axhline(0, color="grey", linewidth=0.5)
     ax1.set_xticks(range(len(bots)), bots)
     ax1.set_ylabel("Elo (mean 0), 95% bootstrap interval")
-    ax1.set_title("Ratings")
+    ax1.set_title("Ratings (dashed arrow: the interval is open on that side)")
     per_bot: dict[str, list[float]] = {b: [] for b in bots}
     for r in results:
         if r.hand_totals:
@@ -411,12 +436,12 @@ def plot(report: dict[str, Any], results: Sequence[MatchResult], path: Path) -> 
     ax2.set_xlabel(label)
     ax2.set_ylabel("count")
     ax2.set_title(f"Distribution of {label}")
-    ax2.legend()
+    if everything:
+        ax2.legend()
     cfg = report["config"]
     game = cfg["game"] + (f" {cfg['edition']}" if "edition" in cfg else "")
     fig.suptitle(f"{game}, {cfg['players']} players: {report['matches']} matches, seed {cfg['seed']}")
-    fig.savefig(path, dpi=100)
-    return path
+    return fig
 
 
 # -- the command ---------------------------------------------------------------------

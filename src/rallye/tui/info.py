@@ -36,7 +36,10 @@ def run_editions(args: argparse.Namespace) -> int:
         t.add_column(col)
     for e in editions():
         t.add_row(e.key, e.title, ", ".join(map(str, e.players)), e.language, ", ".join(e.aliases))
-    t.add_row("knightrider", "Knight Rider (ASS, board game)", "2-5", "de", "rallye rules knightrider")
+    t.add_row("knightrider", "Knight Rider (ASS, board game)", "2-5", "de", "–")
+    # the aliases column holds names --edition takes; how to reach Knight Rider is said apart
+    t.caption = "knightrider: rallye play knightrider; its rules: rallye rules knightrider"
+    t.caption_justify = "left"
     Console().print(t)
     return 0
 
@@ -546,7 +549,9 @@ def run_rules(args: argparse.Namespace) -> int:
     nl, wl = _shown(ed, lang)
     w = HOW_TO_PLAY[lang]
     n = {c: ed.card_name(c, nl) for c in CARDS}
-    console.print(Text(f"{ed.title} · {ed.key}", style="bold"))
+    from rallye.tui.render import edition_title
+
+    console.print(Text(f"{edition_title(ed, lang)} · {ed.key}", style="bold"))
     console.print(Text(w["how"], style="bold underline"))
     for i, para in enumerate(paragraphs):
         console.print(Text(para))

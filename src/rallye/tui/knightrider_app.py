@@ -73,6 +73,7 @@ from rallye.tui.loop import (
     resumed_seats,
     saved_settings,
     seat_names,
+    seat_options,
     session_seats,
     told,
 )
@@ -158,6 +159,18 @@ class KRSession:
                 recorder.play(_parse_action(line["action"]))
         humans, names = resumed_seats(head, recorder.state.players, human_seat, bots, path)
         return cls(recorder, humans, names)
+
+    def deal_options(self) -> list[str]:
+        """The ``rallye play knightrider`` options (but ``--seed``) that deal this game again
+        (the variants, the piece files), with the same seats and bots."""
+        o = self.options
+        out = ["--players", str(self.players)]
+        out += [flag for flag, on in (("--quick-build", o.quick_build), ("--rolled-start", o.rolled_start)) if on]
+        out += ["--tour", str(o.tour)] if o.tour else []
+        out += [flag for flag, on in (("--deal-spares", o.deal_spares), ("--shuffle-cards", o.shuffle_cards)) if on]
+        out += ["--tiles", o.tiles_path] if o.tiles_path else []
+        out += ["--escape-cards", o.escape_path] if o.escape_path else []
+        return out + seat_options(self.human_seats, self.bot_names)
 
     # -- what the terminal may ask -------------------------------------------------------
     def _follow(self) -> None:
@@ -322,7 +335,8 @@ class _Loop(SavingLoop):
         view = self.s.view()
         parts, marks = self.menu_parts()
         squares = {(a.x, a.y): self.letters[(a.x, a.y)] for a in self.menu if isinstance(a, Place)}
-        self.c.print(render_screen(view, self.labels(), parts, cell_marks=marks, square_marks=squares))
+        size = (self.c.width, self.c.height) if getattr(self.c, "is_terminal", False) else None
+        self.c.print(render_screen(view, self.labels(), parts, cell_marks=marks, square_marks=squares, size=size))
 
     def show_detours(self, arg: str) -> None:
         view = self.s.view()
@@ -418,7 +432,7 @@ class _Loop(SavingLoop):
             try:
                 action = _parse_action(text)
             except GameError as exc:
-                self.refuse(exc, self.t, understood=False)
+                self.refuse(exc, self.t, understood=False, typed=text)
                 self.say(self.t("type_an_action"), "dim")
                 return None
             return self.act(action)
@@ -458,7 +472,7 @@ class _Loop(SavingLoop):
         try:
             step = self.s.play(action)
         except GameError as exc:
-            self.refuse(exc, self.t)
+            self.refuse(exc, self.t, typed=str(action))
             return None
         self.announce(step)
         return step
@@ -518,8 +532,8 @@ class _Loop(SavingLoop):
             self.save(None)
 
     def run(self) -> int:
-        self.intro()
         try:
+            self.intro()
             while not self.s.over:
                 if self.s.human_to_act:
                     self.hand_over_keyboard()
@@ -541,6 +555,8 @@ class _Loop(SavingLoop):
             self.finish()
         except _Quit:
             pass
+        except KeyboardInterrupt:
+            return self.interrupted()
         return 0
 
 

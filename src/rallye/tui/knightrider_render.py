@@ -59,7 +59,7 @@ from rallye.knightrider.names import LANGUAGES
 from rallye.knightrider.pieces import Pieces, rotate_mask
 from rallye.knightrider.track import compute_links, road_distances
 from rallye.knightrider.view import CarView, EventView, View
-from rallye.tui.words import common, compose, summary_row
+from rallye.tui.words import bot_name, common, compose, summary_row
 
 XY = tuple[int, int]
 
@@ -93,6 +93,10 @@ _ROAD_CELL = "··"
 _BUILT = "green4"
 _CENTRE = "blue"
 _EMPTY_CANDIDATE = "on grey15"
+#: The start tile's and the target tiles' built-up cells: their own glyphs (a colour alone is
+#: lost on a screen without colours, and in the legend's one line).
+_START_CELL, _START = "▓▓", "dark_orange"
+_TARGET_CELL, _TARGET = "▚▚", "magenta"
 
 
 def require_view(view: object) -> View:
@@ -149,6 +153,8 @@ class Labels:
         tag = self.seat_tags[seat] if seat < len(self.seat_tags) else ""
         if tag in ("you", "human"):
             tag = self.t(f"tag.{tag}")
+        elif tag:
+            tag = bot_name(self.lang, tag)
         name = self.t("seat", n=seat + 1)
         return f"{name} ({tag})" if tag else name
 
@@ -233,6 +239,7 @@ def map_panel(
     cell_marks: Mapping[XY, str] | None = None,
     square_marks: Mapping[XY, str] | None = None,
     title: str | None = None,
+    rows: int | None = None,
 ) -> Panel:
     """The map, north up, labelled in both coordinate systems the notation uses: squares
     (tiles; ``place at``, ``detour … at``) along the top and down the left in bold, and
@@ -240,7 +247,10 @@ def map_panel(
     left, each square's middle field column along the top.
 
     ``cell_marks`` puts a short label (a move's ``#n``) on fields; ``square_marks`` puts
-    one on an empty square (a building candidate).
+    one on an empty square (a building candidate). With ``rows`` (the terminal's lines
+    left for it) a map taller than that shows the square rows around the villain and the
+    person's car (the villain's if both do not fit; the centre before the chase), and says
+    how many it leaves out.
     """
     v = require_view(view)
     cell_marks = cell_marks or {}
@@ -250,6 +260,17 @@ def map_panel(
     x1 = max(x for x, _ in squares)
     y0 = min(y for _, y in squares)
     y1 = max(y for _, y in squares)
+    north = south = 0
+    if rows is not None and 3 * (y1 - y0 + 1) > rows:
+        fit = max(1, rows // 3)
+        mine = next((c.field for c in v.cars if c.player == labels.me and c.field is not None), None)
+        focus = [p[1] // 3 for p in (v.villain, mine) if p is not None] or [min((y for _, y in v.centre), default=0)]
+        if max(focus) - min(focus) >= fit:  # both cannot be shown: the villain's row is
+            focus = focus[:1]
+        mid = (min(focus) + max(focus)) // 2
+        top = min(max(y0, mid - (fit - 1) // 2), y1 - fit + 1)
+        north, south = top - y0, y1 - (top + fit - 1)
+        y0, y1 = top, top + fit - 1
     w, h = 3 * (x1 - x0 + 1), 3 * (y1 - y0 + 1)
     grid: list[list[Text]] = [[Text("  ") for _ in range(w)] for _ in range(h)]
 
@@ -271,18 +292,18 @@ def map_panel(
     start = v.start_tile
     targets = set(v.targets)
     for t in v.tiles:
-        built = _BUILT
+        glyph, built = "▒▒", _BUILT
         if (t.x, t.y) == start:
-            built = "dark_orange"
+            glyph, built = _START_CELL, _START
         elif (t.x, t.y) in targets:
-            built = "magenta"
+            glyph, built = _TARGET_CELL, _TARGET
         road = set(_tile_cells(t.openings))
         for i in range(3):
             for j in range(3):
                 if (i, j) in road:
                     put(3 * t.x + i, 3 * t.y + j, Text(_ROAD_CELL, style=_ROAD_DOTS))
                 else:
-                    put(3 * t.x + i, 3 * t.y + j, Text("▒▒", style=built))
+                    put(3 * t.x + i, 3 * t.y + j, Text(glyph, style=built))
     for (x, y), label in square_marks.items():
         for i in range(3):
             for j in range(3):
@@ -320,39 +341,47 @@ def map_panel(
             out.append_text(cell)
         out.append("\n")
     out.rstrip()
-    return Panel(out, title=title or labels.t("map.title"), title_align="left", expand=False)
+    cropped = labels.t("map.cropped", north=north, south=south) if north or south else None
+    return Panel(
+        out,
+        title=title or labels.t("map.title"),
+        title_align="left",
+        subtitle=cropped,
+        subtitle_align="left",
+        expand=False,
+    )
 
 
-def map_legend(view: View, labels: Labels) -> Text:
+def map_legend(view: View, labels: Labels, width: int = 80) -> Text:
+    """The map's symbols on one line of at most ``width`` cells: those on this map, each
+    drawn as on the map (the start and target tiles with their own glyphs, not colours
+    alone); what does not fit is left out, from the end of the list."""
     v = require_view(view)
     tr = labels.t
-    t = Text(style="dim")
-    t.append("▒▒ " + tr("legend.built") + "  ")
-    t.append(_ROAD_CELL, style=_ROAD_DOTS)
-    t.append(" " + tr("legend.road") + "  ")
-    t.append("VV", style="bold white on red")
-    t.append(" " + tr("legend.villain") + "  ")
-    t.append(tr("legend.car", seat=labels.t("seat", n=2), card=labels.card("MANTLE")) + "  ")
-    if v.phase == "turn":
-        t.append("#1", style="bold black on white")
-        t.append(" " + tr("legend.move_mark") + "  ")
-    if v.phase != "build":
-        t.append("░░ " + tr("legend.centre", short=tr("map.escape_short")) + "  ")
-    if v.detours:
-        t.append(
-            tr("legend.detours")
-            + " "
-            + ", ".join(f"{DETOUR_LETTER[k]}={labels.card(k).split(': ')[-1]}" for k in DETOUR_KINDS)
-            + " "
-            + tr("legend.detour_lines")
-            + "  "
-        )
+    items: list[Text] = [
+        Text.assemble(("▒▒", _BUILT), " " + tr("legend.built")),
+        Text.assemble((_ROAD_CELL, _ROAD_DOTS), " " + tr("legend.road")),
+        Text.assemble(("VV", "bold white on red"), " " + tr("legend.villain")),
+        Text(tr("legend.car", seat=labels.t("seat", n=2), card=labels.card("MANTLE"))),
+    ]
     if v.start_tile is not None:
-        t.append("▒▒", style="dark_orange")
-        t.append(" " + tr("legend.start_tile") + "  ")
+        items.append(Text.assemble((_START_CELL, _START), " " + tr("legend.start_tile")))
     if v.targets:
-        t.append("▒▒", style="magenta")
-        t.append(" " + tr("legend.targets") + "  ")
+        items.append(Text.assemble((_TARGET_CELL, _TARGET), " " + tr("legend.targets")))
+    if v.phase != "build":
+        items.append(Text.assemble(("░░", _CENTRE), " " + tr("legend.centre", short=tr("map.escape_short"))))
+    if v.phase == "turn":  # (the moves table says which number is where, too)
+        items.append(Text.assemble(("#1", "bold black on white"), " " + tr("legend.move_mark")))
+    if v.detours:
+        key = ", ".join(f"{DETOUR_LETTER[k]}={labels.card(k).split(': ')[-1]}" for k in DETOUR_KINDS)
+        items.append(Text(tr("legend.detours") + " " + key))
+    t = Text(style="dim", no_wrap=True, overflow="ellipsis")
+    for item in items:
+        gap = 2 if t.cell_len else 0
+        if t.cell_len + gap + item.cell_len > width:
+            continue
+        t.append(" " * gap)
+        t.append_text(item)
     return t
 
 
@@ -506,16 +535,16 @@ def players_table(view: View, labels: Labels) -> Table:
     dist = road_distance_map(v) if v.villain is not None else {}
     cars = {c.player: c for c in v.cars}
     for p in range(v.players):
-        seat = labels.seat_text(p)
+        seat = labels.seat_text(p)  # "S1 (you)": the name says whose row is yours
         if p == v.me:
-            seat.append("  ← " + tr("players.you"), style="bold")
+            seat.stylize("bold")
         if p == v.current:
             seat = Text("▶ ").append_text(seat)
         c = cars.get(p)
         if c is None:
             where = Text(tr("players.not_on_road"), style="dim")
         elif c.field is None:
-            where = Text(tr("act.enter", side=labels.direction(c.side)))
+            where = Text(tr("players.waits", side=labels.direction(c.side)))  # short: the table stays low
         else:
             where = Text(f"{labels.at_field(c.field[0], c.field[1])} {ARROWS[c.heading]}")
             d = dist.get(c.field)
@@ -732,13 +761,16 @@ def render_screen(
     *,
     cell_marks: Mapping[XY, str] | None = None,
     square_marks: Mapping[XY, str] | None = None,
+    size: tuple[int, int] | None = None,
 ) -> Group:
     """The whole screen for the player of ``view``: status, map, players, hand, the menu
-    (with its numbers on the map: move destinations, building squares)."""
+    (with its numbers on the map: move destinations, building squares). With ``size``
+    (the terminal's columns and lines) the screen and its prompt fit: a map too tall shows
+    the square rows around the villain (:func:`map_panel`)."""
     v = require_view(view)
-    parts: list[RenderableType] = [status_line(v, labels)]
-    parts.append(map_panel(v, labels, cell_marks=cell_marks, square_marks=square_marks))
-    parts.append(map_legend(v, labels))
+    the_map = map_panel(v, labels, cell_marks=cell_marks, square_marks=square_marks)
+    legend = map_legend(v, labels, size[0] if size else 10_000)  # (no terminal: nothing to fit)
+    parts: list[RenderableType] = [status_line(v, labels), the_map, legend]
     if v.phase == "build":
         tile = drawn_tile_panel(v, labels)
         if tile is not None:
@@ -748,7 +780,25 @@ def render_screen(
     parts.append(hand_text(v, labels))
     parts.extend(menu)
     parts.append(turn_text(v, labels))
+    if size is not None:  # the whole screen and the prompt in the terminal: the map gives way
+        width, height = size
+        over = _lines(Group(*parts), width) + 1 - height
+        rows = _lines(the_map, width) - 4  # less its frame and the two axis lines
+        while over > 0 and rows > 3:  # the map's rows go by whole squares: measure again
+            rows = max(3, rows - over)
+            parts[1] = map_panel(v, labels, cell_marks=cell_marks, square_marks=square_marks, rows=rows)
+            over = _lines(Group(*parts), width) + 1 - height
     return Group(*parts)
+
+
+def _lines(renderable: RenderableType, width: int) -> int:
+    """How many terminal lines ``renderable`` takes at ``width`` columns."""
+    import io
+
+    from rich.console import Console
+
+    c = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False)
+    return len(c.render_lines(renderable, c.options, pad=False))
 
 
 # -- records ---------------------------------------------------------------------------------------

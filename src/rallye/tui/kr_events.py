@@ -11,7 +11,7 @@ wrote it (a test plays games and requires every event to match).
 >>> from rallye.tui.knightrider_render import Labels
 >>> ev = EventView("skid", 1, 2, "P2 skids 2 field(s) back to 10,4")
 >>> event_words(ev, Labels("de", ("du", "random")))
-'S2 (random) schleudert 2 Felder zurück auf Feld 10,4'
+'S2 (Zufall) schleudert 2 Felder zurück auf Feld 10,4'
 >>> event_words(ev, Labels("en"))
 'P2 skids 2 fields back to field 10,4'
 """

@@ -3,6 +3,7 @@ header, and the loop's input, saving, quitting and end of input."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -10,6 +11,7 @@ from typing import Any, NoReturn
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
+from rallye.core.jsonio import shown
 from rallye.i18n import Translator, translator
 from rallye.tui.words import common
 
@@ -52,6 +54,9 @@ def resolve_bots(game: str, spec: str | None, count: int, note: Callable[[str], 
         return []
     known = agent_names(game)
     names = [s.strip() for s in (spec or DEFAULT_BOT).split(",") if s.strip()] or [DEFAULT_BOT]
+    unknown = next((n for n in names if n not in known and n != DEFAULT_BOT), None)
+    if unknown is not None:
+        raise UsageError("play.unknown_bot", bot=shown(unknown), known=", ".join(known))
     if DEFAULT_BOT in names and DEFAULT_BOT not in known:
         fallback = "random" if "random" in known else known[0]
         msg_id = "play.kr_bot_missing" if game == "knightrider" else "play.bot_missing"
@@ -112,7 +117,7 @@ def human_seats_arg(seat_arg: int | None, humans_arg: str | None, players: int) 
         return parse_humans(humans_arg, players)
     if seat_arg is not None:
         if not 1 <= seat_arg <= players:
-            raise UsageError("play.seat_range", players=players)
+            raise UsageError("play.seat_range", seat=seat_arg, players=players)
         return (seat_arg - 1,)
     return None
 
@@ -132,9 +137,9 @@ def saved_humans(header: dict[str, Any], players: int, source: str | Path | None
         return tuple(sorted(good))
     if source is None:
         return tuple(sorted(set(good)))
-    shown = ", ".join(repr(s)[:12] for s in seats[:5]) or "none"
+    said = ", ".join(shown(s, 12) for s in seats[:5]) or "none"
     raise RecordError(
-        f"{source}: line 1: the terminal's seats for people ({shown}, 0-based) are not seats of a "
+        f"{source}: line 1: the terminal's seats for people ({said}, 0-based) are not seats of a "
         f"{players}-player game; choose with --seat or --humans",
         rule="record-header",
     )
@@ -162,6 +167,28 @@ def resume_choices(
     if any(b == DEFAULT_BOT for b in saved):  # saved with a bot that may be gone since
         return seats, resolve(",".join(b for b in saved if b), players - 1)
     return seats, None
+
+
+def seat_options(humans: Sequence[int], bot_names: Sequence[str | None]) -> list[str]:
+    """The ``rallye play`` options that seat the people and bots as ``humans`` and
+    ``bot_names`` say (none for the defaults: seat 1 and the heuristic bot).
+
+    >>> seat_options((1,), ["easy", None, "random", "random"])
+    ['--seat', '2', '--bots', 'easy,random']
+    >>> seat_options((0, 2), [None, "heuristic", None])
+    ['--humans', '1,3']
+    """
+    out: list[str] = []
+    if len(humans) > 1:
+        out += ["--humans", ",".join(str(s + 1) for s in humans)]
+    elif tuple(humans) != (0,):
+        out += ["--seat", str(humans[0] + 1)]
+    bots = [b for b in bot_names if b is not None]
+    while len(bots) > 1 and bots[-1] == bots[-2]:  # --bots repeats its last name
+        bots.pop()
+    if any(b != DEFAULT_BOT for b in bots):
+        out += ["--bots", ",".join(bots)]
+    return out
 
 
 def seat_names(n_players: int, humans: Sequence[int], bots: Sequence[str]) -> list[str | None]:
@@ -326,19 +353,35 @@ class SavingLoop:
             self.say(self.tc("eof.not_saved"), "yellow")
         raise Quit
 
-    def refuse(self, exc: GameError, game_words: Translator, *, understood: bool = True) -> None:
-        """An engine's refusal: the rule broken in the screen's language, then the engine's
-        exact words (which name the input and the rule code) for reference."""
+    def interrupted(self) -> int:
+        """Ctrl-C: the game is saved when it has a save file (``--save``/``--resume``), else
+        the player is told how to keep a game next time. Exit status 130, as for any Ctrl-C."""
+        self.c.print()
+        if self.save_path is not None:
+            if not self.s.over:  # a finished game was saved as it ended
+                self.save(None)
+        elif not getattr(self.s, "kept_by_server", False):
+            self.say(self.tc("interrupt.not_saved", game=self.game), "yellow")
+        self.say(self.tc("interrupted"))
+        return 130
+
+    def refuse(
+        self, exc: GameError, game_words: Translator, *, understood: bool = True, typed: str | None = None
+    ) -> None:
+        """An engine's refusal, in the screen's language only: what was typed (or the move's
+        notation) and the rule broken. The engine's own English line (which says ``P1``
+        where the screen may say ``S1``) is not shown; a rule the catalogs do not know is
+        named by its code."""
         key = f"rule.{exc.rule}"
         prefix = "refused" if understood else "not_understood"
         words = game_words
         if not game_words.has(key):  # a table server's refusal (rallye join): its code, in the pages' words
             words, key = translator(self.ui, "web"), f"code.{exc.rule}"
-        if self.ui == "en" or not exc.rule or not words.has(key):
-            self.say(self.tc(prefix, error=exc), "red")
-            return
-        self.say(self.tc(prefix, error=words(key)), "red")
-        self.say(f"  {exc}", "dim")
+        reason = words(key) if exc.rule and words.has(key) else self.tc("refused.rule", rule=exc.rule or exc.code)
+        if typed:
+            text = typed.strip()
+            reason = self.tc("refused.typed", typed=text[:40] + ("…" if len(text) > 40 else ""), reason=reason)
+        self.say(self.tc(prefix, error=reason), "red")
 
     def pass_keyboard(self, seat_label: str) -> None:
         """Between two people's turns: clear the screen and wait until the next one is at
@@ -362,5 +405,9 @@ class SavingLoop:
                 self.say(self.tc("pass.only_enter", who=seat_label), "yellow")
 
     def seed_line(self, seed: int) -> None:
-        """At the end, and only then: the seed that rebuilds every hand."""
-        self.say(self.tc("seed.at_end", seed=seed, game=self.game), "dim")
+        """At the end, and only then: the seed that rebuilds every hand, in a command that
+        carries every option the deal needs (the session's ``deal_options()``)."""
+        options: list[str] = getattr(self.s, "deal_options", list)()
+        words = ["rallye", "play", self.game, *options, "--seed", str(seed)]
+        command = " ".join(shlex.quote(w) for w in words)
+        self.say(self.tc("seed.at_end", seed=seed, command=command), "dim")

@@ -28,7 +28,7 @@ from rallye.core.errors import GameError
 from rallye.core.record import read_jsonl
 from rallye.i18n import LANGUAGES, translator
 from rallye.mille.actions import Action, parse_action
-from rallye.mille.edition import Edition
+from rallye.mille.edition import EDITION_KEYS, Edition, get_edition
 from rallye.mille.engine import legal_from_view, new_match
 from rallye.mille.record import Recorder, Replay, replay_lines
 from rallye.mille.state import Event, ScoreSheet
@@ -42,6 +42,7 @@ from rallye.tui.loop import (
     people,
     resumed_seats,
     seat_names,
+    seat_options,
     session_seats,
 )
 from rallye.tui.render import (
@@ -100,6 +101,7 @@ class MilleSession:
         self.recorder = recorder
         self.human_seats: tuple[int, ...] = humans
         self.viewer = humans[0]
+        self.edition_file: str | None = None  # the house-rule file a new game was started from
         ply = sum(1 for line in recorder.lines if line.get("type") == "action")
         self._bots: dict[int, Agent] = {}
         for seat, name in enumerate(self.bot_names):
@@ -124,7 +126,10 @@ class MilleSession:
         """A fresh match; ``bots`` names the bots of the other seats, in seat order."""
         state = new_match(edition, players, seed)
         humans = people(human_seat, players)
-        return cls(Recorder.start(state), humans, seat_names(players, humans, bots))
+        session = cls(Recorder.start(state), humans, seat_names(players, humans, bots))
+        if isinstance(edition, str) and edition.strip().lower().endswith(".json"):
+            session.edition_file = edition
+        return session
 
     @classmethod
     def resume(
@@ -190,6 +195,21 @@ class MilleSession:
     @property
     def seed(self) -> int:
         return self.recorder.state.seed
+
+    def deal_options(self) -> list[str]:
+        """The ``rallye play mille`` options (but ``--seed``) that deal this match again, with
+        the same seats and bots."""
+        state = self.recorder.state
+        ed = state.edition
+        builtin = ed.key in EDITION_KEYS and get_edition(ed.key) == ed
+        edition = ed.key if builtin else (self.edition_file or ed.key)
+        return [
+            "--edition",
+            edition,
+            "--players",
+            str(state.n_players),
+            *seat_options(self.human_seats, self.bot_names),
+        ]
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
@@ -288,7 +308,7 @@ class _Loop(SavingLoop):
             try:
                 action = parse_action(text)
             except GameError as exc:
-                self.refuse(exc, self.t, understood=False)
+                self.refuse(exc, self.t, understood=False, typed=text)
                 self.say(self.t("type_a_move"), "dim")
                 return None
             return self.move(action)
@@ -298,7 +318,7 @@ class _Loop(SavingLoop):
         try:
             move = self.s.play(action)
         except GameError as exc:
-            self.refuse(exc, self.t)
+            self.refuse(exc, self.t, typed=str(action))
             return None
         self.announce(move)
         return move
@@ -307,7 +327,7 @@ class _Loop(SavingLoop):
     def intro(self) -> None:
         v = self.s.view()
         lab = self.labels()
-        self.say(f"{v.edition.title} — " + self.tc.n("n_players", v.n_players), "bold")
+        self.say(f"{lab.title()} — " + self.tc.n("n_players", v.n_players), "bold")
         for i in range(len(v.sides)):
             mine = any(p in self.s.human_seats for p in v.sides[i]) and len(self.s.human_seats) == 1
             self.say(f"  {lab.side(i)}" + ("   ← " + self.t("your_side") if mine else ""))
@@ -353,8 +373,8 @@ class _Loop(SavingLoop):
             self.save(None)
 
     def run(self) -> int:
-        self.intro()
         try:
+            self.intro()
             while not self.s.over:
                 if self.s.human_to_act:
                     self.hand_over_keyboard()
@@ -376,6 +396,8 @@ class _Loop(SavingLoop):
             self.finish()
         except _Quit:
             pass
+        except KeyboardInterrupt:
+            return self.interrupted()
         return 0
 
 

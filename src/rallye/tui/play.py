@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from rallye.core.cli_args import seconds, seed, whole
+from rallye.core.cli_args import integer, seconds, seed, whole
 from rallye.core.rng import new_seed
 from rallye.i18n import LANGUAGES
 from rallye.tui.words import common
@@ -28,7 +28,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--edition", default=None, help="mille: edition key, alias or .json house-rule file (default wm2006)"
     )
     p.add_argument("--players", type=whole(1, 64), default=None, help="number of players, you included (default 2)")
-    p.add_argument("--seat", type=whole(0, 64), default=None, help="your seat, 1-based (default 1)")
+    p.add_argument("--seat", type=integer, default=None, help="your seat, 1-based (default 1)")
     p.add_argument(
         "--humans",
         metavar="SEATS",
@@ -148,7 +148,6 @@ def play_mille(
     from rich.text import Text
 
     from rallye.core.errors import GameError
-    from rallye.mille.edition import get_edition
     from rallye.tui.loop import told
     from rallye.tui.mille_app import MilleSession, run_session
     from rallye.tui.render import pick_language
@@ -186,11 +185,13 @@ def play_mille(
             console.print(Text(resumed.n("resumed", len(replay.actions), path=args.resume), style="green"))
             save_path: str | None = args.save or args.resume
         else:
-            from rallye.tui.loop import human_seats_arg
+            from rallye.tui.loop import UsageError, human_seats_arg
 
-            edition = get_edition(args.edition or "wm2006")
+            edition = _edition(args.edition or "wm2006")
             players = args.players if args.players is not None else 2
-            edition.sides_for(players)  # a clear error for a player count the box has not
+            if players not in edition.players:  # a clear error for a player count the box has not
+                allowed = ", ".join(map(str, edition.players))
+                raise UsageError("play.edition_players", players=players, edition=edition.key, allowed=allowed)
             humans = human_seats_arg(args.seat, getattr(args, "humans", None), players) or (0,)
             bots = bots_for(args.bots, players - len(humans))  # a bad --bots is refused before the game
             seed = args.seed if args.seed is not None else new_seed()
@@ -203,6 +204,21 @@ def play_mille(
         note(lang_note)
     delay = args.delay if args.delay is not None else (0.4 if interactive else 0.0)
     return run_session(session, input_fn, console, lang=args.lang, save_path=save_path, delay=delay)
+
+
+def _edition(name: str) -> Any:
+    """``--edition``: a name that is no edition is a :class:`~rallye.tui.loop.UsageError`
+    (said in the player's language); a house-rule file's errors are the file's."""
+    from rallye.core.errors import ConfigError
+    from rallye.mille.edition import EDITION_KEYS, get_edition
+    from rallye.tui.loop import UsageError
+
+    try:
+        return get_edition(name)
+    except ConfigError as exc:
+        if exc.rule != "edition":
+            raise
+        raise UsageError("play.unknown_edition", name=name[:40], known=", ".join(EDITION_KEYS)) from None
 
 
 def _ui(lang: str | None, session: Any) -> str:

@@ -33,7 +33,7 @@ from rallye.mille.cards import kind
 from rallye.mille.edition import SCORE_LINES, Edition
 from rallye.mille.state import Event, ScoreSheet, Tableau
 from rallye.mille.view import MilleView
-from rallye.tui.words import compose
+from rallye.tui.words import bot_name, compose
 
 #: Style per card kind (distance green, hazards red, remedies cyan, safeties yellow).
 _KIND_STYLE = {"distance": "green", "hazard": "red", "remedy": "cyan", "safety": "yellow"}
@@ -64,6 +64,23 @@ def pick_language(edition: Edition, lang: str | None) -> tuple[str, str | None]:
     t = translator(lang if lang in LANGUAGES else "en", "mille")
     note = t("note.no_card_names", edition=edition.key, lang=lang, have=", ".join(have), fallback=fallback)
     return fallback, note
+
+
+def edition_title(edition: Edition, lang: str) -> str:
+    """A box's title in ``lang``: a title that describes the box in words (``1000 Kilométer
+    (Hungarian edition)``) is translated; a house-rule edition's own title is kept.
+
+    >>> from rallye.mille import get_edition
+    >>> edition_title(get_edition("hu"), "hu")
+    '1000 Kilométer (magyar kiadás)'
+    """
+    from rallye.mille.edition import EDITION_KEYS, get_edition
+
+    t = translator(lang if lang in LANGUAGES else "en", "mille")
+    key = f"edition_title.{edition.key}"
+    if t.has(key) and edition.key in EDITION_KEYS and get_edition(edition.key).title == edition.title:
+        return t(key)
+    return edition.title
 
 
 @dataclass(frozen=True)
@@ -109,8 +126,12 @@ class Labels:
         return Text(self.card(card), style=_KIND_STYLE.get(kind(card), ""))
 
     def tag(self, tag: str) -> str:
-        """A seat's tag on screen: ``you``/``human`` translated, a bot's name as it is."""
-        return self.t(f"tag.{tag}") if tag in ("you", "human") else tag
+        """A seat's tag on screen: ``you``/``human`` or a bot's name, in the screen's language."""
+        return self.t(f"tag.{tag}") if tag in ("you", "human") else bot_name(self.ui, tag)
+
+    def title(self) -> str:
+        """The edition's title in the screen's language (see :func:`edition_title`)."""
+        return edition_title(self.edition, self.ui)
 
     def seat(self, seat: int) -> str:
         tag = self.seat_tags[seat] if seat < len(self.seat_tags) else ""
@@ -245,10 +266,9 @@ def moves_table(legal: Sequence[Action], labels: Labels) -> Table:
 
 def status_line(view: MilleView, labels: Labels) -> Text:
     v = _require_view(view)
-    ed = v.edition
     tr = labels.t
     t = Text()
-    t.append(f"{ed.title}", style="bold")
+    t.append(labels.title(), style="bold")
     t.append(f" · {labels.word('hand')} {v.hand_no + 1} · " + tr("status.target", km=v.target))
     if v.extended_by is not None:
         t.append(" " + tr("status.extended_by", word=labels.word("extension"), n=v.extended_by + 1))
@@ -349,8 +369,11 @@ def sheet_table(sheet: ScoreSheet, labels: Labels) -> Table:
     t.add_row(Text(labels.word("hand_total"), style="bold"), *(str(x) for x in sheet.hand_totals))
     t.add_row(Text(labels.word("total"), style="bold"), *(Text(str(x), style="bold") for x in sheet.totals))
     notes = []
+    closest = [s for s, row in enumerate(sheet.rows) if row[SCORE_LINES.index("trip")] > 0]
     if sheet.completed_by is not None:
         notes.append(tr("sheet.completed_by", n=sheet.completed_by + 1))
+    elif closest:  # meilen: nobody made it exactly; the trip line went to the closest
+        notes.append(tr("sheet.closest", sides=tr("result.and").join(tr("tableau.side", n=s + 1) for s in closest)))
     else:
         notes.append(tr("sheet.not_completed"))
     if sheet.extended_by is not None:

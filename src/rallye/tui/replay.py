@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
+from rallye.core.jsonio import shown_field
 from rallye.core.record import Line, iter_jsonl_file
 from rallye.i18n import LANGUAGES
 from rallye.tui.words import common
@@ -55,7 +56,7 @@ def replay_command(path: str | Path, console: Console, *, lang: str | None = Non
         n, head = first
         if head.get("game") not in ("mille", "knightrider"):
             raise RecordError(
-                f"{path}: line {n}: the header names no known game ({head.get('game')!r}); "
+                f"{path}: line {n}: the header names no known game (field 'game' is {shown_field(head, 'game')}); "
                 "expected 'mille' or 'knightrider'",
                 rule="record-format",
             )
@@ -121,7 +122,7 @@ def _mille(
         console.print(Text(lang_note, style="yellow"), soft_wrap=True)
     labels = Labels(ed, shown_lang, final.sides, tuple(tags.get(s, "") for s in range(final.n_players)), ui=ui)
     console.print(Text(tc("replay.valid", path=path, game="Mille Bornes"), style="bold green"), soft_wrap=True)
-    console.print(row(tc, "edition", f"{ed.title} ({ed.key})"), markup=False)
+    console.print(row(tc, "edition", f"{labels.title()} ({ed.key})"), markup=False)
     seed = final.seed if rep.finished else tc("replay.seed_hidden")
     console.print(row(tc, "players", tc("replay.players_seed", players=final.n_players, seed=seed)), markup=False)
     for i in range(len(final.sides)):

@@ -60,9 +60,20 @@ def summary_row(tc: Translator, label: str, value: str) -> str:
     return f"{shown:<{width}}{value}"
 
 
+def bot_name(lang: str, name: str) -> str:
+    """A bot's name on screen, in the screen's language (``heuristic`` is ``Heuristik`` in
+    German); a name the catalog does not know (a bot of a plug-in) as it is.
+
+    >>> bot_name("de", "heuristic"), bot_name("hu", "random"), bot_name("de", "mine")
+    ('Heuristik', 'véletlen', 'mine')
+    """
+    tc = common(lang if lang in LANGUAGES else "en")
+    return tc(f"bot.{name}") if tc.has(f"bot.{name}") else name
+
+
 def common(lang: str) -> Translator:
     """What both terminal games say (saving, quitting, seeds, passing the keyboard)."""
     return translator(lang, "common")
 
 
-__all__ = ["common", "compose", "summary_row", "ui_language"]
+__all__ = ["bot_name", "common", "compose", "summary_row", "ui_language"]
