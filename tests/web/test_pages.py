@@ -113,8 +113,9 @@ def play_mille_hand(players: list[Any], *, keyboard: set[int] | None = None, lim
     deadline = time.monotonic() + limit
     while True:
         assert time.monotonic() < deadline, "the hand did not end in time"
-        s = state(players[0])
-        if s and s["view"]["sheets"]:
+        # the hand is over for everyone once one page has its sheet (the others' summaries
+        # may already stand over their new hand)
+        if any((s := state(page)) and s["view"]["sheets"] for page in players):
             return made
         for i, page in enumerate(players):
             if my_turn(page):
