@@ -193,7 +193,8 @@ def test_healthz_and_metrics(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, bot_delay=0)) as client:
         try:
             assert client.get("/healthz").json() == {"status": "ok", "database": True, "tables": 0}
-            _bot_game_to_the_end(client)
+            over = _bot_game_to_the_end(client)
+            whole_game = client.get(f"/api/tables/{over}").json()["table"]["move_no"]
             _code, _token, me = _person_moves(client, 1)
             text = client.get("/metrics")
             assert text.headers["content-type"].startswith("text/plain; version=0.0.4")
@@ -204,7 +205,8 @@ def test_healthz_and_metrics(sqlite_url: str) -> None:
             }
             assert values["rallye_tables"] == 2 and values["rallye_tables_playing"] == 1
             assert values["rallye_connections"] == 1 and values["rallye_seated_connections"] == 1
-            assert values["rallye_moves_total"] >= 200  # the bots' whole game and the person's move
+            # the bots' whole game and the person's move (the bot may have answered it)
+            assert values["rallye_moves_total"] >= whole_game + 1 > 1
             assert values['rallye_commit_seconds_bucket{le="+Inf"}'] == values["rallye_commit_seconds_count"] > 0
             assert values["rallye_bot_queue"] == 0
             for name in values:  # counts only: no table code or name in the metrics
