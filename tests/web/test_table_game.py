@@ -369,17 +369,18 @@ def test_moments_flights_and_sounds(pages: Pages, base_url: str) -> None:
     ready(anna)
     assert anna.get_attribute("#sound", "aria-pressed") == "true"  # remembered
 
-    # the moments, from states as the server would send them (a copy of this one, changed)
+    # the moments, from states as the server would send them (a copy of this one, changed;
+    # without this deal's own events, which may hold a real coup fourré)
     my_turn_or_done(anna)
     anna.evaluate(
         """() => { const r = window.rallye; const m = structuredClone(r.state); m.move_no += 1;
-        m.view.tableaus[1].km = m.view.target; m.legal = []; m.turn = 1; r.receive(m); }"""
+        m.view.events = []; m.view.tableaus[1].km = m.view.target; m.legal = []; m.turn = 1; r.receive(m); }"""
     )
     assert anna.is_visible("#moment") and "completed the trip" in anna.inner_text("#moment")
     assert "completed the trip" in anna.inner_text("#announce")
     anna.evaluate(
         """() => { const r = window.rallye; const m = structuredClone(r.state); m.move_no += 1;
-        m.view.phase = "extend"; m.view.current = 1; r.receive(m); }"""
+        m.view.events = []; m.view.phase = "extend"; m.view.current = 1; r.receive(m); }"""
     )
     assert "extend" in anna.inner_text("#moment")
     anna.evaluate(
