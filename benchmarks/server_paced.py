@@ -69,6 +69,9 @@ class Seat:
         self.sent_at: float | None = None
         self.sent_move = -1
         self.timer: asyncio.TimerHandle | None = None
+        self.thinking_on = -1  # the move number the pending move answers
+        self.ready = False  # hello sent on the connection open now
+        self.chatting = False  # one chain of chat lines, whatever the reconnections
         self.leader = False  # the one of a table's people who asks for another game
         self.next_code: str | None = None
 
@@ -76,6 +79,7 @@ class Seat:
         loop = asyncio.get_running_loop()
         while not self.load.stopping:
             self.next_code = None
+            self.ready = False
             _transport, self.sock = await loop.create_connection(
                 lambda: LightSocket(f"/ws/{self.code}", self.port, self.on_message), "127.0.0.1", self.port
             )
@@ -87,8 +91,10 @@ class Seat:
             hello: dict[str, Any] = {"type": "hello", "protocol": 1}
             hello.update({"token": self.token} if self.token else {"watch": True})
             self.sock.send(orjson.dumps(hello))
+            self.ready = True
             self.load.connected += 1
-            if self.token and self.load.args.chat_every > 0:
+            if self.token and self.load.args.chat_every > 0 and not self.chatting:
+                self.chatting = True
                 loop.call_later(self.rng.uniform(0, 2 * self.load.args.chat_every), self.chat)
             await self.sock.closed
             self.load.connected -= 1
@@ -105,15 +111,16 @@ class Seat:
             self.sock.transport.close()
 
     def chat(self) -> None:
-        if self.load.stopping or self.sock is None or self.sock.closed.done():
+        if self.load.stopping:
             return
-        self.sock.send(orjson.dumps({"type": "chat", "text": "gut gefahren!"}))
-        self.load.chats += 1
+        if self.ready and self.sock is not None and not self.sock.closed.done():
+            self.sock.send(orjson.dumps({"type": "chat", "text": "gut gefahren!"}))
+            self.load.chats += 1
         asyncio.get_running_loop().call_later(self.rng.uniform(0, 2 * self.load.args.chat_every), self.chat)
 
     def move(self, move_no: int, code: int) -> None:
         self.timer = None
-        if self.load.stopping or self.sock is None or self.sock.closed.done():
+        if self.load.stopping or not self.ready or self.sock is None or self.sock.closed.done():
             return
         self.sent_move, self.sent_at = move_no, time.monotonic()
         self.sock.send(orjson.dumps({"type": "act", "move_no": move_no, "code": code}))
@@ -142,14 +149,18 @@ class Seat:
                 delay = self.rng.uniform(*self.load.args.think)
                 asyncio.get_running_loop().call_later(delay, self.again)
             return
+        if self.timer is not None and msg["move_no"] != self.thinking_on:
+            self.timer.cancel()  # the table moved on while this person thought: think again
+            self.timer = None
         if msg["legal"] and self.sent_at is None and self.timer is None:
             choice = self.rng.choice(msg["legal"])
+            self.thinking_on = msg["move_no"]
             self.timer = asyncio.get_running_loop().call_later(
                 self.rng.uniform(*self.load.args.think), self.move, msg["move_no"], choice["code"]
             )
 
     def again(self) -> None:
-        if not self.load.stopping and self.sock is not None and not self.sock.closed.done():
+        if not self.load.stopping and self.ready and self.sock is not None and not self.sock.closed.done():
             self.sock.send(orjson.dumps({"type": "again"}))
 
 
@@ -266,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         "goal_p99_ms": GOAL_P99_MS,
         "goal_met": bool(p99 < GOAL_P99_MS and not load.errors and got["held"] == got["connections"]),
         "errors": len(load.errors),
+        "first_errors": load.errors[:5],
         "server_cpu_share": round(got["cpu"] / got["wall"], 3),
         "server_rss_mb_empty": round(rss_empty, 1),
         "server_rss_mb": round(got["rss"], 1),
