@@ -142,6 +142,9 @@ class Server:
     # -- life --------------------------------------------------------------------------
     async def start(self) -> None:
         await self.db(self.store.upgrade)
+        # the committer first: a resumed table's bot may move while the others still load
+        # (before it ran, such a move was refused as 'stopping' and the table waited for ever)
+        self.committer.start()
         for code in await self.db(self.store.unfinished_codes):
             try:
                 await self.get_table(code)
@@ -154,7 +157,6 @@ class Server:
         self._renewer = asyncio.create_task(self._renew())
         if self.owner_url:
             self._watcher = asyncio.create_task(self._watch_wanted())
-        self.committer.start()
 
     async def stop(self) -> None:
         for task in list(self.tasks.values()):
