@@ -11,9 +11,9 @@ from agents_helpers import views_of
 
 from rallye import mille
 from rallye.agents.base import agent_names, make_agent
-from rallye.agents.mille_zoo import CURE_OF, STYLES, Table, hazards_gone
+from rallye.agents.mille_zoo import STYLES, Table, hazards_gone
 from rallye.mille.actions import Action
-from rallye.mille.cards import DISTANCE_KM, DISTANCES, REMEDIES, SAFETIES, SAFETY_AGAINST
+from rallye.mille.cards import DISTANCE_KM, DISTANCES, REMEDIES, REMEDY_OF, SAFETIES, SAFETY_AGAINST
 from rallye.mille.state import Tableau
 from rallye.mille.view import MilleView
 from rallye.sim.play import MatchJob, play_mille
@@ -176,7 +176,7 @@ def test_hoarder_never_lays_a_safety_early_unless_forced() -> None:
             on_me = (t.tab.battle_top, t.tab.speed_top)
             forced = all(c in SAFETIES for c in v.hand) or v.draw_count == 0
             # it takes a hazard off its side that no remedy in hand cures
-            cures = any(h in SAFETY_AGAINST[card] and CURE_OF[h] not in v.hand for h in on_me)
+            cures = any(h in SAFETY_AGAINST[card] and REMEDY_OF[h] not in v.hand for h in on_me)
             assert hazards_gone(t, card) or forced or cures, (got, on_me, v.hand)
             laid += 1
     assert laid > 0

@@ -35,7 +35,6 @@ from typing import Any
 from rallye.agents.base import register
 from rallye.agents.mille_heuristic import (
     FITTED,
-    REMEDY_OF,
     Reading,
     Style,
     _cf_risk,
@@ -47,7 +46,7 @@ from rallye.agents.mille_heuristic import (
 )
 from rallye.core.values import pickled_by_fields
 from rallye.mille.actions import Action
-from rallye.mille.cards import BATTLE_HAZARDS, DISTANCE_KM, HAZARDS, SAFETIES, SAFETY_FOR
+from rallye.mille.cards import BATTLE_HAZARDS, DISTANCE_KM, HAZARDS, REMEDY_OF, SAFETIES, SAFETY_FOR
 from rallye.mille.view import MilleView
 
 #: The version of :func:`features`; a weights file names the version it was fitted on.

@@ -73,6 +73,7 @@ from rallye.mille.cards import (
     END_OF_LIMIT,
     HAZARDS,
     REMEDY_FOR,
+    REMEDY_OF,
     RIGHT_OF_WAY,
     ROLL,
     SAFETIES,
@@ -82,9 +83,6 @@ from rallye.mille.cards import (
 )
 from rallye.mille.state import Tableau
 from rallye.mille.view import MilleView
-
-#: The remedy for each battle hazard (STOP -> ROLL, …).
-REMEDY_OF: dict[str, str] = {h: r for r, h in REMEDY_FOR.items()}
 
 # Score scale of the actions (higher is better); only the order matters.
 FINISH = 3000.0

@@ -52,6 +52,7 @@ from rallye.mille.cards import (
     HAZARDS,
     REMEDIES,
     REMEDY_FOR,
+    REMEDY_OF,
     RIGHT_OF_WAY,
     ROLL,
     SAFETIES,
@@ -63,8 +64,6 @@ from rallye.mille.cards import (
 from rallye.mille.state import EXTEND_PHASE, Tableau
 from rallye.mille.view import MilleView
 
-#: Hazard -> the remedy that cures it.
-CURE_OF: dict[str, str] = {h: r for r, h in REMEDY_FOR.items()}
 #: How many kilometres of the own hand a side needs to finish an extension to 1000 (300 km).
 EXTENSION_KM = 300
 
@@ -301,7 +300,7 @@ class SafetyHoarder(ZooAgent):
             return True
         if t.clears(safety):  # unless a remedy in hand does it
             on_me = (t.tab.battle_top, t.tab.speed_top if safety == RIGHT_OF_WAY else None)
-            return any(h in SAFETY_AGAINST[safety] and CURE_OF[h] not in t.view.hand for h in on_me)
+            return any(h in SAFETY_AGAINST[safety] and REMEDY_OF[h] not in t.view.hand for h in on_me)
         return all(c in SAFETIES for c in t.view.hand)
 
     def rank(self, t: Table, a: Action) -> tuple[float, ...]:
@@ -338,7 +337,7 @@ class CardCounter(ZooAgent):
 
     def sticks(self, t: Table, side: int, hazard: str) -> float:
         cf = t.chance_held(side, SAFETY_FOR[hazard])
-        cure = t.chance_held(side, CURE_OF[hazard])
+        cure = t.chance_held(side, REMEDY_OF[hazard])
         return (1.0 - cf) * (1.0 - cure)
 
     def counted_dead(self, t: Table, card: str) -> bool:

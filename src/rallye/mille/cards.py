@@ -51,6 +51,8 @@ REMEDY_FOR: Final[dict[str, str]] = {
     END_OF_LIMIT: SPEED_LIMIT,
 }
 REMEDIES: Final = frozenset(REMEDY_FOR)
+#: Hazard -> the remedy that cures it (STOP -> ROLL, ...).
+REMEDY_OF: Final[dict[str, str]] = {h: r for r, h in REMEDY_FOR.items()}
 #: Safety -> the hazards it protects against.
 SAFETY_AGAINST: Final[dict[str, frozenset[str]]] = {
     RIGHT_OF_WAY: frozenset({STOP, SPEED_LIMIT}),
