@@ -1,0 +1,78 @@
+"""The same MatchJob gives the same MatchResult, in every field: a few jobs of each game
+against results recorded before simulation went through the game face (issue #60).
+
+Regenerate (only when a rules or bot change is meant to change them) with
+``python tests/sim/test_match_results.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rallye.sim.play import MatchJob, MatchResult, play_job
+
+GOLDEN = Path(__file__).parent / "data" / "match_results.json"
+
+JOBS = [
+    MatchJob(0, "mille", 2, ("random", "easy"), seed=11, bot_seeds=(1, 2), edition="wm2006"),
+    MatchJob(1, "mille", 4, ("medium", "heuristic", "random", "easy"), seed=12, bot_seeds=(3, 4, 5, 6), edition="hu"),
+    MatchJob(2, "mille", 3, ("easy", "medium", "heuristic"), seed=13, bot_seeds=(7, 8, 9), edition="meilen"),
+    MatchJob(3, "mille", 6, ("random",) * 6, seed=14, bot_seeds=tuple(range(6)), edition="wm2006"),
+    MatchJob(
+        4,
+        "knightrider",
+        2,
+        ("easy", "random"),
+        seed=21,
+        bot_seeds=(1, 2),
+        options={"quick_build": True, "turn_limit": 80},
+    ),
+    MatchJob(
+        5, "knightrider", 3, ("medium", "easy", "heuristic"), seed=22, bot_seeds=(3, 4, 5), options={"turn_limit": 90}
+    ),
+    MatchJob(
+        6,
+        "knightrider",
+        4,
+        ("random",) * 4,
+        seed=23,
+        bot_seeds=(6, 7, 8, 9),
+        options={"rolled_start": True, "tour": 2, "turn_limit": 60},
+    ),
+    MatchJob(
+        7,
+        "knightrider",
+        2,
+        ("easy", "easy"),
+        seed=24,
+        bot_seeds=(1, 1),
+        options={"quick_build": True, "turn_limit": 50},
+        rules=2,
+    ),
+]
+
+
+def as_json(value: Any) -> Any:
+    """A MatchJob or MatchResult as JSON (tuples as lists)."""
+    return json.loads(json.dumps(dataclasses.asdict(value)))
+
+
+@pytest.mark.parametrize("job", JOBS, ids=lambda j: f"{j.game}-{j.index}")
+def test_a_job_gives_the_result_it_gave_before(job: MatchJob) -> None:
+    golden = {g["job"]["index"]: g for g in json.loads(GOLDEN.read_text(encoding="utf-8"))}[job.index]
+    assert golden["job"] == as_json(job)
+    result = play_job(job)
+    assert isinstance(result, MatchResult)
+    assert as_json(result) == golden["result"]
+
+
+if __name__ == "__main__":  # pragma: no cover - regenerates the golden file
+    GOLDEN.write_text(
+        json.dumps([{"job": as_json(j), "result": as_json(play_job(j))} for j in JOBS], indent=1) + "\n",
+        encoding="utf-8",
+    )
