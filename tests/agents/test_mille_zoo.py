@@ -16,7 +16,7 @@ from rallye.mille.actions import Action
 from rallye.mille.cards import DISTANCE_KM, DISTANCES, REMEDIES, REMEDY_OF, SAFETIES, SAFETY_AGAINST
 from rallye.mille.state import Tableau
 from rallye.mille.view import MilleView
-from rallye.sim.play import MatchJob, play_mille
+from rallye.sim.play import MatchJob, play_job
 
 ZOO = tuple(STYLES)
 EMPTY = Tableau()
@@ -311,7 +311,7 @@ def test_each_style_decides_the_extension_its_way(style: str) -> None:
 @pytest.mark.parametrize("style", ZOO)
 def test_whole_games_with_zoo_bots_finish_with_legal_choices(style: str) -> None:
     """Every edition at every size it is played by (2, 3, 4 and 6 players; meilen also 5):
-    the style against the rest of the zoo, and against ``medium``; ``play_mille`` refuses
+    the style against the rest of the zoo, and against ``medium``; ``play_job`` refuses
     any choice outside the legal list."""
     others = [s for s in ZOO if s != style]
     for edition in EDITIONS:
@@ -321,9 +321,9 @@ def test_whole_games_with_zoo_bots_finish_with_legal_choices(style: str) -> None
         mixed = tuple(style if i % 2 == 0 else "medium" for i in range(n))
         for k, bots in enumerate((zoo_only, mixed)):
             job = MatchJob(k, "mille", n, bots, seed=n + 10 * k, bot_seeds=tuple(range(n)), edition=edition)
-            result = play_mille(job)
+            result = play_job(job)
             assert result.winners and result.hands >= 1
-    again = play_mille(job)
+    again = play_job(job)
     assert again == result
 
 

@@ -23,36 +23,14 @@ JOBS = [
     MatchJob(1, "mille", 4, ("medium", "heuristic", "random", "easy"), seed=12, bot_seeds=(3, 4, 5, 6), edition="hu"),
     MatchJob(2, "mille", 3, ("easy", "medium", "heuristic"), seed=13, bot_seeds=(7, 8, 9), edition="meilen"),
     MatchJob(3, "mille", 6, ("random",) * 6, seed=14, bot_seeds=tuple(range(6)), edition="wm2006"),
-    MatchJob(
-        4,
-        "knightrider",
-        2,
-        ("easy", "random"),
-        seed=21,
-        bot_seeds=(1, 2),
-        options={"quick_build": True, "turn_limit": 80},
-    ),
-    MatchJob(
-        5, "knightrider", 3, ("medium", "easy", "heuristic"), seed=22, bot_seeds=(3, 4, 5), options={"turn_limit": 90}
-    ),
-    MatchJob(
-        6,
-        "knightrider",
-        4,
-        ("random",) * 4,
-        seed=23,
-        bot_seeds=(6, 7, 8, 9),
-        options={"rolled_start": True, "tour": 2, "turn_limit": 60},
-    ),
-    MatchJob(
-        7,
-        "knightrider",
-        2,
-        ("easy", "easy"),
-        seed=24,
-        bot_seeds=(1, 1),
-        options={"quick_build": True, "turn_limit": 50},
-        rules=2,
+    *(
+        MatchJob(i, "knightrider", len(bots), bots, seed=seed, bot_seeds=seeds, options=options, rules=rules)
+        for i, bots, seed, seeds, options, rules in (
+            (4, ("easy", "random"), 21, (1, 2), {"quick_build": True, "turn_limit": 80}, None),
+            (5, ("medium", "easy", "heuristic"), 22, (3, 4, 5), {"turn_limit": 90}, None),
+            (6, ("random",) * 4, 23, (6, 7, 8, 9), {"rolled_start": True, "tour": 2, "turn_limit": 60}, None),
+            (7, ("easy", "easy"), 24, (1, 1), {"quick_build": True, "turn_limit": 50}, 2),
+        )
     ),
 ]
 

@@ -1,29 +1,39 @@
-"""Playing one whole match with bots, per game, into a plain, picklable result.
+"""Playing one whole match with bots into a plain, picklable result.
 
-Bots get only ``view_for(state, seat)`` and the legal actions computed from that view
+One loop serves both games, through the game face (:mod:`rallye.core.game`) alone: bots
+get only ``view_for(state, seat)`` and the legal actions computed from that view
 (``legal_from_view``); the state never leaves this module. Everything is seeded: the same
 :class:`MatchJob` always gives the same :class:`MatchResult`, in any process.
 
-The per-game parts are :func:`play_mille` and :func:`play_knightrider`; :func:`play_job`
-dispatches on ``job.game``.
+What is the simulation's own per game are the statistics a match leaves
+(:class:`MilleTally`: hand totals and score lines; :class:`KnightRiderTally`: turns, the
+ram and oil table rolls, the start player and the town's figures).
 """
 
 from __future__ import annotations
 
-import importlib
+from abc import ABC, abstractmethod
 from collections import Counter
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import astuple, dataclass, field
+from typing import Any, Generic, TypeVar
 
 from rallye.agents.base import Agent, make_agent
 from rallye.core.errors import GameError
+from rallye.core.game import Game, Settings
+from rallye.games import GAMES
+from rallye.knightrider.state import State as KRState
+from rallye.knightrider.town import town_figures
+from rallye.mille.edition import SCORE_LINES
+from rallye.mille.state import MilleState
 
 #: A match that takes more decisions than this is an engine or bot bug, not a long game.
 MAX_DECISIONS = 200_000
 
 #: Knight Rider event kinds that are rows of the ram and oil tables (docs/rules/knight-rider.md).
 KR_TABLE_KINDS: tuple[str, ...] = ("ram", "ram_fail", "oil")
+
+S = TypeVar("S")
 
 
 class SimulationError(GameError):
@@ -45,6 +55,16 @@ class MatchJob:
     edition: Any = None  # mille: an edition key or Edition
     options: dict[str, Any] = field(default_factory=dict)  # knightrider: Options fields
     rules: int | None = None  # knightrider: the rules version to play (None: today's)
+
+    def settings(self) -> Settings:
+        """The game's settings for this job (local: an edition may be an ``Edition``)."""
+        if self.game == "mille":
+            return (
+                {"players": self.players}
+                if self.edition is None
+                else {"edition": self.edition, "players": self.players}
+            )
+        return {"players": self.players, "options": self.options, "rules": self.rules}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +111,67 @@ class MatchResult:
         return tuple(share if s in self.winners else 0.0 for s in range(n))
 
 
+# -- what a match leaves, per game -------------------------------------------------------
+class Tally(ABC, Generic[S]):
+    """A game's statistics of one match: it sees every state the match passes through (the
+    first, then each after a move) and gives its :class:`MatchResult` fields at the end."""
+
+    @abstractmethod
+    def see(self, state: S) -> None: ...
+
+    @abstractmethod
+    def fields(self, final: S) -> dict[str, Any]: ...
+
+
+class MilleTally(Tally[MilleState]):
+    """Mille Bornes: the hands, the final and per-hand totals, each side's score lines."""
+
+    def see(self, state: MilleState) -> None:
+        pass  # the score sheets keep every hand
+
+    def fields(self, final: MilleState) -> dict[str, Any]:
+        sheets = final.sheets
+        lines = tuple(
+            tuple(sum(sh.rows[side][i] for sh in sheets) for i in range(len(SCORE_LINES)))
+            for side in range(len(final.sides))
+        )
+        return {
+            "hands": len(sheets),
+            "totals": tuple(final.totals),
+            "hand_totals": tuple(sh.hand_totals for sh in sheets),
+            "lines": lines,
+        }
+
+
+class KnightRiderTally(Tally[KRState]):
+    """Knight Rider: the chase turns, the ram and oil table rolls, the start player and
+    the town as it stands when the chase starts."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[tuple[str, int]] = Counter()
+        self.town: tuple[int, ...] = ()
+
+    def see(self, state: KRState) -> None:
+        for ev in state.events:
+            if ev.kind in KR_TABLE_KINDS and isinstance(ev.value, int):
+                self.counts[(ev.kind, ev.value)] += 1
+        if not self.town and state.start_sq >= 0:
+            self.town = tuple(astuple(town_figures(state)))
+
+    def fields(self, final: KRState) -> dict[str, Any]:
+        return {
+            "hands": 1,
+            "turns": final.turn,
+            "table": tuple((k, v, n) for (k, v), n in sorted(self.counts.items())),
+            "start_player": final.start_player,
+            "town": self.town,
+        }
+
+
+TALLIES: dict[str, type[Tally[Any]]] = {"mille": MilleTally, "knightrider": KnightRiderTally}
+
+
+# -- one match ---------------------------------------------------------------------------
 def make_agents(game: str, job: MatchJob) -> list[Agent]:
     """The job's bots. Batch play is exact: a search level's CPU ceiling (``cpu_limit``,
     which keeps a person's wait within the level's limit on a slow machine) is lifted, so
@@ -100,7 +181,7 @@ def make_agents(game: str, job: MatchJob) -> list[Agent]:
     return [make_agent(game, name, seed, exact=True) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)]
 
 
-def _choose(agent: Agent, view: Any, legal: tuple[Any, ...], seat: int, index: int) -> Any:
+def _choose(agent: Agent, view: Any, legal: Sequence[Any], seat: int, index: int) -> Any:
     if not legal:
         raise SimulationError(f"match {index}: seat P{seat + 1} has no legal action but the game is not over")
     action = agent.choose(view, legal)
@@ -111,135 +192,39 @@ def _choose(agent: Agent, view: Any, legal: tuple[Any, ...], seat: int, index: i
     return action
 
 
-# -- Mille Bornes ----------------------------------------------------------------------
-def play_mille(job: MatchJob) -> MatchResult:
-    from rallye import mille
-    from rallye.mille.edition import SCORE_LINES
-
-    agents = make_agents("mille", job)
-    state = mille.new_match(job.edition, job.players, seed=job.seed)
+def play(game: Game[S, Any, Any], tally: Tally[S], job: MatchJob) -> MatchResult:
+    """Play ``job`` to its end through ``game``'s face, the bots seeing views alone."""
+    agents = make_agents(game.key, job)
+    state = game.new(job.settings(), job.seed)
+    tally.see(state)
     decisions = 0
-    while not mille.is_over(state):
-        seat = mille.current_player(state)
-        if seat is None:  # pragma: no cover - the engine always has a player to act
+    while not game.is_over(state):
+        seat = game.current_player(state)
+        if seat is None:  # pragma: no cover - an engine always has a player to act
             raise SimulationError(f"match {job.index}: no player to act in an unfinished match")
-        view = mille.view_for(state, seat)
-        action = _choose(agents[seat], view, mille.legal_from_view(view), seat, job.index)
-        state = mille.apply(state, action)
+        view = game.view_for(state, seat)
+        action = _choose(agents[seat], view, tuple(game.legal_from_view(view)), seat, job.index)
+        state = game.apply(state, action)
+        tally.see(state)
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise SimulationError(f"match {job.index}: no end after {MAX_DECISIONS} decisions")
-    sheets = state.sheets
-    n_sides = len(state.sides)
-    lines = tuple(
-        tuple(sum(sh.rows[side][i] for sh in sheets) for i in range(len(SCORE_LINES))) for side in range(n_sides)
-    )
+    outcome = game.outcome(state)
     return MatchResult(
         index=job.index,
         seed=job.seed,
         seat_bots=job.seat_bots,
-        sides=state.sides,
-        winners=tuple(mille.winners(state)),
+        sides=outcome.sides,
+        winners=outcome.winners,
         decisions=decisions,
-        hands=len(sheets),
-        totals=tuple(state.totals),
-        hand_totals=tuple(sh.hand_totals for sh in sheets),
-        lines=lines,
+        **tally.fields(state),
     )
-
-
-# -- Knight Rider ----------------------------------------------------------------------
-def knightrider_module() -> ModuleType:
-    """The Knight Rider engine, or a clear error if this install does not have it (yet)."""
-    try:
-        kr = importlib.import_module("rallye.knightrider")
-    except ImportError as exc:
-        raise SimulationError(f"the Knight Rider engine is not available: {exc}") from None
-    missing = [
-        f
-        for f in ("new_game", "legal_actions", "apply", "view_for", "current_player", "is_over", "winner")
-        if not hasattr(kr, f)
-    ]
-    if missing:
-        raise SimulationError(
-            "the Knight Rider engine is not available: rallye.knightrider lacks " + ", ".join(missing)
-        )
-    return kr
-
-
-def _kr_options(kr: ModuleType, options: dict[str, Any]) -> Any:
-    cls = getattr(kr, "Options", None)
-    if cls is None:
-        cls = importlib.import_module("rallye.knightrider.state").Options
-    return cls.from_json(dict(options)) if hasattr(cls, "from_json") else cls(**options)
-
-
-def _count_table(events: Any, counts: Counter[tuple[str, int]]) -> None:
-    for ev in events or ():
-        kind = getattr(ev, "kind", None)
-        value = getattr(ev, "value", None)
-        if kind in KR_TABLE_KINDS and isinstance(value, int):
-            counts[(kind, value)] += 1
-
-
-def play_knightrider(job: MatchJob) -> MatchResult:
-    kr = knightrider_module()
-    agents = make_agents("knightrider", job)
-    legal_from_view = getattr(kr, "legal_from_view", None)
-    rules = {} if job.rules is None else {"rules": job.rules}
-    state = kr.new_game(job.players, job.seed, _kr_options(kr, job.options), **rules)
-    counts: Counter[tuple[str, int]] = Counter()
-    _count_table(getattr(state, "events", ()), counts)
-    decisions = 0
-    town: tuple[int, ...] = ()
-    while not kr.is_over(state):
-        if not town and state.start_sq >= 0:
-            town = _town(state)
-        seat = kr.current_player(state)
-        if seat is None:
-            raise SimulationError(f"match {job.index}: no player to act in an unfinished game")
-        view = kr.view_for(state, seat)
-        # The legal actions are public; computed from the view when the engine offers it.
-        legal = tuple(legal_from_view(view) if legal_from_view is not None else kr.legal_actions(state))
-        action = _choose(agents[seat], view, legal, seat, job.index)
-        state = kr.apply(state, action)
-        _count_table(getattr(state, "events", ()), counts)
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise SimulationError(f"match {job.index}: no end after {MAX_DECISIONS} decisions")
-    winner = kr.winner(state)
-    return MatchResult(
-        index=job.index,
-        seed=job.seed,
-        seat_bots=job.seat_bots,
-        sides=tuple((s,) for s in range(job.players)),
-        winners=() if winner is None else (int(winner),),
-        decisions=decisions,
-        hands=1,
-        turns=int(getattr(state, "turn", 0)),
-        table=tuple((k, v, n) for (k, v), n in sorted(counts.items())),
-        start_player=int(state.start_player),
-        town=town or (_town(state) if state.start_sq >= 0 else ()),
-    )
-
-
-def _town(state: Any) -> tuple[int, ...]:
-    from dataclasses import astuple
-
-    from rallye.knightrider.town import town_figures
-
-    return tuple(astuple(town_figures(state)))
-
-
-PLAYERS = {"mille": play_mille, "knightrider": play_knightrider}
 
 
 def play_job(job: MatchJob) -> MatchResult:
-    try:
-        play = PLAYERS[job.game]
-    except KeyError:
-        raise ValueError(f"unknown game {job.game!r}; games are {', '.join(PLAYERS)}") from None
-    return play(job)
+    if job.game not in GAMES:
+        raise ValueError(f"unknown game {job.game!r}; games are {', '.join(GAMES)}")
+    return play(GAMES[job.game], TALLIES[job.game](), job)
 
 
 def play_chunk(jobs: list[MatchJob]) -> list[MatchResult]:

@@ -234,10 +234,8 @@ KR_TABLE_LABELS = {
 
 
 def simulate_knightrider(args: argparse.Namespace) -> dict[str, Any]:
-    from rallye.sim.play import knightrider_module
     from rallye.sim.stats import median_iqr
 
-    knightrider_module()  # a clear error now if the engine is not there
     bots = bot_names("knightrider", args.bots, args.players)
     options = {"quick_build": not args.build, "turn_limit": args.turn_limit}
     jobs = make_jobs("knightrider", args.players, bots, args.games, args.seed, options=options, rules=args.rules)

@@ -184,10 +184,6 @@ def play_tournament(
     for b in config.bots:
         if b not in known:
             raise ValueError(f"unknown bot {b!r} for {config.game}; known: {', '.join(known)}")
-    if config.game == "knightrider":
-        from rallye.sim.play import knightrider_module
-
-        knightrider_module()
     jobs, g = schedule(config)
     with progress_bar(len(jobs), "matches", enabled=progress) as advance:
         results = run_jobs(jobs, backend=backend, workers=workers, address=address, advance=advance)
