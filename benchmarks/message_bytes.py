@@ -60,7 +60,7 @@ def measure(edition: str, players: int, matches: int, seed: int, level: int, ful
                 table.connected = set(range(players))
                 streams: dict[int | None, Deflate] = {s: Deflate(level) for s in range(players)}
                 while not table.over:
-                    legal = table.game.legal(table.match.state)
+                    legal = table.game.legal_actions(table.match.state)
                     table.submit(table.current(), table.move_no, str(rng.choice(list(legal))))
                     moves += 1
                     t0 = time.perf_counter()

@@ -248,13 +248,14 @@ def test_records_of_a_quick_built_town_replay() -> None:
 def test_quick_build_is_the_same_for_the_terminal_the_tables_and_the_research_environments() -> None:
     """One build serves every caller: a server table with the quick build, the terminal's
     ``--quick-build`` and the research environments lay the engine's rules-3 town."""
+    from rallye.games import game_for
     from rallye.rl.games import KnightRiderAdapter
-    from rallye.server.games import game_for
+    from rallye.server.games import Match
     from rallye.tui.knightrider_app import options_from_args
 
     want = new_game(3, 9, QUICK)
-    table = game_for("knightrider")
-    match = table.new(table.settings({"players": 3, "options": {"quick_build": True}}), 9)
+    game = game_for("knightrider")
+    match = Match.new(game, game.settings({"players": 3, "options": {"quick_build": True}}), 9)
     assert match.state.laid == want.laid and match.state.rules == 3 and match.lines[0]["rules"] == 3
     env = KnightRiderAdapter(players=3).new_state(9)
     assert env.laid == want.laid and env.villain == want.villain

@@ -25,7 +25,7 @@ def _playing(table: Table) -> Table:
 
 
 def _first_legal(table: Table) -> str:
-    return str(table.game.legal(table.match.state)[0])
+    return str(table.game.legal_actions(table.match.state)[0])
 
 
 def test_a_batch_commits_each_move_that_still_fits_and_nothing_of_one_that_does_not(database_url: str) -> None:

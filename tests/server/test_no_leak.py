@@ -42,9 +42,11 @@ def _check_every_seat(table: Table, rng: random.Random) -> None:
     real = table.match.state
     seats = [None, *range(len(table.seats))]
     # a broadcast builds every seat's view at once: each is the seat's own view, nothing else
-    game = table.game
-    one_by_one = {s: game.spectator_json(real) if s is None else game.view_json(game.view(real, s)) for s in seats}
-    assert game.views_json(real, seats) == one_by_one
+    js = table.json
+    one_by_one = {
+        s: js.spectator_json(real) if s is None else js.view_json(table.game.view_for(real, s)) for s in seats
+    }
+    assert js.views_json(real, seats) == one_by_one
     assert table.states_for(seats) == {s: table.state_for(s) for s in seats}
     for msg in table.states_for(seats).values():
         assert json.loads(encode(msg)) == msg  # what is sent: JSON the standard library reads back the same
@@ -70,7 +72,7 @@ def _play(table: Table, rng: random.Random, check_every: int, limit: int) -> int
     while not table.over and moves < limit:
         seat = table.current()
         assert seat is not None
-        legal = table.game.legal(table.match.state)
+        legal = table.game.legal_actions(table.match.state)
         table.submit(seat, table.move_no, rng.choice(legal).__str__())
         moves += 1
         if moves % check_every == 0:

@@ -233,7 +233,7 @@ def test_a_process_that_lost_its_table_refuses_the_move_and_lets_the_table_go(sq
 
                 conn.execute(update(tables).where(tables.c.id == table.id).values(owner="second"))
             turn = table.current()
-            legal = table.game.legal(table.match.state)
+            legal = table.game.legal_actions(table.match.state)
             with pytest.raises(TableError) as refused:
                 await server.act(table, turn, table.move_no, str(legal[0]))
             assert refused.value.code == "elsewhere" and table.code not in server.tables

@@ -180,7 +180,7 @@ def test_a_table_is_handed_over_to_the_process_its_players_reach(sqlite_url: str
             owner = await b.db(b.store.owner_of, table.code)
             assert owner[0] == "b"
             turn = moved.current()
-            legal = moved.game.legal(moved.match.state)
+            legal = moved.game.legal_actions(moved.match.state)
             with pytest.raises(TableError) as stale:  # a move that still reaches a is refused
                 await a.act(table, turn, table.move_no, str(legal[0]))
             assert stale.value.code == "elsewhere"

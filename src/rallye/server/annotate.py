@@ -44,11 +44,12 @@ from typing import Any
 
 from rallye.knightrider import actions as kr
 from rallye.knightrider import geometry as g
+from rallye.knightrider.game import GAME as KNIGHTRIDER
 from rallye.knightrider.pieces import load_pieces
-from rallye.knightrider.sampling import legal_from_view
 from rallye.knightrider.track import compute_links, mask_table
 from rallye.knightrider.view import DetourView, TileView, View
 from rallye.mille import actions as mille
+from rallye.mille.game import GAME as MILLE
 from rallye.mille.view import MilleView
 
 
@@ -83,7 +84,7 @@ def _mille_action(action: object) -> mille.Action:
     if isinstance(action, mille.Action):
         return action
     if isinstance(action, str):
-        return mille.parse_action(action)
+        return MILLE.parse_action(action)
     raise TypeError(f"not a Mille Bornes action: {action!r}")
 
 
@@ -113,7 +114,7 @@ _KR_ACTIONS = (kr.Place, kr.StartAt, kr.Enter, kr.Move, kr.PlayKitt, kr.PlayDeto
 
 def _kr_action(action: object) -> kr.Action:
     if isinstance(action, str):
-        return kr.parse_action(action)
+        return KNIGHTRIDER.parse_action(action)
     if isinstance(action, _KR_ACTIONS):
         return action
     raise TypeError(f"not a Knight Rider action: {action!r}")
@@ -134,7 +135,7 @@ def _with_path(view: View, move: kr.Move) -> kr.Move:
     """``move`` with its canonical path (a code-form move carries none)."""
     if move.path:
         return move
-    for a in legal_from_view(view):
+    for a in KNIGHTRIDER.legal_from_view(view):
         if a == move and isinstance(a, kr.Move):
             return a
     raise ValueError(f"{move} is not a legal move for P{view.me + 1}")

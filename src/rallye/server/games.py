@@ -1,171 +1,125 @@
-"""What the server needs to know about each game: one small adapter per game.
+"""What the server keeps of each game: its JSON, and a match's record.
 
-A :class:`Game` builds a new match from a table's settings, keeps its record (the same
-JSON lines ``rallye replay`` verifies), rebuilds a match from a stored record, and turns a
-state into what one seat may see: its view as JSON, the legal actions with their codes, a
-spectator's view. Nothing here knows a transport or a database; :mod:`rallye.server.table`
-is the authority that calls it.
+The rules are the game's face (:class:`rallye.core.game.Game`, by key from
+:func:`rallye.games.game_for`): a table checks settings, deals, applies, views, records and
+replays through it alone. What is the server's own is here:
+
+* :class:`Match` – a match in play: its state, its record lines (the same JSON lines
+  ``rallye replay`` verifies) and its move number; built new or from a stored record;
+* :class:`GameJson` – one small class a game, generic over the game's types: a seat's view
+  as JSON, the spectator's (what the rules make public), the result, the legal actions with
+  their codes and what each means for a page (:mod:`rallye.server.annotate`), and the
+  settings a table's summary shows;
+* :func:`lobby_info` – what a lobby offers.
+
+Nothing here knows a transport or a database; :mod:`rallye.server.table` is the authority
+that calls it.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
-from rallye import knightrider as kr
-from rallye.core.errors import ConfigError
+from rallye.core.game import Game, Settings
 from rallye.core.record import Line
-from rallye.knightrider import engine as kr_engine
-from rallye.knightrider import record as krec
-from rallye.mille import record as mrec
-from rallye.mille.actions import encode_action as mille_code
-from rallye.mille.actions import parse_action as mille_parse
-from rallye.mille.edition import LANGUAGES, SCORE_LINES, editions, get_edition
-from rallye.mille.engine import current_player as mille_current
-from rallye.mille.engine import is_over as mille_over
-from rallye.mille.engine import legal_actions as mille_legal
-from rallye.mille.engine import new_match
+from rallye.knightrider.actions import Action as KRAction
+from rallye.knightrider.game import GAME as KNIGHTRIDER
+from rallye.knightrider.game import MAX_PLAYERS, MIN_PLAYERS, TABLE_OPTIONS
+from rallye.knightrider.state import State as KRState
+from rallye.knightrider.view import View as KRView
+from rallye.mille.actions import Action as MilleAction
+from rallye.mille.edition import LANGUAGES, SCORE_LINES, editions
+from rallye.mille.game import GAME as MILLE
 from rallye.mille.state import MilleState
-from rallye.mille.view import view_for as mille_view
-from rallye.server.annotate import action_info
+from rallye.mille.view import MilleView
+from rallye.server.annotate import kr_info, mille_info
 
-#: The Knight Rider options a table may set (never a file path: a client names no file).
-KR_OPTIONS = ("quick_build", "rolled_start", "tour", "deal_spares", "shuffle_cards", "turn_limit")
-#: the whole-number options' ranges (``tour``: the rules' 0 to 5 target tiles; ``turn_limit``:
-#: chase turns before a draw, or null for none)
-KR_RANGES = {"tour": (0, 5), "turn_limit": (1, 10_000)}
+
+class JsonView(Protocol):
+    """A view: an immutable value that writes itself as JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+V = TypeVar("V", bound=JsonView)
 
 
 @dataclass
-class Match:
-    """A match in play: its record lines and current state (the game's own types)."""
+class Match(Generic[S]):
+    """A match in play: its current state, its record lines and its accepted actions so far
+    (the move number)."""
 
-    game: str
-    state: Any
+    state: S
     lines: list[Line]
-    actions: int  # accepted actions so far (the move number)
+    actions: int
+
+    @classmethod
+    def new(cls, game: Game[S, Any, Any], settings: Settings, seed: int) -> Match[S]:
+        state = game.new(settings, seed)
+        return cls(state, game.record_start(state), 0)
+
+    @classmethod
+    def restore(cls, game: Game[S, Any, Any], lines: Sequence[Line], source: str) -> Match[S]:
+        """The match a stored record holds, replayed and verified (a
+        :class:`~rallye.core.errors.RecordError` naming the line otherwise)."""
+        replayed = game.replay(lines, source)
+        return cls(replayed.final, list(lines), len(replayed.moves))
+
+    def step(self, game: Game[S, A, Any], seat: int, action: A) -> None:
+        """Apply ``action`` by ``seat`` (checked by the rules) and extend the record."""
+        self.state = game.record_move(self.lines, self.state, seat, action)
+        self.actions += 1
 
 
-class Game:
-    """The game-specific half of a table."""
+class GameJson(ABC, Generic[S, A, V]):
+    """A game's JSON for the server's messages (docs/protocol.md)."""
 
-    key = ""
+    game: Game[S, A, V]
 
-    def settings(self, raw: dict[str, Any]) -> dict[str, Any]:  # pragma: no cover - abstract
-        """Check a client's table settings; the normalised settings or a ConfigError."""
-        raise NotImplementedError
+    def view_json(self, view: V) -> dict[str, Any]:
+        """A seat's view as JSON."""
+        return view.to_json()
 
-    def players(self, settings: dict[str, Any]) -> int:
-        return int(settings["players"])
-
-    def sides(self, settings: dict[str, Any]) -> list[list[int]]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def new(self, settings: dict[str, Any], seed: int) -> Match:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def restore(self, lines: Sequence[Line], source: str) -> Match:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def current(self, state: Any) -> int | None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def over(self, state: Any) -> bool:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def legal(self, state: Any) -> Sequence[Any]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def code(self, action: Any) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def parse(self, text: str) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def step(self, match: Match, seat: int, action: Any) -> None:  # pragma: no cover - abstract
-        """Apply ``action`` by ``seat`` (checked by the engine) and extend the record."""
-        raise NotImplementedError
-
-    def view(self, state: Any, seat: int) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def view_json(self, view: Any) -> dict[str, Any]:
-        data: dict[str, Any] = view.to_json()
-        return data
-
-    def spectator_json(self, state: Any) -> dict[str, Any]:  # pragma: no cover - abstract
+    @abstractmethod
+    def spectator_json(self, state: S) -> dict[str, Any]:
         """What the rules make public: a view with no seat's hidden cards."""
-        raise NotImplementedError
 
-    def views_json(self, state: Any, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    def views_json(self, state: S, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
         """Each seat's view as JSON (``None``: the spectator's), as :meth:`view_json` and
         :meth:`spectator_json` give them one by one."""
-        return {s: self.spectator_json(state) if s is None else self.view_json(self.view(state, s)) for s in seats}
+        game = self.game
+        return {s: self.spectator_json(state) if s is None else self.view_json(game.view_for(state, s)) for s in seats}
 
-    def result(self, state: Any) -> dict[str, Any]:  # pragma: no cover - abstract
+    @abstractmethod
+    def result_json(self, state: S) -> dict[str, Any]:
         """The outcome of a finished match (totals, winners, score sheets) as JSON."""
-        raise NotImplementedError
 
-    def legal_json(self, view: Any, legal: Sequence[Any]) -> list[dict[str, Any]]:
-        return [{"code": self.code(a), "action": str(a), "info": action_info(self.key, view, a)} for a in legal]
+    @abstractmethod
+    def info(self, view: V, action: A) -> dict[str, Any]:
+        """What ``action`` means for the seat whose ``view`` this is (:mod:`~rallye.server.annotate`)."""
+
+    def legal_json(self, view: V, legal: Sequence[A]) -> list[dict[str, Any]]:
+        """The legal actions as the ``state`` message lists them: code, notation, meaning."""
+        game = self.game
+        return [
+            {"code": game.encode_action(a), "action": game.format_action(a), "info": self.info(view, a)} for a in legal
+        ]
+
+    @abstractmethod
+    def settings_json(self, settings: Settings) -> dict[str, Any]:
+        """The game's own settings in a table's summary."""
 
 
-class MilleGame(Game):
-    key = "mille"
-
-    def settings(self, raw: dict[str, Any]) -> dict[str, Any]:
-        edition = raw.get("edition", "wm2006")
-        players = raw.get("players", 2)
-        if not isinstance(edition, str) or len(edition) > 40:
-            raise ConfigError("'edition' must be an edition key", rule="table-settings")
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise ConfigError("'players' must be a whole number", rule="table-settings")
-        wanted = edition.strip().lower()
-        found = [e for e in editions() if wanted == e.key or wanted in (a.lower() for a in e.aliases)]
-        if not found:  # never get_edition(): it would read a client-named file
-            known = ", ".join(e.key for e in editions())
-            raise ConfigError(f"unknown edition {edition!r}; a table plays one of {known}", rule="table-settings")
-        ed = found[0]
-        ed.sides_for(players)
-        return {"edition": ed.key, "players": players}
-
-    def sides(self, settings: dict[str, Any]) -> list[list[int]]:
-        return [list(s) for s in get_edition(settings["edition"]).sides_for(settings["players"])]
-
-    def new(self, settings: dict[str, Any], seed: int) -> Match:
-        rec = mrec.Recorder.start(new_match(settings["edition"], settings["players"], seed))
-        return Match(self.key, rec.state, rec.lines, 0)
-
-    def restore(self, lines: Sequence[Line], source: str) -> Match:
-        replay = mrec.replay_lines(list(enumerate(lines, start=1)), source)
-        return Match(self.key, replay.final, list(lines), len(replay.actions))
-
-    def current(self, state: MilleState) -> int | None:
-        return mille_current(state)
-
-    def over(self, state: MilleState) -> bool:
-        return mille_over(state)
-
-    def legal(self, state: MilleState) -> Sequence[Any]:
-        return mille_legal(state)
-
-    def code(self, action: Any) -> int:
-        return mille_code(action)
-
-    def parse(self, text: str) -> Any:
-        return mille_parse(text)
-
-    def step(self, match: Match, seat: int, action: Any) -> None:
-        rec = mrec.Recorder(match.state, match.lines)
-        match.state = rec.step(seat, action)
-        match.actions += 1
-
-    def view(self, state: MilleState, seat: int) -> Any:
-        return mille_view(state, seat)
+class MilleJson(GameJson[MilleState, MilleAction, MilleView]):
+    game = MILLE
 
     def spectator_json(self, state: MilleState) -> dict[str, Any]:
-        data = mille_view(state, 0).to_json()
+        data = self.view_json(self.game.view_for(state, 0))
         data.update(seat=None, side=None, hand=[])
         return data
 
@@ -178,102 +132,43 @@ class MilleGame(Game):
             for s in seats
         }
 
-    def result(self, state: MilleState) -> dict[str, Any]:
+    def result_json(self, state: MilleState) -> dict[str, Any]:
         return {
             "totals": list(state.totals),
             "winners": list(state.winners),
             "sheets": [s.to_json() for s in state.sheets],
         }
 
+    def info(self, view: MilleView, action: MilleAction) -> dict[str, Any]:
+        return mille_info(view, action)
 
-class KnightRiderGame(Game):
-    key = "knightrider"
+    def settings_json(self, settings: Settings) -> dict[str, Any]:
+        return {"edition": settings["edition"]}
 
-    def settings(self, raw: dict[str, Any]) -> dict[str, Any]:
-        players = raw.get("players", 2)
-        options = raw.get("options") or {}
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise ConfigError("'players' must be a whole number", rule="table-settings")
-        if not isinstance(options, dict):
-            raise ConfigError("'options' must be an object", rule="table-settings")
-        unknown = sorted(set(options) - set(KR_OPTIONS))
-        if unknown:
-            raise ConfigError(
-                f"unknown Knight Rider option(s) {', '.join(map(repr, unknown))}; a table may set"
-                f" {', '.join(KR_OPTIONS)}",
-                rule="table-settings",
-            )
-        for name in ("quick_build", "rolled_start", "deal_spares", "shuffle_cards"):
-            if name in options and not isinstance(options[name], bool):
-                raise ConfigError(f"option '{name}' must be true or false", rule="table-settings")
-        for name, (lo, hi) in KR_RANGES.items():
-            v = options.get(name)
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi):
-                raise ConfigError(
-                    f"option '{name}' is a whole number from {lo} to {hi}, not {str(v)[:20]}", rule="table-settings"
-                )
-        opts = kr.Options.from_json(dict(options))
-        kr.new_game(players, 0, opts)  # the engine's own checks (player count, tour range)
-        return {"players": players, "options": {k: v for k, v in opts.to_json().items() if k in KR_OPTIONS}}
 
-    def sides(self, settings: dict[str, Any]) -> list[list[int]]:
-        return [[s] for s in range(settings["players"])]
+class KnightRiderJson(GameJson[KRState, KRAction, KRView]):
+    game = KNIGHTRIDER
 
-    def _options(self, settings: dict[str, Any]) -> kr.Options:
-        return kr.Options.from_json(dict(settings["options"]))
-
-    def new(self, settings: dict[str, Any], seed: int) -> Match:
-        rec = krec.Recorder(settings["players"], seed, self._options(settings))
-        return Match(self.key, rec.state, rec.lines(), 0)
-
-    def restore(self, lines: Sequence[Line], source: str) -> Match:
-        state = krec.replay(list(enumerate(lines, start=1)), source=source)
-        actions = sum(1 for line in lines if line.get("type") == "action")
-        return Match(self.key, state, list(lines), actions)
-
-    def current(self, state: kr.State) -> int | None:
-        return kr.current_player(state)
-
-    def over(self, state: kr.State) -> bool:
-        return kr.is_over(state)
-
-    def legal(self, state: kr.State) -> Sequence[Any]:
-        return kr.legal_actions(state)
-
-    def code(self, action: Any) -> int:
-        return kr.encode_action(action)
-
-    def parse(self, text: str) -> Any:
-        return kr.parse_action(text)
-
-    def step(self, match: Match, seat: int, action: Any) -> None:
-        before = match.state
-        after = kr.apply(before, action, player=seat)
-        match.actions += 1
-        match.lines.append(krec.action_line(match.actions, before, action, after))
-        if kr.is_over(after):
-            match.lines.append(krec.result_line(after))
-        match.state = after
-
-    def view(self, state: kr.State, seat: int) -> Any:
-        return kr.view_for(state, seat)
-
-    def spectator_json(self, state: kr.State) -> dict[str, Any]:
-        data: dict[str, Any] = kr.view_for(state, 0).to_json()
+    def spectator_json(self, state: KRState) -> dict[str, Any]:
+        data = self.view_json(self.game.view_for(state, 0))
         data.update(me=None, hand_kitt=[0 for _ in data["hand_kitt"]], hand_detour=[0 for _ in data["hand_detour"]])
         return data
 
-    def result(self, state: kr.State) -> dict[str, Any]:
+    def result_json(self, state: KRState) -> dict[str, Any]:
         return {"winner": state.winner, "winners": [] if state.winner is None else [state.winner], "turns": state.turn}
 
+    def info(self, view: KRView, action: KRAction) -> dict[str, Any]:
+        return kr_info(view, action)
 
-GAMES: dict[str, Game] = {g.key: g for g in (MilleGame(), KnightRiderGame())}
+    def settings_json(self, settings: Settings) -> dict[str, Any]:
+        return {"options": dict(settings["options"])}
 
 
-def game_for(key: object) -> Game:
-    if not isinstance(key, str) or key not in GAMES:
-        raise ConfigError(f"'game' must be one of {', '.join(GAMES)}", rule="table-settings")
-    return GAMES[key]
+#: the game a table request without ``"game"`` plays (docs/protocol.md)
+DEFAULT_GAME = MILLE.key
+
+#: each game's JSON, by the game's key
+JSON: dict[str, GameJson[Any, Any, Any]] = {j.game.key: j for j in (MilleJson(), KnightRiderJson())}
 
 
 def lobby_info() -> dict[str, Any]:
@@ -305,10 +200,13 @@ def lobby_info() -> dict[str, Any]:
     return {
         "editions": out,
         "knightrider": {
-            "players": list(range(kr_engine.MIN_PLAYERS, kr_engine.MAX_PLAYERS + 1)),
-            "options": list(KR_OPTIONS),
+            "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+            "options": list(TABLE_OPTIONS),
             "language": "de",
         },
         "levels": list(LEVELS),
         "languages": list(LANGUAGES),
     }
+
+
+__all__ = ["DEFAULT_GAME", "JSON", "GameJson", "KnightRiderJson", "Match", "MilleJson", "lobby_info"]

@@ -22,8 +22,10 @@ from typing import Any
 
 from rallye.agents.base import LEVELS, make_agent
 from rallye.core.errors import ConfigError, GameError
+from rallye.core.game import Game
 from rallye.core.rng import derive_seed, new_seed
-from rallye.server.games import Game, Match, game_for
+from rallye.games import game_for
+from rallye.server.games import DEFAULT_GAME, JSON, GameJson, Match
 from rallye.server.store import Conflict, Move, Store, StoredSeat, StoredTable, token_hash
 
 PROTOCOL = 1
@@ -109,10 +111,10 @@ class Accepted:
 class Table:
     id: int
     code: str
-    game: Game
+    game: Game[Any, Any, Any]  # the rules (rallye.games): the one thing a table plays by
     settings: dict[str, Any]
     seats: list[Seat]
-    match: Match
+    match: Match[Any]
     store: Store
     owner: str
     status: str
@@ -124,6 +126,11 @@ class Table:
     told: int = 0  # the move number of the last broadcast: its states' logs start after it
     _agents: dict[tuple[int, str], Any] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
+    #: the game's JSON for the messages (the only per-game part of a table)
+    json: GameJson[Any, Any, Any] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.json = JSON[self.game.key]
 
     # -- building ----------------------------------------------------------------------
     @classmethod
@@ -143,7 +150,7 @@ class Table:
         """
         if not isinstance(request, dict):
             raise TableError("bad-field", "a table request is a JSON object")
-        game = game_for_request(request.get("game", "mille"))
+        game = game_for_request(request.get("game", DEFAULT_GAME))
         try:
             settings = game.settings(request)
         except GameError as exc:
@@ -193,7 +200,7 @@ class Table:
     def open(
         cls,
         store: Store,
-        game: Game,
+        game: Game[Any, Any, Any],
         settings: dict[str, Any],
         seats: list[Seat],
         turn_timer: int | None,
@@ -203,7 +210,7 @@ class Table:
         owner_url: str | None,
         lease: float = LEASE_SECONDS,
     ) -> Table:
-        match = game.new(settings, new_seed())  # 128 bits: no player can search for it
+        match = Match.new(game, settings, new_seed())  # 128 bits: no player can search for it
         status = "playing" if all(s.taken for s in seats) else "waiting"
         code = new_code()
         table_id = store.create(
@@ -225,7 +232,7 @@ class Table:
     def restore(cls, store: Store, stored: StoredTable, *, owner: str) -> Table:
         """Rebuild a table from the database by replaying (and verifying) its record."""
         game = game_for(stored.game)
-        match = game.restore(stored.lines, source=f"table {stored.code}")
+        match = Match.restore(game, stored.lines, source=f"table {stored.code}")
         if match.actions != stored.move_no:
             raise ConfigError(
                 f"table {stored.code}: the record holds {match.actions} moves, the table says {stored.move_no}",
@@ -289,10 +296,10 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.game.over(self.match.state)
+        return self.game.is_over(self.match.state)
 
     def current(self) -> int | None:
-        return None if self.over else self.game.current(self.match.state)
+        return None if self.over else self.game.current_player(self.match.state)
 
     def submit(self, seat: int | None, move_no: object, action: object) -> Accepted:
         """One action for ``seat``: checked in the fixed order, committed, or refused."""
@@ -327,20 +334,20 @@ class Table:
         match = self.match
         before = (match.state, len(match.lines), match.actions)
         try:
-            self.game.step(match, seat, chosen)
+            match.step(self.game, seat, chosen)
         except GameError as exc:
             raise TableError("illegal", f"illegal '{chosen}': {exc.message}", exc.rule) from None
-        over = self.game.over(match.state)
+        over = self.game.is_over(match.state)
         write = Move(
             self.id,
             move_no=before[2],
             first_line=before[1],
             lines=match.lines[before[1] :],
             status="over" if over else self.status,
-            result=self.game.result(match.state) if over else None,
+            result=self.json.result_json(match.state) if over else None,
             owner=self.owner,
         )
-        return Pending(write, seat, str(chosen), over, before)
+        return Pending(write, seat, self.game.format_action(chosen), over, before)
 
     def finish(self, pending: Pending, error: BaseException | None = None) -> Accepted:
         """After the commit of :meth:`prepare`'s move: it stands (``error`` is ``None``), or it is
@@ -362,16 +369,16 @@ class Table:
         return Accepted(pending.seat, pending.action, match.actions, pending.over)
 
     def _action(self, raw: object) -> Any:
-        legal = self.game.legal(self.match.state)
+        legal = self.game.legal_actions(self.match.state)
         if isinstance(raw, int) and not isinstance(raw, bool):
             for a in legal:
-                if self.game.code(a) == raw:
+                if self.game.encode_action(a) == raw:
                     return a
             raise TableError("illegal", f"action code {raw} is not a legal action now", "legal-actions")
         if not isinstance(raw, str) or not raw.strip() or len(raw) > 200:
             raise TableError("bad-field", "'action' must be an action's notation (or 'code' its number)")
         try:
-            return self.game.parse(raw)
+            return self.game.parse_action(raw)
         except GameError as exc:
             raise TableError("illegal", exc.message, exc.rule or "notation") from None
 
@@ -391,15 +398,15 @@ class Table:
         it answers and the action's notation. Blocking: run it off the event loop."""
         name = level or self.seats[seat].level or "medium"
         move_no = self.move_no
-        view = self.game.view(self.match.state, seat)
-        legal = self.game.legal(self.match.state)
+        view = self.game.view_for(self.match.state, seat)
+        legal = self.game.legal_actions(self.match.state)
         agent = self._agents.get((seat, name))
         if agent is None:
             # a keyed hash of the deal's seed: what a bot plays tells nothing of the seed
             seed = int(self.match.lines[0].get("seed", 0))
             agent = make_agent(self.game.key, name, derive_seed("server-bot", seed, seat, move_no))
             self._agents[(seat, name)] = agent
-        return move_no, str(agent.choose(view, legal))
+        return move_no, self.game.format_action(agent.choose(view, legal))
 
     # -- what is sent ------------------------------------------------------------------
     def seat_label(self, seat: int) -> str:
@@ -411,7 +418,7 @@ class Table:
             "code": self.code,
             "game": self.game.key,
             "players": len(self.seats),
-            "sides": self.game.sides(self.settings),
+            "sides": [list(side) for side in self.game.sides(self.settings)],
             "seats": [
                 {
                     "seat": s.seat,
@@ -428,10 +435,7 @@ class Table:
             "turn_timer": self.turn_timer,
             "next": self.next_code,
         }
-        if self.game.key == "mille":
-            out["edition"] = self.settings["edition"]
-        else:
-            out["options"] = dict(self.settings["options"])
+        out.update(self.json.settings_json(self.settings))
         return out
 
     def state_for(
@@ -458,14 +462,14 @@ class Table:
         state = self.match.state
         turn = self.current()
         wanted = list(dict.fromkeys(seats))
-        views = self.game.views_json(state, wanted)
+        views = self.json.views_json(state, wanted)
         table = summary if summary is not None else self.summary()
         log = list(self.log) if since is None else [e for e in self.log if e["n"] > since]
         out: dict[int | None, dict[str, Any]] = {}
         for seat in wanted:
             legal: list[dict[str, Any]] = []
             if seat is not None and turn == seat and self.status == "playing":
-                legal = self.game.legal_json(self.game.view(state, seat), self.game.legal(state))
+                legal = self.json.legal_json(self.game.view_for(state, seat), self.game.legal_actions(state))
             out[seat] = {
                 "type": "state",
                 "move_no": self.move_no,
@@ -498,7 +502,7 @@ class Table:
         return [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in self.seats]
 
 
-def game_for_request(raw: object) -> Game:
+def game_for_request(raw: object) -> Game[Any, Any, Any]:
     try:
         return game_for(raw)
     except GameError as exc:
