@@ -35,7 +35,7 @@ from rallye.server.messages import check, message_id, read, whole
 from rallye.server.metrics import Metrics
 from rallye.server.metrics import render as render_metrics
 from rallye.server.store import Conflict, Store, token_hash
-from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, Pending, Table, TableError
+from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, AnyTable, Pending, Table, TableError
 
 log = logging.getLogger("rallye.server")
 T = TypeVar("T")
@@ -123,7 +123,7 @@ class Server:
         # server, which takes its tables straight back (another waits out the lease)
         self.owner = owner or f"{os.getpid()}-{secrets.token_hex(6)}"
         self.owner_url = owner_url
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, AnyTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, list[Conn]] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
@@ -242,7 +242,7 @@ class Server:
     def lock(self, code: str) -> asyncio.Lock:
         return self.locks.setdefault(code, asyncio.Lock())
 
-    async def get_table(self, code: str) -> Table:
+    async def get_table(self, code: str) -> AnyTable:
         """The table with this invite code, rebuilt from the database if not in memory."""
         if not isinstance(code, str) or len(code) > 32:
             raise TableError("not-found", "no table has that code", status=404)
@@ -277,7 +277,7 @@ class Server:
             claimed = await self.db(self.store.claim, table_id, self.owner, self.owner_url, time.time() + self.lease)
         return claimed
 
-    async def create(self, request: Any) -> tuple[Table, int | None, str | None]:
+    async def create(self, request: Any) -> tuple[AnyTable, int | None, str | None]:
         table, seat, token = await self.db(
             lambda: Table.create(self.store, request, owner=self.owner, owner_url=self.owner_url, lease=self.lease)
         )
@@ -285,7 +285,7 @@ class Server:
         self.kick(table)
         return table, seat, token
 
-    async def again(self, table: Table) -> str:
+    async def again(self, table: AnyTable) -> str:
         """Play again: a new table with the same seats (same people, same tokens, same bots)."""
         async with self.lock(table.code):
             if table.next_code:
@@ -312,13 +312,13 @@ class Server:
         return new.code
 
     # -- moves -------------------------------------------------------------------------
-    async def act(self, table: Table, seat: int | None, move_no: object, action: object) -> None:
+    async def act(self, table: AnyTable, seat: int | None, move_no: object, action: object) -> None:
         async with self.lock(table.code):
             await self.submit(table, seat, move_no, action)
             await self.broadcast(table)
         self.kick(table)
 
-    async def submit(self, table: Table, seat: int | None, move_no: object, action: object) -> None:
+    async def submit(self, table: AnyTable, seat: int | None, move_no: object, action: object) -> None:
         """The authority's answer: checked and applied here, committed by the group
         committer (with the moves of other tables that come meanwhile), and only then
         accepted. A table another process has taken over leaves this one's memory (its
@@ -331,13 +331,13 @@ class Server:
                 self.tables.pop(table.code, None)
             raise
 
-    async def show(self, table: Table) -> None:
+    async def show(self, table: AnyTable) -> None:
         """Send every connection of the table its state (under the table's lock, so no
         message is built from a move half applied)."""
         async with self.lock(table.code):
             await self.broadcast(table)
 
-    def kick(self, table: Table) -> None:
+    def kick(self, table: AnyTable) -> None:
         """Start whatever must happen next at this table without a person: a bot's move,
         or the turn timer of a person's."""
         old = self.tasks.get(table.code)
@@ -360,7 +360,7 @@ class Server:
         task.rallye_move = table.move_no  # type: ignore[attr-defined]
         self.tasks[table.code] = task
 
-    async def _bot_move(self, table: Table, seat: int, level: str | None, delay: float) -> None:
+    async def _bot_move(self, table: AnyTable, seat: int, level: str | None, delay: float) -> None:
         try:
             await asyncio.sleep(delay)
             loop = asyncio.get_running_loop()
@@ -384,12 +384,12 @@ class Server:
         self.kick(table)
 
     # -- sending -----------------------------------------------------------------------
-    def deadline(self, table: Table) -> float | None:
+    def deadline(self, table: AnyTable) -> float | None:
         if not table.turn_timer or table.bot_to_act() is not None or table.over or table.status != "playing":
             return None
         return max(0.0, round(table.turn_timer - (time.monotonic() - table.turn_started), 1))
 
-    async def broadcast(self, table: Table) -> None:
+    async def broadcast(self, table: AnyTable) -> None:
         conns = self.conns.get(table.code, [])
         if not conns:
             return
@@ -399,11 +399,11 @@ class Server:
         for c in conns:
             c.queue.put_nowait(texts[c.seat])
 
-    async def send_all(self, table: Table, msg: dict[str, Any]) -> None:
+    async def send_all(self, table: AnyTable, msg: dict[str, Any]) -> None:
         for c in self.conns.get(table.code, []):
             c.queue.put_nowait(msg)
 
-    def presence(self, table: Table) -> None:
+    def presence(self, table: AnyTable) -> None:
         table.connected = {c.seat for c in self.conns.get(table.code, []) if c.seat is not None}
 
 
@@ -416,7 +416,7 @@ class Committer:
 
     def __init__(self, server: Server) -> None:
         self.server = server
-        self.waiting: list[tuple[Table, Pending, asyncio.Future[Accepted]]] = []
+        self.waiting: list[tuple[AnyTable, Pending[Any], asyncio.Future[Accepted]]] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.closing = False
@@ -431,7 +431,7 @@ class Committer:
         if self.task is not None:
             await self.task
 
-    def commit(self, table: Table, pending: Pending) -> asyncio.Future[Accepted]:
+    def commit(self, table: AnyTable, pending: Pending[Any]) -> asyncio.Future[Accepted]:
         """The move's outcome: :class:`~rallye.server.table.Accepted` once committed, or the
         refusal (``elsewhere``) or the database's error, with the move taken back."""
         fut: asyncio.Future[Accepted] = asyncio.get_running_loop().create_future()
@@ -475,7 +475,9 @@ class Committer:
                 self.wake.set()
 
     @staticmethod
-    def _settle_one(table: Table, pending: Pending, fut: asyncio.Future[Accepted], error: BaseException | None) -> None:
+    def _settle_one(
+        table: AnyTable, pending: Pending[Any], fut: asyncio.Future[Accepted], error: BaseException | None
+    ) -> None:
         try:
             accepted = table.finish(pending, error)
         except BaseException as exc:  # the refusal, or the database's error
@@ -827,7 +829,7 @@ async def _hold(conn: Conn, wait: float, ref: int | str | None) -> None:
     conn.waited()
 
 
-async def _dispatch(server: Server, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+async def _dispatch(server: Server, table: AnyTable, conn: Conn, msg: dict[str, Any]) -> None:
     kind = msg["type"]
     if kind == "act":  # fields checked by messages.check: a whole 'code', or 'action' text
         action = msg["code"] if "code" in msg else msg["action"]

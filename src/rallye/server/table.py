@@ -18,14 +18,14 @@ import time
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from rallye.agents.base import LEVELS, make_agent
+from rallye.agents.base import LEVELS, Agent, make_agent
 from rallye.core.errors import ConfigError, GameError
 from rallye.core.game import Game
 from rallye.core.rng import derive_seed, new_seed
 from rallye.games import game_for
-from rallye.server.games import DEFAULT_GAME, JSON, GameJson, Match
+from rallye.server.games import DEFAULT_GAME, JSON, GameJson, JsonView, Match
 from rallye.server.store import Conflict, Move, Store, StoredSeat, StoredTable, token_hash
 
 PROTOCOL = 1
@@ -36,6 +36,10 @@ LOG_LENGTH = 30
 NAME_LENGTH = 24
 LEASE_SECONDS = 30.0
 TIMER_RANGE = (10, 3600)
+
+S = TypeVar("S")  # the game's state
+A = TypeVar("A")  # its action
+V = TypeVar("V", bound=JsonView)  # a seat's view
 
 
 class TableError(Exception):
@@ -86,7 +90,7 @@ class Seat:
 
 
 @dataclass
-class Pending:
+class Pending(Generic[S]):
     """An action applied in memory but not yet committed: what to write, and what to put
     back if the commit fails."""
 
@@ -94,7 +98,7 @@ class Pending:
     seat: int
     action: str
     over: bool
-    before: tuple[Any, int, int]  # the match's state, its number of lines, its actions
+    before: tuple[S, int, int]  # the match's state, its number of lines, its actions
 
 
 @dataclass
@@ -108,13 +112,15 @@ class Accepted:
 
 
 @dataclass
-class Table:
+class Table(Generic[S, A, V]):
+    """A table of one game: ``S``, ``A``, ``V`` are the game's state, action and view."""
+
     id: int
     code: str
-    game: Game[Any, Any, Any]  # the rules (rallye.games): the one thing a table plays by
+    game: Game[S, A, V]  # the rules (rallye.games): the one thing a table plays by
     settings: dict[str, Any]
     seats: list[Seat]
-    match: Match[Any]
+    match: Match[S]
     store: Store
     owner: str
     status: str
@@ -124,10 +130,10 @@ class Table:
     connected: set[int] = field(default_factory=set)
     log: list[dict[str, Any]] = field(default_factory=list)
     told: int = 0  # the move number of the last broadcast: its states' logs start after it
-    _agents: dict[tuple[int, str], Any] = field(default_factory=dict)
+    _agents: dict[tuple[int, str], Agent] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
     #: the game's JSON for the messages (the only per-game part of a table)
-    json: GameJson[Any, Any, Any] = field(init=False, repr=False)
+    json: GameJson[S, A, V] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.json = JSON[self.game.key]
@@ -142,7 +148,7 @@ class Table:
         owner: str,
         owner_url: str | None = None,
         lease: float = LEASE_SECONDS,
-    ) -> tuple[Table, int | None, str | None]:
+    ) -> tuple[AnyTable, int | None, str | None]:
         """A new table from a client's request (docs/protocol.md, ``POST /api/tables``).
 
         Returns the table and, when the request sits its creator (``sit``), that seat and
@@ -200,7 +206,7 @@ class Table:
     def open(
         cls,
         store: Store,
-        game: Game[Any, Any, Any],
+        game: Game[S, A, V],
         settings: dict[str, Any],
         seats: list[Seat],
         turn_timer: int | None,
@@ -209,7 +215,7 @@ class Table:
         owner: str,
         owner_url: str | None,
         lease: float = LEASE_SECONDS,
-    ) -> Table:
+    ) -> Table[S, A, V]:
         match = Match.new(game, settings, new_seed())  # 128 bits: no player can search for it
         status = "playing" if all(s.taken for s in seats) else "waiting"
         code = new_code()
@@ -229,7 +235,7 @@ class Table:
         return cls(table_id, code, game, settings, seats, match, store, owner, status, turn_timer, timer_bot)
 
     @classmethod
-    def restore(cls, store: Store, stored: StoredTable, *, owner: str) -> Table:
+    def restore(cls, store: Store, stored: StoredTable, *, owner: str) -> AnyTable:
         """Rebuild a table from the database by replaying (and verifying) its record."""
         game = game_for(stored.game)
         match = Match.restore(game, stored.lines, source=f"table {stored.code}")
@@ -310,7 +316,7 @@ class Table:
             return self.finish(pending, exc)
         return self.finish(pending, None if committed else Conflict(f"table {self.code} moved on elsewhere"))
 
-    def prepare(self, seat: int | None, move_no: object, action: object) -> Pending:
+    def prepare(self, seat: int | None, move_no: object, action: object) -> Pending[S]:
         """Check an action in the fixed order and apply it in memory; what to commit before
         anyone is told (then :meth:`finish`). A refusal is a :class:`TableError` and changes
         nothing. Until :meth:`finish`, no other action may be prepared at this table."""
@@ -349,7 +355,7 @@ class Table:
         )
         return Pending(write, seat, self.game.format_action(chosen), over, before)
 
-    def finish(self, pending: Pending, error: BaseException | None = None) -> Accepted:
+    def finish(self, pending: Pending[S], error: BaseException | None = None) -> Accepted:
         """After the commit of :meth:`prepare`'s move: it stands (``error`` is ``None``), or it is
         taken back from memory and refused (:class:`~rallye.server.store.Conflict`: the table
         moved on in another process, ``elsewhere``; any other error is raised again)."""
@@ -368,7 +374,7 @@ class Table:
         self.turn_started = time.monotonic()
         return Accepted(pending.seat, pending.action, match.actions, pending.over)
 
-    def _action(self, raw: object) -> Any:
+    def _action(self, raw: object) -> A:
         legal = self.game.legal_actions(self.match.state)
         if isinstance(raw, int) and not isinstance(raw, bool):
             for a in legal:
@@ -500,6 +506,10 @@ class Table:
 
     def again_seats(self) -> list[Seat]:
         return [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in self.seats]
+
+
+#: a table of any game: the server holds the tables of every game side by side
+AnyTable = Table[Any, Any, Any]
 
 
 def game_for_request(raw: object) -> Game[Any, Any, Any]:
