@@ -133,9 +133,10 @@ class MilleJson(GameJson[MilleState, MilleAction, MilleView]):
         }
 
     def result_json(self, state: MilleState) -> dict[str, Any]:
+        outcome = self.game.outcome(state)
         return {
-            "totals": list(state.totals),
-            "winners": list(state.winners),
+            "totals": list(outcome.totals),
+            "winners": list(outcome.winners),
             "sheets": [s.to_json() for s in state.sheets],
         }
 
@@ -155,7 +156,7 @@ class KnightRiderJson(GameJson[KRState, KRAction, KRView]):
         return data
 
     def result_json(self, state: KRState) -> dict[str, Any]:
-        return {"winner": state.winner, "winners": [] if state.winner is None else [state.winner], "turns": state.turn}
+        return {"winner": state.winner, "winners": list(self.game.outcome(state).winners), "turns": state.turn}
 
     def info(self, view: KRView, action: KRAction) -> dict[str, Any]:
         return kr_info(view, action)
