@@ -57,14 +57,11 @@ class MatchJob:
     rules: int | None = None  # knightrider: the rules version to play (None: today's)
 
     def settings(self) -> Settings:
-        """The game's settings for this job (local: an edition may be an ``Edition``)."""
-        if self.game == "mille":
-            return (
-                {"players": self.players}
-                if self.edition is None
-                else {"edition": self.edition, "players": self.players}
-            )
-        return {"players": self.players, "options": self.options, "rules": self.rules}
+        """The game's settings for this job: each game reads its own fields (an edition
+        may be an ``Edition``, as local tools allow); a field left ``None`` takes the
+        game's default."""
+        fields = {"players": self.players, "edition": self.edition, "options": self.options, "rules": self.rules}
+        return {k: v for k, v in fields.items() if v is not None}
 
 
 @dataclass(frozen=True, slots=True)
