@@ -24,7 +24,7 @@ from rallye.core.game import Game, Settings
 from rallye.games import GAMES
 from rallye.knightrider.state import State as KRState
 from rallye.knightrider.town import town_figures
-from rallye.mille.edition import SCORE_LINES
+from rallye.mille.edition import SCORE_LINES, Edition
 from rallye.mille.state import MilleState
 
 #: A match that takes more decisions than this is an engine or bot bug, not a long game.
@@ -34,6 +34,7 @@ MAX_DECISIONS = 200_000
 KR_TABLE_KINDS: tuple[str, ...] = ("ram", "ram_fail", "oil")
 
 S = TypeVar("S")
+A = TypeVar("A")
 
 
 class SimulationError(GameError):
@@ -52,7 +53,7 @@ class MatchJob:
     seat_bots: tuple[str, ...]
     seed: int  # the game's seed (duplicate matches share it)
     bot_seeds: tuple[int, ...]  # one per seat
-    edition: Any = None  # mille: an edition key or Edition
+    edition: str | Edition | None = None  # mille: an edition key or Edition
     options: dict[str, Any] = field(default_factory=dict)  # knightrider: Options fields
     rules: int | None = None  # knightrider: the rules version to play (None: today's)
 
@@ -178,10 +179,10 @@ def make_agents(game: str, job: MatchJob) -> list[Agent]:
     return [make_agent(game, name, seed, exact=True) for name, seed in zip(job.seat_bots, job.bot_seeds, strict=True)]
 
 
-def _choose(agent: Agent, view: Any, legal: Sequence[Any], seat: int, index: int) -> Any:
+def _choose(agent: Agent, view: object, legal: Sequence[A], seat: int, index: int) -> A:
     if not legal:
         raise SimulationError(f"match {index}: seat P{seat + 1} has no legal action but the game is not over")
-    action = agent.choose(view, legal)
+    action: A = agent.choose(view, legal)
     if action not in legal:
         raise SimulationError(
             f"match {index}: bot {agent.name!r} at P{seat + 1} chose {action!s}, which is not legal here"
@@ -189,7 +190,7 @@ def _choose(agent: Agent, view: Any, legal: Sequence[Any], seat: int, index: int
     return action
 
 
-def play(game: Game[S, Any, Any], tally: Tally[S], job: MatchJob) -> MatchResult:
+def play(game: Game[S, A, Any], tally: Tally[S], job: MatchJob) -> MatchResult:
     """Play ``job`` to its end through ``game``'s face, the bots seeing views alone."""
     agents = make_agents(game.key, job)
     state = game.new(job.settings(), job.seed)
