@@ -19,10 +19,10 @@ from rallye.core.errors import GameError
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("serve", "rallye.server.cli", "run the online table server (play in the browser, with friends and bots)"),
     ("admin", "rallye.server.admin", "look after a server's database: tables, export, prune, backup"),
-    ("join", "rallye.server.client", "sit at an online table from the terminal (rallye join URL)"),
+    ("join", "rallye.tui.online", "sit at an online table from the terminal (rallye join URL)"),
     ("play", "rallye.tui.play", "play a game in the terminal against bots"),
-    ("editions", "rallye.tui.info", "list the Mille Bornes editions"),
-    ("rules", "rallye.tui.info", "how a game is played: the turn, the cards, the scoring"),
+    ("editions", "rallye.tui.mille.info", "list the Mille Bornes editions"),
+    ("rules", "rallye.tui.mille.info", "how a game is played: the turn, the cards, the scoring"),
     ("replay", "rallye.tui.replay", "replay and verify a game record"),
     ("simulate", "rallye.sim.simulate", "play many bot matches and print statistics"),
     ("tournament", "rallye.sim.tournament", "duplicate-deal tournament with ratings"),

@@ -252,7 +252,7 @@ def test_every_edition_round_trips_through_its_json():
 
 def test_house_rule_game_replays_and_resumes_without_its_file(tmp_path):
     from rallye.mille.edition import get_edition
-    from rallye.tui.mille_app import MilleSession
+    from rallye.tui.mille.app import MilleSession
 
     path = _house_file(tmp_path, target_alone=300)
     house = get_edition(str(path))

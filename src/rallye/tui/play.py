@@ -1,7 +1,7 @@
 """``rallye play``: play Mille Bornes (or Knight Rider) in the terminal against bots.
 
-``rallye play mille`` runs :mod:`rallye.tui.mille_app`; ``rallye play knightrider`` hands
-the parsed arguments to ``rallye.tui.knightrider_app.run_play(args) -> int``, imported only
+``rallye play mille`` runs :mod:`rallye.tui.mille.app`; ``rallye play knightrider`` hands
+the parsed arguments to ``rallye.tui.knightrider.app.run_play(args) -> int``, imported only
 when asked for.
 """
 
@@ -19,7 +19,7 @@ from rallye.i18n import LANGUAGES
 from rallye.tui.words import common
 
 GAMES = ("mille", "knightrider")
-KNIGHTRIDER_APP = "rallye.tui.knightrider_app"
+KNIGHTRIDER_APP = "rallye.tui.knightrider.app"
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -149,8 +149,8 @@ def play_mille(
 
     from rallye.core.errors import GameError
     from rallye.tui.loop import told
-    from rallye.tui.mille_app import MilleSession, run_session
-    from rallye.tui.render import pick_language
+    from rallye.tui.mille.app import MilleSession, run_session
+    from rallye.tui.mille.render import pick_language
 
     session: MilleSession | None = None
 

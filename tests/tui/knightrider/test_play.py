@@ -16,17 +16,18 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
-from hotseat import ClearingConsole, assert_each_person_alone
 from rich.console import Console
+from tests.tui.hotseat import ClearingConsole, assert_each_person_alone
 
 from rallye.agents import base as agents_base
 from rallye.core.record import read_jsonl
 from rallye.knightrider import Move, Options, Place, View, legal_actions
 from rallye.knightrider import record as kr_record
-from rallye.tui import knightrider_app, knightrider_render
-from rallye.tui.knightrider_app import KRSession, play_knightrider, resolve_bots, run_session
+from rallye.tui.knightrider import app as knightrider_app
+from rallye.tui.knightrider import render as knightrider_render
+from rallye.tui.knightrider.app import KRSession, play_knightrider, resolve_bots, run_session
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 QUICK = Options(quick_build=True)
 
 
@@ -378,7 +379,7 @@ def test_own_piece_files_are_used_and_a_broken_one_is_refused_naming_the_piece(
     from rallye.cli import main
     from rallye.knightrider import Options, new_game
 
-    shipped = Path(__file__).parents[2] / "src/rallye/knightrider/data/tiles.json"
+    shipped = Path(__file__).parents[3] / "src/rallye/knightrider/data/tiles.json"
     data = _json.loads(shipped.read_text(encoding="utf-8"))
     own = tmp_path / "tiles.json"
     own.write_text(_json.dumps(data), encoding="utf-8")

@@ -18,7 +18,7 @@ from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.engine import MAX_PLAYERS, MIN_PLAYERS, OIL_TABLE, RAM_TABLE
 from rallye.knightrider.names import card_name
 from rallye.knightrider.pieces import ESCAPE_KINDS, SHAPES, Pieces, load_pieces
-from rallye.tui.knightrider_render import detour_glyph, pick_language, tile_picture
+from rallye.tui.knightrider.render import detour_glyph, pick_language, tile_picture
 
 RAM_TABLE_DE = {
     1: "von der Straße abgekommen: das Auto liegt auf dem Dach",

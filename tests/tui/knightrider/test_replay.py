@@ -14,7 +14,7 @@ from rich.console import Console
 from rallye.cli import main
 from rallye.knightrider import Options, is_over, legal_actions
 from rallye.knightrider.record import Recorder, save
-from rallye.tui.knightrider_app import KRSession, run_session
+from rallye.tui.knightrider.app import KRSession, run_session
 from rallye.tui.replay import replay_command
 
 

@@ -1,7 +1,7 @@
 """``rallye join URL``: sit at an online table from the terminal, on the same screen as a
 terminal game against bots.
 
-The terminal loops of both games (:mod:`rallye.tui.mille_app`, :mod:`rallye.tui.knightrider_app`)
+The terminal loops of both games (:mod:`rallye.tui.mille.app`, :mod:`rallye.tui.knightrider.app`)
 drive a *session*; here the session is the server: the view comes from the last ``state``
 message, a move is an ``act`` message, and "the bot's move" is whatever the next state
 shows another seat did. No rule is checked here: the server's answer is the rule. When the
@@ -254,7 +254,7 @@ class _Remote:
 
 
 class RemoteMilleSession(_Remote):
-    """A :class:`~rallye.tui.mille_app.MilleSession` whose match is on the server."""
+    """A :class:`~rallye.tui.mille.app.MilleSession` whose match is on the server."""
 
     def view(self) -> Any:
         from rallye.mille.view import MilleView
@@ -268,7 +268,7 @@ class RemoteMilleSession(_Remote):
 
     def _move(self, seat: int, notation: str, before: Any) -> Any:
         from rallye.mille.actions import parse_action
-        from rallye.tui.mille_app import Move, new_events
+        from rallye.tui.mille.app import Move, new_events
 
         after = self.view()
         action = parse_action(notation)
@@ -286,7 +286,7 @@ class RemoteMilleSession(_Remote):
 
 
 class RemoteKRSession(_Remote):
-    """A :class:`~rallye.tui.knightrider_app.KRSession` whose game is on the server."""
+    """A :class:`~rallye.tui.knightrider.app.KRSession` whose game is on the server."""
 
     def __init__(self, conn: Connection) -> None:
         super().__init__(conn)
@@ -314,14 +314,14 @@ class RemoteKRSession(_Remote):
         return tuple(parse_action(e["action"]) for e in self.conn.state["legal"])
 
     def play(self, action: Any) -> Any:
-        from rallye.tui.knightrider_app import Step
+        from rallye.tui.knightrider.app import Step
 
         self.conn.act(str(action))
         return Step(self.viewer, action, self.view().events)
 
     def bot_move(self) -> Any:
         from rallye.knightrider import parse_action
-        from rallye.tui.knightrider_app import Step
+        from rallye.tui.knightrider.app import Step
 
         entry = self.conn.next_move()
         return Step(entry["seat"], parse_action(entry["action"]), self.view().events)
@@ -368,13 +368,13 @@ def join(args: argparse.Namespace, console: Any, input_fn: Callable[[str], str])
     conn = Connection(base, code, token)
     try:
         if conn.table["game"] == "mille":
-            from rallye.tui.mille_app import run_session as mille_run
-            from rallye.tui.render import pick_language
+            from rallye.tui.mille.app import run_session as mille_run
+            from rallye.tui.mille.render import pick_language
 
             remote = RemoteMilleSession(conn)
             lang, _ = pick_language(remote.view().edition, args.lang)
             return mille_run(remote, input_fn, console, lang=lang)  # type: ignore[arg-type]
-        from rallye.tui.knightrider_app import run_session as kr_run
+        from rallye.tui.knightrider.app import run_session as kr_run
 
         return kr_run(RemoteKRSession(conn), input_fn, console, lang=args.lang or "de")  # type: ignore[arg-type]
     finally:

@@ -46,7 +46,7 @@ from rallye.knightrider.pieces import Pieces
 from rallye.knightrider.record import Recorder, replay, save
 from rallye.knightrider.state import Options
 from rallye.knightrider.view import EventView, View, view_for
-from rallye.tui.knightrider_render import (
+from rallye.tui.knightrider.render import (
     Labels,
     MoveInfo,
     action_text,

@@ -77,7 +77,7 @@ def test_a_save_file_is_in_progress(tmp_path: Path) -> None:
 
 
 def test_a_save_of_several_people_names_them_all(tmp_path: Path) -> None:
-    from rallye.tui.mille_app import MilleSession
+    from rallye.tui.mille.app import MilleSession
 
     session = MilleSession.new("meilen", 3, 8, (0, 2), ["random"])
     path = session.save(tmp_path / "hot.jsonl")

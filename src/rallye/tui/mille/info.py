@@ -539,7 +539,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
     console = Console()
     if args.game == "knightrider":
-        from rallye.tui.knightrider_info import print_rules
+        from rallye.tui.knightrider.info import print_rules
 
         print_rules(console, args.lang)
         return 0
@@ -549,7 +549,7 @@ def run_rules(args: argparse.Namespace) -> int:
     nl, wl = _shown(ed, lang)
     w = HOW_TO_PLAY[lang]
     n = {c: ed.card_name(c, nl) for c in CARDS}
-    from rallye.tui.render import edition_title
+    from rallye.tui.mille.render import edition_title
 
     console.print(Text(f"{edition_title(ed, lang)} · {ed.key}", style="bold"))
     console.print(Text(w["how"], style="bold underline"))

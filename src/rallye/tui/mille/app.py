@@ -45,7 +45,7 @@ from rallye.tui.loop import (
     seat_options,
     session_seats,
 )
-from rallye.tui.render import (
+from rallye.tui.mille.render import (
     Labels,
     event_text,
     hand_table,

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
-from hotseat import ClearingConsole, assert_each_person_alone
 from rich.console import Console
+from tests.tui.hotseat import ClearingConsole, assert_each_person_alone
 
 from rallye.agents import base as agents_base
 from rallye.core.record import read_jsonl
@@ -22,11 +22,12 @@ from rallye.i18n import translator
 from rallye.mille.edition import LANGUAGES
 from rallye.mille.record import replay_file
 from rallye.mille.view import MilleView
-from rallye.tui import mille_app, render
-from rallye.tui.mille_app import MilleSession, run_session
+from rallye.tui.mille import app as mille_app
+from rallye.tui.mille import render
+from rallye.tui.mille.app import MilleSession, run_session
 from rallye.tui.play import play_mille, resolve_bots
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 
 
 def console() -> Console:
@@ -321,7 +322,7 @@ def test_knightrider_without_its_app_is_a_clear_error(
 ) -> None:
     from rallye.tui import play
 
-    monkeypatch.setitem(sys.modules, "rallye.tui.knightrider_app", None)
+    monkeypatch.setitem(sys.modules, "rallye.tui.knightrider.app", None)
     assert play.run_play(play_args(game="knightrider")) == 2
     assert "Knight Rider terminal play is not available" in capsys.readouterr().err
 
