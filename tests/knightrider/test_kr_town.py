@@ -275,5 +275,5 @@ def test_records_of_rules_2_saved_in_the_terminal_resume_with_their_own_set_up(t
     path = tmp_path / "old.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in save), "utf-8")
     session = KRSession.resume(path)
-    assert session.recorder.state == R.replay(save) and session.recorder.state.rules == 2
-    assert session.lines()[0]["rules"] == 2
+    assert session.state == R.replay(save) and session.state.rules == 2
+    assert session.lines[0]["rules"] == 2

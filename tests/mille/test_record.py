@@ -265,8 +265,8 @@ def test_house_rule_game_replays_and_resumes_without_its_file(tmp_path):
     path.unlink()  # the record alone is enough
     rep = replay_file(save)
     assert rep.final == rec.state and rep.final.edition == house and rep.final.edition.target_alone == 300
-    session, _ = MilleSession.resume(save, 0, ["random"])
-    assert session.recorder.state == rec.state
+    session = MilleSession.resume(save, 0, ["random"])
+    assert session.state == rec.state
 
 
 def test_house_file_reusing_a_builtin_key_is_recorded_as_different(tmp_path):

@@ -119,7 +119,7 @@ def test_ctrl_c_with_save_saves_the_game(tmp_path: Path) -> None:
     out = c.export_text()
     assert f"gespeichert in {path}" in out and "abgebrochen" in out
     replay = replay_file(path)  # the save replays and is the game so far
-    assert len(replay.actions) == sum(1 for line in session.recorder.lines if line["type"] == "action") > 0
+    assert len(replay.actions) == sum(1 for line in session.lines if line["type"] == "action") > 0
     assert not replay.finished
 
 

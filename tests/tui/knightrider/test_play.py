@@ -89,9 +89,9 @@ def test_whole_game_choosing_the_first_offered_action_runs_to_the_end() -> None:
     assert "escape card" in out and "the villain moves to tile" in out  # the villain's escapes announced
     assert "VV" in out or "caught the villain" in out
     # the record the session kept replays to the same final state
-    final = kr_record.replay(session.lines())
-    assert final == session.recorder.state
-    assert session.lines()[-1]["type"] == "result"
+    final = kr_record.replay(session.lines)
+    assert final == session.state
+    assert session.lines[-1]["type"] == "result"
 
 
 def test_table_rolls_are_announced_from_the_events() -> None:
@@ -105,7 +105,7 @@ def test_table_rolls_are_announced_from_the_events() -> None:
     assert ram and oil
     assert all(" rolls " in line for line in ram + oil)
     # each announced roll is the engine's event, shown once per event
-    rolls = [e for line in session.lines()[1:] for e in line.get("events", []) if " rams " in e or " oil: " in e]
+    rolls = [e for line in session.lines[1:] for e in line.get("events", []) if " rams " in e or " oil: " in e]
     assert len(rolls) == len(ram) + len(oil)
 
 
@@ -113,7 +113,7 @@ def test_moving_exactly_the_rolled_pips_refused_choices_name_the_rule() -> None:
     """Moving: the car moves exactly the rolled pips; 'end' before moving is refused, named."""
     session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
     to_the_chase(session)
-    before = session.recorder.state
+    before = session.state
     v = session.view()
     left = v.pips - v.used
     c = console()
@@ -127,7 +127,7 @@ def test_moving_exactly_the_rolled_pips_refused_choices_name_the_rule() -> None:
     assert "there is no choice 99" in out
     assert "not understood: 'fly': that is not an action (see 'help')" in out
     assert "[rule:" not in out  # the engine's own line is not shown (issue 65, item 8)
-    assert session.recorder.state == before  # nothing was played
+    assert session.state == before  # nothing was played
 
 
 def test_moves_are_offered_nearest_to_the_villain_first_and_all_lists_the_rest() -> None:
@@ -214,7 +214,7 @@ def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
     assert header["tui"] == {"human_seat": 1, "bots": ["random", None, "random"]}
     assert header["options"]["quick_build"] is True
     resumed = KRSession.resume(path)
-    assert resumed.recorder.state == session.recorder.state
+    assert resumed.state == session.state
     assert resumed.human_seat == 1
     assert resumed.bot_names == session.bot_names
     assert resumed.view() == session.view()
@@ -341,7 +341,7 @@ def test_every_word_and_card_name_in_the_chosen_language_german_by_default(
 
 def test_legal_actions_the_session_offers_are_the_engines() -> None:
     session = KRSession.new(2, 9, 0, ["random"], QUICK)
-    assert session.legal() == legal_actions(session.recorder.state)
+    assert session.legal() == legal_actions(session.state)
 
 
 def test_python_m_rallye_play_knightrider_in_a_subprocess_quits_cleanly() -> None:

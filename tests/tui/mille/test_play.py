@@ -98,7 +98,7 @@ def test_full_two_player_match_choosing_1_shows_hand_and_wm2006_score_sheet() ->
 def test_core_rolling_refused_move_names_the_rule_and_loses_nothing() -> None:
     # seed 1: P1 holds D100 at the start but nobody is rolling yet [core: Rolling]
     session = MilleSession.new("wm2006", 2, 1, 0, ["random"])
-    before = session.recorder.state
+    before = session.state
     assert "D100" in session.view().hand
     c = console()
     run_session(session, feed(["play D100", "attack 1 ACCIDENT", "attack 9 STOP", "quit", ""]), c, lang="en")
@@ -107,8 +107,8 @@ def test_core_rolling_refused_move_names_the_rule_and_loses_nothing() -> None:
     assert "refused: 'attack 1 ACCIDENT': hazards go onto an opposing side, not your own" in out
     assert "not understood: 'attack 9 STOP': that is not a move (see 'help')" in out
     assert "[rule:" not in out  # the engine's own line is not shown (issue 65, item 8)
-    assert session.recorder.state == before  # nothing was played
-    assert not any(line["type"] == "action" for line in session.recorder.lines)
+    assert session.state == before  # nothing was played
+    assert not any(line["type"] == "action" for line in session.lines)
 
 
 def test_number_out_of_range_and_unknown_words_are_explained() -> None:
@@ -130,11 +130,11 @@ def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
     c = console()
     run_session(session, feed(["1", "2", "1", "1", f"save {path}", "quit", "n"]), c, lang="en")
     assert f"saved to {path}" in c.export_text()
-    moves = sum(1 for line in session.recorder.lines if line["type"] == "action")
+    moves = sum(1 for line in session.lines if line["type"] == "action")
     assert moves >= 4
-    resumed, replay = MilleSession.resume(path)
-    assert not replay.finished
-    assert resumed.recorder.state == session.recorder.state
+    resumed = MilleSession.resume(path)
+    assert not resumed.over and resumed.actions_played == moves
+    assert resumed.state == session.state
     assert resumed.human_seat == 1
     assert resumed.bot_names == session.bot_names == ("random", None, "random")
     assert resumed.view() == session.view()
@@ -407,7 +407,7 @@ def test_humans_option_saves_and_resumes_both_people(tmp_path: Path) -> None:
     assert play_mille(args, c, hot_seat_input(log, limit=12)) == 0
     header = read_jsonl(path)[0][1]
     assert header["tui"] == {"human_seat": 0, "bots": [None, "random", None], "human_seats": [0, 2]}
-    resumed, _ = MilleSession.resume(path)
+    resumed = MilleSession.resume(path)
     assert resumed.human_seats == (0, 2) and resumed.bot_names == (None, "random", None)
 
 

@@ -1,50 +1,34 @@
-"""Mille Bornes in the terminal: a session (the controller) and the input loop.
+"""Mille Bornes in the terminal: its session and its loop's screens and commands.
 
-:class:`MilleSession` holds the match in a :class:`~rallye.mille.record.Recorder` and the
-bots; it hands the terminal the human's view only (``view_for(state, human_seat)``) and asks
-each bot with that bot's own view. :func:`run_session` is the loop: it renders views,
-reads lines through an injectable ``input_fn`` and prints to a rich ``Console``, so tests
-drive it with a list of lines and a recording console.
+:class:`MilleSession` is the one terminal controller (:class:`rallye.tui.session.GameSession`)
+on Mille Bornes' game face, with the game's own ways to start (an edition, a player count)
+and the ``rallye play mille`` options that deal a match again. :func:`run_session` is the
+loop: it renders the view of the person at the keyboard, reads lines through an injectable
+``input_fn`` and prints to a rich ``Console``, so tests drive it with a list of lines and a
+recording console.
 
-A save file is the game record so far (``Recorder.save``). Its header carries, besides the
-edition, players and seed, a ``"tui"`` object ``{"human_seat": 0, "bots": [null, "random"]}``
-(0-based seat; a bot name per seat, ``null`` for the human; with several people at one
-keyboard also ``"human_seats": [0, 2]``) so ``--resume`` continues with the same seats;
-``rallye replay`` verifies the game without that field (it names the seats from it).
+A save file is the game record so far; its header carries the edition, players and seed and
+the terminal's ``"tui"`` object (the seats, see :mod:`rallye.tui.session`) so ``--resume``
+continues with the same seats; ``rallye replay`` verifies the game without that field.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
 
-from rallye.agents.base import Agent, make_agent
 from rallye.core.errors import GameError
-from rallye.core.record import read_jsonl
 from rallye.i18n import LANGUAGES, translator
 from rallye.mille.actions import Action, parse_action
 from rallye.mille.edition import EDITION_KEYS, Edition, get_edition
-from rallye.mille.engine import legal_from_view, new_match
-from rallye.mille.record import Recorder, Replay, replay_lines
-from rallye.mille.state import Event, ScoreSheet
-from rallye.mille.view import MilleView, view_for
-from rallye.tui.loop import (
-    HEADER_FIELD,
-    Quit,
-    SavingLoop,
-    bot_seed,
-    choice_number,
-    people,
-    resumed_seats,
-    seat_names,
-    seat_options,
-    session_seats,
-)
+from rallye.mille.game import GAME as MILLE
+from rallye.mille.state import Event, MilleState, ScoreSheet
+from rallye.mille.view import MilleView
+from rallye.tui.loop import GameLoop, choice_number
 from rallye.tui.mille.render import (
     Labels,
     event_text,
@@ -55,21 +39,13 @@ from rallye.tui.mille.render import (
     sheet_table,
     totals_table,
 )
+from rallye.tui.session import GameSession, Played, Session
 from rallye.tui.words import ui_language
 
 GAME = "mille"
 InputFn = Callable[[str], str]
-
-
-@dataclass(frozen=True)
-class Move:
-    """One move as the human may learn of it: who, what, the public events it caused
-    (coups fourrés included) and the score sheets of any hand it ended."""
-
-    seat: int
-    action: Action
-    events: tuple[Event, ...]
-    sheets: tuple[ScoreSheet, ...]
+#: a Mille Bornes move as the person at the keyboard learns of it
+MillePlayed = Played[Action, MilleView]
 
 
 def new_events(before: MilleView, after: MilleView, seat: int, action: Action) -> tuple[Event, ...]:
@@ -88,45 +64,28 @@ def new_events(before: MilleView, after: MilleView, seat: int, action: Action) -
     return new
 
 
-class MilleSession:
-    """The controller of one terminal match: the record, the bots, the people's seats.
+def events_of(played: MillePlayed) -> tuple[Event, ...]:
+    """The public events a move caused (coups fourrés included)."""
+    return new_events(played.before, played.after, played.seat, played.action)
 
-    Several people may play at one keyboard (``human_seats``); the terminal shows the view
-    of the one at the keyboard (:attr:`viewer`: the person to act, else the last one who did).
-    """
 
-    def __init__(self, recorder: Recorder, human_seat: int | Sequence[int], bot_names: Sequence[str | None]) -> None:
-        state = recorder.state
-        humans, self.bot_names = session_seats(state.n_players, human_seat, bot_names)
-        self.recorder = recorder
-        self.human_seats: tuple[int, ...] = humans
-        self.viewer = humans[0]
-        self.edition_file: str | None = None  # the house-rule file a new game was started from
-        ply = sum(1 for line in recorder.lines if line.get("type") == "action")
-        self._bots: dict[int, Agent] = {}
-        for seat, name in enumerate(self.bot_names):
-            if name is not None:
-                self._bots[seat] = make_agent(GAME, name, bot_seed(state.seed, seat, ply))
-        header = recorder.lines[0]
-        header[HEADER_FIELD] = {"human_seat": humans[0], "bots": list(self.bot_names)}
-        if len(humans) > 1:
-            header[HEADER_FIELD]["human_seats"] = list(humans)
-        self._follow()
+def sheets_of(played: MillePlayed) -> tuple[ScoreSheet, ...]:
+    """The score sheets of the hands a move ended."""
+    return played.after.sheets[len(played.before.sheets) :]
 
-    @property
-    def human_seat(self) -> int:
-        """The first person's seat (the only one in a game against bots)."""
-        return self.human_seats[0]
 
-    # -- building --------------------------------------------------------------------
+class MilleSession(GameSession[MilleState, Action, MilleView]):
+    """A Mille Bornes match at this keyboard (see :class:`~rallye.tui.session.GameSession`)."""
+
+    #: the house-rule file a new game was started from (``rallye play mille --edition FILE``)
+    edition_file: str | None = None
+
     @classmethod
     def new(
         cls, edition: str | Edition, players: int, seed: int, human_seat: int | Sequence[int], bots: Sequence[str]
     ) -> MilleSession:
         """A fresh match; ``bots`` names the bots of the other seats, in seat order."""
-        state = new_match(edition, players, seed)
-        humans = people(human_seat, players)
-        session = cls(Recorder.start(state), humans, seat_names(players, humans, bots))
+        session = cls.start(MILLE, {"edition": edition, "players": players}, seed, human_seat, bots)
         if isinstance(edition, str) and edition.strip().lower().endswith(".json"):
             session.edition_file = edition
         return session
@@ -134,100 +93,28 @@ class MilleSession:
     @classmethod
     def resume(
         cls, path: str | Path, human_seat: int | Sequence[int] | None = None, bots: Sequence[str] | None = None
-    ) -> tuple[MilleSession, Replay]:
+    ) -> MilleSession:
         """Replay (and verify) a save file and continue it. The seats come from the file's
         header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
-        lines = read_jsonl(path)
-        replay = replay_lines(lines, str(path))
-        humans, names = resumed_seats(lines[0][1], replay.initial.n_players, human_seat, bots, path)
-        return cls(replay.recorder(), humans, names), replay
-
-    # -- what the terminal may ask -------------------------------------------------------
-    def _follow(self) -> None:
-        """The keyboard passes to the person whose turn it is."""
-        state = self.recorder.state
-        if state.phase != "over" and state.current in self.human_seats:
-            self.viewer = state.current
-
-    def view(self) -> MilleView:
-        """The view of the person at the keyboard: the only window the terminal has on the match."""
-        return view_for(self.recorder.state, self.viewer)
-
-    def legal(self) -> tuple[Action, ...]:
-        """The legal moves of the person at the keyboard (empty when it is not their turn)."""
-        return legal_from_view(self.view())
-
-    @property
-    def over(self) -> bool:
-        return self.view().phase == "over"
-
-    @property
-    def human_to_act(self) -> bool:
-        return self.view().is_my_turn
-
-    def seat_tags(self) -> dict[int, str]:
-        person = "you" if len(self.human_seats) == 1 else "human"
-        return {s: (person if n is None else n) for s, n in enumerate(self.bot_names)}
-
-    # -- moves -------------------------------------------------------------------------
-    def _step(self, seat: int, action: Action) -> Move:
-        before = self.view()
-        self.recorder.step(seat, action)
-        after = self.view()
-        self._follow()
-        return Move(seat, action, new_events(before, after, seat, action), after.sheets[len(before.sheets) :])
-
-    def play(self, action: Action) -> Move:
-        """The move of the person at the keyboard; an illegal one raises the engine's error
-        and changes nothing."""
-        return self._step(self.viewer, action)
-
-    def bot_move(self) -> Move:
-        """Let the bot whose turn it is choose, from its own view, and play."""
-        state = self.recorder.state
-        seat = state.current
-        bot = self._bots.get(seat)
-        if bot is None:
-            raise RuntimeError(f"P{seat + 1} is a person's seat, not a bot's")
-        view = view_for(state, seat)
-        return self._step(seat, bot.choose(view, legal_from_view(view)))
-
-    @property
-    def seed(self) -> int:
-        return self.recorder.state.seed
+        return cls.load(MILLE, path, human_seat, bots)
 
     def deal_options(self) -> list[str]:
         """The ``rallye play mille`` options (but ``--seed``) that deal this match again, with
         the same seats and bots."""
-        state = self.recorder.state
-        ed = state.edition
+        view = self.view()
+        ed = view.edition
         builtin = ed.key in EDITION_KEYS and get_edition(ed.key) == ed
         edition = ed.key if builtin else (self.edition_file or ed.key)
-        return [
-            "--edition",
-            edition,
-            "--players",
-            str(state.n_players),
-            *seat_options(self.human_seats, self.bot_names),
-        ]
-
-    def save(self, path: str | Path) -> Path:
-        p = Path(path)
-        self.recorder.save(p)
-        return p
+        return ["--edition", edition, "--players", str(view.n_players), *self.seat_options()]
 
 
 # -- the loop -------------------------------------------------------------------------------
-_Quit = Quit
-
-
-class _Loop(SavingLoop):
+class _Loop(GameLoop[Action, MilleView]):
     game = GAME
-    s: MilleSession
 
     def __init__(
         self,
-        session: MilleSession,
+        session: Session[Action, MilleView],
         input_fn: InputFn,
         console: Console,
         lang: str | None,
@@ -237,13 +124,14 @@ class _Loop(SavingLoop):
     ) -> None:
         ed = session.view().edition
         ui = ui_language(lang, ed.language if ed.language in LANGUAGES else "en")
-        super().__init__(session, input_fn, console, save_path, delay, sleep, ui)
+        super().__init__(session, input_fn, console, save_path, delay, sleep, ui, translator(ui, "mille"))
         self.lang = lang
-        self.t = translator(ui, "mille")
-        self.at_keyboard: int | None = None  # the person who saw their screen last
 
     def labels(self) -> Labels:
         return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang, self.ui)
+
+    def seat_label(self, seat: int) -> str:
+        return self.labels().seat(seat)
 
     # -- printing ------------------------------------------------------------------------
     def show(self) -> None:
@@ -266,36 +154,32 @@ class _Loop(SavingLoop):
             self.c.print(sheet_table(sh, lab))
         self.c.print(totals_table(v.sheets, lab))
 
-    def announce(self, move: Move) -> None:
+    def announce(self, played: MillePlayed) -> None:
         lab = self.labels()
-        for e in move.events:
+        for e in events_of(played):
             line = Text("  · ")
             line.append_text(event_text(e, lab))
             self.c.print(line)
-        for sh in move.sheets:
+        for sh in sheets_of(played):
             self.c.rule(Text(self.t("hand_over", hand=lab.word("hand"), n=sh.hand + 1), style="bold"))
             self.c.print(sheet_table(sh, lab))
 
     # -- commands ------------------------------------------------------------------------
-    def command(self, line: str, *, moves: bool) -> Move | None:
-        """Handle one input line; the move when one was made."""
+    def command(self, line: str, *, moves: bool = True) -> MillePlayed | None:
+        """Handle one input line; the move when one was made (none between hands: ``moves``)."""
         text = line.strip()
         if not text:
             return None
         word, _, rest = text.partition(" ")
         w = word.lower()
-        if w in ("help", "?", "h"):
-            self.say(self.t("help", game=GAME))
+        if self.shared_command(w, rest):
+            pass
         elif w == "hand":
             self.show_hand()
         elif w in ("show", "table", "board"):
             self.show()
         elif w in ("sheet", "score", "scores"):
             self.show_sheets()
-        elif w == "save":
-            self.save(rest.strip() or None)
-        elif w in ("quit", "exit", "q"):
-            self.quit()
         elif not moves:
             return None
         elif (k := choice_number(text)) is not None:
@@ -314,14 +198,14 @@ class _Loop(SavingLoop):
             return self.move(action)
         return None
 
-    def move(self, action: Action) -> Move | None:
+    def move(self, action: Action) -> MillePlayed | None:
         try:
-            move = self.s.play(action)
+            played = self.s.play(action)
         except GameError as exc:
             self.refuse(exc, self.t, typed=str(action))
             return None
-        self.announce(move)
-        return move
+        self.announce(played)
+        return played
 
     # -- the game ------------------------------------------------------------------------
     def intro(self) -> None:
@@ -331,18 +215,11 @@ class _Loop(SavingLoop):
         for i in range(len(v.sides)):
             mine = any(p in self.s.human_seats for p in v.sides[i]) and len(self.s.human_seats) == 1
             self.say(f"  {lab.side(i)}" + ("   ← " + self.t("your_side") if mine else ""))
-        if len(self.s.human_seats) == 1:
-            self.say(self.tc("you_play", seat=lab.seat(v.seat)), "dim")
-        else:
-            people = ", ".join(lab.seat(p) for p in self.s.human_seats)
-            self.say(self.tc("people_play", seats=people), "dim")
+        self.who_plays()
 
-    def hand_over_keyboard(self) -> None:
-        """With several people at the keyboard: the pass screen before a new person's turn."""
-        seat = self.s.viewer
-        if len(self.s.human_seats) > 1 and seat != self.at_keyboard:
-            self.pass_keyboard(self.labels().seat(seat))
-        self.at_keyboard = seat
+    def after_move(self, played: MillePlayed) -> None:
+        if sheets_of(played) and not self.s.over:
+            self.between_hands()
 
     def between_hands(self) -> None:
         """A pause after a hand's score sheet: Enter goes on; a typed move is not taken for
@@ -368,37 +245,7 @@ class _Loop(SavingLoop):
         self.c.rule(Text(self.t("match_over"), style="bold"))
         self.c.print(totals_table(v.sheets, lab))
         self.c.print(result_text(v.winners, v.totals, lab))
-        self.seed_line(self.s.seed)
-        if self.save_path is not None:
-            self.save(None)
-
-    def run(self) -> int:
-        try:
-            self.intro()
-            while not self.s.over:
-                if self.s.human_to_act:
-                    self.hand_over_keyboard()
-                    self.show()
-                    move = None
-                    while move is None:
-                        try:
-                            line = self.read(self.t("prompt") + " ")
-                        except EOFError:
-                            self.on_eof()
-                        move = self.command(line, moves=True)
-                else:
-                    move = self.s.bot_move()
-                    self.announce(move)
-                    if self.delay:
-                        self.sleep(self.delay)
-                if move.sheets and not self.s.over:
-                    self.between_hands()
-            self.finish()
-        except _Quit:
-            pass
-        except KeyboardInterrupt:
-            return self.interrupted()
-        return 0
+        self.ended()
 
 
 _INFO_COMMANDS = frozenset(
@@ -407,7 +254,7 @@ _INFO_COMMANDS = frozenset(
 
 
 def run_session(
-    session: MilleSession,
+    session: Session[Action, MilleView],
     input_fn: InputFn,
     console: Console,
     *,
@@ -416,7 +263,8 @@ def run_session(
     delay: float = 0.0,
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
-    """Play ``session`` to its end (or until the person quits): 0 on a clean exit.
+    """Play ``session`` (a match here, or at an online table) to its end (or until the
+    person quits): 0 on a clean exit, 130 on Ctrl-C.
 
     ``input_fn(prompt)`` returns one line (raising ``EOFError`` at the end of input);
     ``console`` receives everything shown, in ``lang`` (default: the edition's language).
