@@ -9,8 +9,7 @@ a test checks the keys agree).
 
 from __future__ import annotations
 
-from typing import Any
-
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -207,7 +206,7 @@ def _arrow(dx: int, dy: int) -> str:
     return " ".join(parts)
 
 
-def print_rules(console: Any, lang: str | None = None, pieces: Pieces | None = None) -> None:
+def print_rules(console: Console, lang: str | None = None, pieces: Pieces | None = None) -> None:
     """Print the components, the turn, the cards and the ram and oil tables."""
     lang, note = pick_language(lang)
     if note:

@@ -1,54 +1,15 @@
-"""``rallye editions`` and ``rallye rules``: what each box holds, in its own words."""
+"""Mille Bornes' rules in the terminal (``rallye rules mille``): what each box holds, how it
+is played and scored, in its own words (the commands are :mod:`rallye.tui.info`)."""
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from rallye.mille.cards import CARDS, REMEDY_FOR, SAFETY_FOR, kind
-from rallye.mille.edition import LANGUAGES, SCORE_LINES, Edition, editions, get_edition
+from rallye.mille.edition import SCORE_LINES, Edition
 
-
-def add_editions_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-
-def run_editions(args: argparse.Namespace) -> int:
+if TYPE_CHECKING:
     from rich.console import Console
-    from rich.table import Table
-
-    if args.json:
-        import json
-
-        rows = [
-            {
-                "key": e.key,
-                "title": e.title,
-                "aliases": list(e.aliases),
-                "players": list(e.players),
-                "language": e.language,
-            }
-            for e in editions()
-        ]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
-        return 0
-    t = Table(title="Mille Bornes editions")
-    for col in ("key", "title", "players", "language", "aliases"):
-        t.add_column(col)
-    for e in editions():
-        t.add_row(e.key, e.title, ", ".join(map(str, e.players)), e.language, ", ".join(e.aliases))
-    t.add_row("knightrider", "Knight Rider (ASS, board game)", "2-5", "de", "–")
-    # the aliases column holds names --edition takes; how to reach Knight Rider is said apart
-    t.caption = "knightrider: rallye play knightrider; its rules: rallye rules knightrider"
-    t.caption_justify = "left"
-    Console().print(t)
-    return 0
-
-
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", choices=("mille", "knightrider"))
-    p.add_argument("--edition", default="wm2006", help="edition key, alias or a .json path (mille)")
-    p.add_argument("--lang", choices=LANGUAGES, default=None, help="language of the rules (default: the edition's)")
-    p.add_argument("--players", type=int, default=None, help="the rules and the deck for this many players (mille)")
 
 
 def rules_text(ed: Edition, lang: str | None = None, players: int | None = None) -> list[tuple[str, str, str]]:
@@ -532,25 +493,19 @@ def scoring_rows(ed: Edition, lang: str | None = None) -> list[tuple[str, str]]:
     return [(ed.word(line, wl), text) for line in SCORE_LINES if (text := values[line]) is not None]
 
 
-def run_rules(args: argparse.Namespace) -> int:
-    from rich.console import Console
+def print_rules(console: Console, ed: Edition, lang: str | None = None, players: int | None = None) -> None:
+    """``rallye rules mille``: the edition's game in paragraphs, which card answers which,
+    its score sheet and its cards, in ``lang`` (default: the edition's)."""
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
-    if args.game == "knightrider":
-        from rallye.tui.knightrider.info import print_rules
+    from rallye.tui.mille.render import edition_title
 
-        print_rules(console, args.lang)
-        return 0
-    ed = get_edition(args.edition)
-    paragraphs = how_to_play(ed, args.lang, args.players)
-    lang = rules_language(ed, args.lang)
+    paragraphs = how_to_play(ed, lang, players)
+    lang = rules_language(ed, lang)
     nl, wl = _shown(ed, lang)
     w = HOW_TO_PLAY[lang]
     n = {c: ed.card_name(c, nl) for c in CARDS}
-    from rallye.tui.mille.render import edition_title
-
     console.print(Text(f"{edition_title(ed, lang)} · {ed.key}", style="bold"))
     console.print(Text(w["how"], style="bold underline"))
     for i, para in enumerate(paragraphs):
@@ -572,12 +527,9 @@ def run_rules(args: argparse.Namespace) -> int:
     cards = Table(title=w["cards"], title_justify="left", title_style="bold")
     for col in ("id", "kind", "count", "name"):
         cards.add_column(w[col], justify="right" if col == "count" else "left")
-    deck = rules_text(ed, nl, args.players)
+    deck = rules_text(ed, nl, players)
     for cid, count, name in deck:
         cards.add_row(cid, w[f"k_{kind(cid)}"], count, name)
     console.print(cards)
     total = sum(int(c) for _, c, _ in deck)
-    console.print(
-        w["deck_players"].format(n=total, players=args.players) if args.players else w["deck"].format(n=total)
-    )
-    return 0
+    console.print(w["deck_players"].format(n=total, players=players) if players else w["deck"].format(n=total))
