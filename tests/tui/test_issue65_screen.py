@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.tui.mille.test_play import console, feed
+from tests.tui.helpers import feed
+from tests.tui.mille.test_play import console
 
 from rallye.cli import main
 from rallye.mille.record import replay_file

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.tui.helpers import feed
 from tests.tui.knightrider.test_play import play_args as kr_args  # the sibling tests' argument builders
-from tests.tui.mille.test_play import always, console, feed
+from tests.tui.mille.test_play import always, console
 from tests.tui.mille.test_play import play_args as mille_args
 
 from rallye.agents import base as agents_base

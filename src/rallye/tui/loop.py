@@ -265,6 +265,17 @@ def resume_args(
     return resume_choices(args.resume, header, args.seat, args.bots, resolve, getattr(args, "humans", None))
 
 
+def play_note(console: Console, msg: str) -> None:
+    """A note of ``rallye play`` before the game (a bot replaced, a language missing)."""
+    console.print(Text(msg, style="yellow"), soft_wrap=True)
+
+
+def play_failed(console: Console, msg: str) -> int:
+    """``rallye play`` refuses to start: the reason, and exit status 2."""
+    console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
+    return 2
+
+
 def clear_screen(console: Console) -> None:
     """Clear the terminal, its scrollback too, so the last player's hand cannot be read."""
     console.clear()
@@ -448,8 +459,9 @@ class GameLoop(SavingLoop[A, V]):
     def new_turn(self) -> None:
         """Before a person's screen: the game's menus for the new turn."""
 
-    def command(self, line: str) -> Played[A, V] | None:
-        """Handle one input line; the move when one was made."""
+    def game_command(self, text: str, word: str, rest: str) -> Played[A, V] | None:
+        """The game's commands and moves (``word``: the first of ``text``, in lower case;
+        ``rest``: what follows it); the move when one was made."""
         raise NotImplementedError
 
     def announce(self, played: Played[A, V]) -> None:
@@ -466,6 +478,38 @@ class GameLoop(SavingLoop[A, V]):
         raise NotImplementedError
 
     # -- shared --------------------------------------------------------------------------------
+    def command(self, line: str) -> Played[A, V] | None:
+        """Handle one input line: ``help``, ``save [FILE]`` and ``quit`` here, the rest the
+        game's; the move when one was made."""
+        text = line.strip()
+        if not text:
+            return None
+        word, _, rest = text.partition(" ")
+        if self.shared_command(word.lower(), rest):
+            return None
+        return self.game_command(text, word.lower(), rest)
+
+    def typed(self, text: str, parse: Callable[[str], A], hint: str) -> A | None:
+        """An action typed in the game's notation; one not understood is told, with the
+        game's ``hint`` message on how to type one."""
+        try:
+            return parse(text)
+        except GameError as exc:
+            self.refuse(exc, self.t, understood=False, typed=text)
+            self.say(self.t(hint), "dim")
+            return None
+
+    def move(self, action: A) -> Played[A, V] | None:
+        """The person's move, announced; a refused one is told (in the screen's words) and
+        changes nothing."""
+        try:
+            played = self.s.play(action)
+        except GameError as exc:
+            self.refuse(exc, self.t, typed=str(action))
+            return None
+        self.announce(played)
+        return played
+
     def shared_command(self, word: str, rest: str) -> bool:
         """``help``, ``save [FILE]`` and ``quit``: whether ``word`` was one of them."""
         if word in ("help", "?", "h"):

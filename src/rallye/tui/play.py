@@ -154,7 +154,7 @@ def play_mille(
     from rich.text import Text
 
     from rallye.core.errors import GameError
-    from rallye.tui.loop import told
+    from rallye.tui.loop import play_failed, play_note, told
     from rallye.tui.mille.app import MilleSession, run_session
     from rallye.tui.mille.render import pick_language
 
@@ -165,11 +165,10 @@ def play_mille(
         return _ui(args.lang, session) if session is not None else play_language(args)
 
     def note(msg: str) -> None:
-        console.print(Text(msg, style="yellow"), soft_wrap=True)
+        play_note(console, msg)
 
     def fail(msg: str) -> int:
-        console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
-        return 2
+        return play_failed(console, msg)
 
     def bots_for(spec: str | None, n: int) -> list[str]:
         return resolve_bots(spec, n, note, lang())

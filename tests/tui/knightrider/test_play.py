@@ -7,16 +7,16 @@ whose refusal or effect they show on screen.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.tui.helpers import feed, recording_console
 from tests.tui.hotseat import ClearingConsole, assert_each_person_alone
 
 from rallye.agents import base as agents_base
@@ -32,25 +32,7 @@ QUICK = Options(quick_build=True)
 
 
 def console() -> Console:
-    return Console(file=io.StringIO(), width=140, record=True, color_system=None, force_terminal=False)
-
-
-def feed(lines: Iterable[str], limit: int = 100_000) -> Callable[[str], str]:
-    """An input function answering with ``lines`` then EOF; more than ``limit`` reads fails."""
-    it = iter(lines)
-    count = 0
-
-    def read(prompt: str) -> str:
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise AssertionError("the loop asked for too many lines")
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
+    return recording_console(140)
 
 
 def always(answer: str, limit: int = 5_000) -> Callable[[str], str]:
@@ -204,23 +186,6 @@ def test_quick_build_lays_every_tile_and_the_map_shows_cars_and_villain() -> Non
     assert any(f"{car.player + 1}{'↑→↓←'[car.heading]}" in out for car in on_road)
 
 
-def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
-    path = tmp_path / "kr.jsonl"
-    session = KRSession.new(3, 5, 1, ["random", "random"], QUICK)
-    c = console()
-    run_session(session, feed(["1", "1", "1", "1", f"save {path}", "quit", "n"]), c, lang="en")
-    assert f"saved to {path}" in c.export_text()
-    header = read_jsonl(path)[0][1]
-    assert header["tui"] == {"human_seat": 1, "bots": ["random", None, "random"]}
-    assert header["options"]["quick_build"] is True
-    resumed = KRSession.resume(path)
-    assert resumed.state == session.state
-    assert resumed.human_seat == 1
-    assert resumed.bot_names == session.bot_names
-    assert resumed.view() == session.view()
-    assert resumed.actions_played == session.actions_played >= 4
-
-
 def test_resume_through_the_command_continues_and_saves_back(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     first = console()
@@ -258,42 +223,6 @@ def test_eof_saves_to_the_save_file_and_exits_cleanly(tmp_path: Path) -> None:
     assert f"saved to {path}" in c.export_text()
     state = kr_record.load(path)
     assert state.phase != "over"
-
-
-def test_the_terminal_renders_only_the_humans_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[object] = []
-    real = knightrider_render.render_screen
-
-    def spy(view: object, *a: object, **k: object) -> object:
-        seen.append(view)
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(knightrider_app, "render_screen", spy)
-    session = KRSession.new(4, 2, 2, ["random"] * 3, QUICK)
-    run_session(session, feed(["1"] * 30 + ["quit", ""]), console(), lang="en")
-    assert len(seen) >= 5
-    assert all(type(v) is View and v.me == 2 for v in seen)
-
-
-def test_bots_are_asked_with_their_own_views_and_the_legal_actions(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[tuple[int, int | None]] = []
-
-    class Spy:
-        name = "spy"
-
-        def __init__(self, seed: int) -> None:
-            self.rng = agents_base.RandomAgent(seed)
-
-        def choose(self, view: object, legal: object) -> object:
-            assert type(view) is View
-            assert isinstance(legal, tuple) and legal
-            asked.append((view.me, view.current))
-            return self.rng.choose(view, legal)
-
-    monkeypatch.setitem(agents_base._REGISTRY, ("knightrider", "spy"), Spy)
-    session = KRSession.new(3, 4, 0, ["spy", "spy"], QUICK)
-    run_session(session, feed(["1"] * 15 + ["quit", ""]), console(), lang="en")
-    assert asked and all(me == current and me != 0 for me, current in asked)
 
 
 def test_bad_settings_get_clear_errors() -> None:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import io
 import itertools
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.tui.helpers import feed, recording_console
 from tests.tui.hotseat import ClearingConsole, assert_each_person_alone
 
 from rallye.agents import base as agents_base
@@ -31,25 +31,7 @@ SRC = Path(__file__).resolve().parents[3] / "src"
 
 
 def console() -> Console:
-    return Console(file=io.StringIO(), width=120, record=True, color_system=None, force_terminal=False)
-
-
-def feed(lines: Iterable[str], limit: int = 100_000) -> Callable[[str], str]:
-    """An input function answering with ``lines`` then EOF; more than ``limit`` reads fails."""
-    it = iter(lines)
-    count = 0
-
-    def read(prompt: str) -> str:
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise AssertionError("the loop asked for too many lines")
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
+    return recording_console(120)
 
 
 #: the pause between hands, in every language (a move typed there is not taken for Enter)
@@ -124,22 +106,6 @@ def test_number_out_of_range_and_unknown_words_are_explained() -> None:
     assert "Bye." in out
 
 
-def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
-    path = tmp_path / "game.jsonl"
-    session = MilleSession.new("hu", 3, 5, 1, ["random", "random"])
-    c = console()
-    run_session(session, feed(["1", "2", "1", "1", f"save {path}", "quit", "n"]), c, lang="en")
-    assert f"saved to {path}" in c.export_text()
-    moves = sum(1 for line in session.lines if line["type"] == "action")
-    assert moves >= 4
-    resumed = MilleSession.resume(path)
-    assert not resumed.over and resumed.actions_played == moves
-    assert resumed.state == session.state
-    assert resumed.human_seat == 1
-    assert resumed.bot_names == session.bot_names == ("random", None, "random")
-    assert resumed.view() == session.view()
-
-
 def test_resume_through_the_command_continues_and_saves_back(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     first = console()
@@ -178,41 +144,6 @@ def test_eof_without_save_file_says_nothing_was_saved() -> None:
     c = console()
     assert play_mille(play_args(seed=8), c, feed([])) == 0
     assert "the game was not saved" in c.export_text()
-
-
-def test_the_terminal_renders_only_the_humans_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[object] = []
-    real = render.render_screen
-
-    def spy(view: object, *a: object, **k: object) -> object:
-        seen.append(view)
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(mille_app, "render_screen", spy)
-    session = MilleSession.new("wm2006", 4, 2, 2, ["random"] * 3)
-    run_session(session, feed(["1"] * 40 + ["quit", ""]), console(), lang="en")
-    assert len(seen) >= 10
-    assert all(isinstance(v, MilleView) and v.seat == 2 for v in seen)
-
-
-def test_bots_are_asked_with_their_own_views(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[tuple[int, int]] = []
-
-    class Spy:
-        name = "spy"
-
-        def __init__(self, seed: int) -> None:
-            self.rng = agents_base.RandomAgent(seed)
-
-        def choose(self, view: object, legal: object) -> object:
-            assert isinstance(view, MilleView)
-            asked.append((view.seat, view.current))
-            return self.rng.choose(view, legal)  # type: ignore[arg-type]
-
-    monkeypatch.setitem(agents_base._REGISTRY, ("mille", "spy"), Spy)
-    session = MilleSession.new("meilen", 3, 4, 0, ["spy", "spy"])
-    run_session(session, feed(["1"] * 15 + ["quit", ""]), console(), lang="en")
-    assert asked and all(seat == current and seat != 0 for seat, current in asked)
 
 
 def test_team_game_labels_sides_and_seat_two() -> None:

@@ -59,6 +59,8 @@ from rallye.tui.loop import (
     GameLoop,
     choice_number,
     human_seats_arg,
+    play_failed,
+    play_note,
     resume_args,
     saved_settings,
     told,
@@ -265,16 +267,8 @@ class _Loop(GameLoop[Action, View]):
             self.c.print(line)
 
     # -- commands ------------------------------------------------------------------------------
-    def command(self, line: str) -> KRPlayed | None:
-        """Handle one input line; the move when an action was played."""
-        text = line.strip()
-        if not text:
-            return None
-        word, _, rest = text.partition(" ")
-        w = word.lower()
-        if self.shared_command(w, rest):
-            pass
-        elif w in ("show", "map", "board"):
+    def game_command(self, text: str, w: str, rest: str) -> KRPlayed | None:
+        if w in ("show", "map", "board"):
             self.show()
         elif w in ("cards", "hand"):
             self.c.print(hand_text(self.s.view(), self.labels()))
@@ -302,13 +296,7 @@ class _Loop(GameLoop[Action, View]):
         elif self.s.view().phase == "build" and text.split()[0] in self.letters.values():
             place = self._letter_place(text)
             return None if place is None else self.act(place)
-        else:
-            try:
-                action = _parse_action(text)
-            except GameError as exc:
-                self.refuse(exc, self.t, understood=False, typed=text)
-                self.say(self.t("type_an_action"), "dim")
-                return None
+        elif (action := self.typed(text, _parse_action, "type_an_action")) is not None:
             return self.act(action)
         return None
 
@@ -343,13 +331,7 @@ class _Loop(GameLoop[Action, View]):
         if isinstance(action, Place) and action.rot not in (0, 90, 180, 270):
             self.say(self.t("place.bad_rotation"), "red")
             return None
-        try:
-            played = self.s.play(action)
-        except GameError as exc:
-            self.refuse(exc, self.t, typed=str(action))
-            return None
-        self.announce(played)
-        return played
+        return self.move(action)
 
     # -- the game -------------------------------------------------------------------------------
     def intro(self) -> None:
@@ -454,11 +436,10 @@ def play_knightrider(
     """``rallye play knightrider`` with an injectable console and input (tests use this)."""
 
     def note(msg: str) -> None:
-        console.print(Text(msg, style="yellow"), soft_wrap=True)
+        play_note(console, msg)
 
     def fail(msg: str) -> int:
-        console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
-        return 2
+        return play_failed(console, msg)
 
     lang = ui_language(getattr(args, "lang", None), "de")  # the box is German
     tc = common(lang)

@@ -21,7 +21,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from rallye.core.errors import GameError
 from rallye.i18n import LANGUAGES, translator
 from rallye.mille.actions import Action, parse_action
 from rallye.mille.edition import EDITION_KEYS, Edition, get_edition
@@ -165,47 +164,22 @@ class _Loop(GameLoop[Action, MilleView]):
             self.c.print(sheet_table(sh, lab))
 
     # -- commands ------------------------------------------------------------------------
-    def command(self, line: str, *, moves: bool = True) -> MillePlayed | None:
-        """Handle one input line; the move when one was made (none between hands: ``moves``)."""
-        text = line.strip()
-        if not text:
-            return None
-        word, _, rest = text.partition(" ")
-        w = word.lower()
-        if self.shared_command(w, rest):
-            pass
-        elif w == "hand":
+    def game_command(self, text: str, w: str, rest: str) -> MillePlayed | None:
+        if w == "hand":
             self.show_hand()
         elif w in ("show", "table", "board"):
             self.show()
         elif w in ("sheet", "score", "scores"):
             self.show_sheets()
-        elif not moves:
-            return None
         elif (k := choice_number(text)) is not None:
             legal = self.s.legal()
             if not 1 <= k <= len(legal):
                 self.say(self.t("no_such_move", k=text[:6], n=len(legal)), "red")
                 return None
             return self.move(legal[k - 1])
-        else:
-            try:
-                action = parse_action(text)
-            except GameError as exc:
-                self.refuse(exc, self.t, understood=False, typed=text)
-                self.say(self.t("type_a_move"), "dim")
-                return None
+        elif (action := self.typed(text, parse_action, "type_a_move")) is not None:
             return self.move(action)
         return None
-
-    def move(self, action: Action) -> MillePlayed | None:
-        try:
-            played = self.s.play(action)
-        except GameError as exc:
-            self.refuse(exc, self.t, typed=str(action))
-            return None
-        self.announce(played)
-        return played
 
     # -- the game ------------------------------------------------------------------------
     def intro(self) -> None:
@@ -232,8 +206,8 @@ class _Loop(GameLoop[Action, MilleView]):
             word = line.strip().split(" ")[0].lower()
             if not word:
                 return
-            if word in _INFO_COMMANDS:
-                self.command(line, moves=False)
+            if word in _INFO_COMMANDS:  # never a move
+                self.command(line)
             else:
                 self.say(self.t("hand_over_not_played", typed=repr(line.strip()[:40])), "yellow")
 
