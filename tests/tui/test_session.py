@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from tests.tui.helpers import feed, recording_console
+from tests.tui.hotseat import ClearingConsole, assert_each_person_alone, hot_seat_input
 
 from rallye.agents import base as agents_base
 from rallye.core.errors import IllegalAction
@@ -151,3 +152,31 @@ def test_a_session_on_the_face_alone_plays_records_and_resumes_a_whole_game(key:
     assert len(replayed.moves) == session.actions_played
     with pytest.raises(RuntimeError, match="over"):
         session.bot_move()
+
+
+@pytest.mark.parametrize(("game", "edition", "seed"), [("mille", "meilen", 21), ("knightrider", "", 5)])
+def test_several_people_at_one_keyboard_see_only_their_own_screens(
+    monkeypatch: pytest.MonkeyPatch, game: str, edition: str, seed: int
+) -> None:
+    app, render, _, seat_field = APPS[game]
+    log: list[object] = []
+    real = render.render_screen
+
+    def spy(view: object, *a: object, **k: object) -> object:
+        log.append(("screen", getattr(view, seat_field)))
+        return real(view, *a, **k)
+
+    monkeypatch.setattr(app, "render_screen", spy)
+    session = new_session(game, edition, 3, seed, (0, 2), ["random"])
+    assert session.bot_names == (None, "random", None)
+    c = ClearingConsole(log)
+    assert app.run_session(session, hot_seat_input(log), c, lang="en") == 0
+    assert session.over
+    screens = [e for e in log if isinstance(e, tuple) and e[0] == "screen"]
+    assert {s for _, s in screens} == {0, 2}  # both people played, the bot's seat never shown
+    # between two clears of the screen only one person's cards were ever shown, and every
+    # change of person went through the pass screen, which names the next one
+    assert_each_person_alone(log)
+    out = c.export_text()
+    assert "Pass the keyboard to P1 (human)" in out and "Pass the keyboard to P3 (human)" in out
+    assert "People at this keyboard: P1 (human), P3 (human)" in out

@@ -17,14 +17,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from tests.tui.helpers import feed, recording_console
-from tests.tui.hotseat import ClearingConsole, assert_each_person_alone
+from tests.tui.hotseat import ClearingConsole
 
 from rallye.agents import base as agents_base
 from rallye.core.record import read_jsonl
-from rallye.knightrider import Move, Options, Place, View, legal_actions
+from rallye.knightrider import Move, Options, Place, legal_actions
 from rallye.knightrider import record as kr_record
 from rallye.tui.knightrider import app as knightrider_app
-from rallye.tui.knightrider import render as knightrider_render
 from rallye.tui.knightrider.app import KRSession, play_knightrider, resolve_bots, run_session
 
 SRC = Path(__file__).resolve().parents[3] / "src"
@@ -338,33 +337,6 @@ def test_seed_is_secret_until_the_game_ends_then_printed_to_play_again(tmp_path:
         f"play this deal again with: rallye play knightrider --players 3 --quick-build --bots random --seed {SECRET}"
         in out[end:]
     )
-
-
-def test_several_humans_at_one_keyboard_see_only_their_own_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    log: list[object] = []
-    real = knightrider_render.render_screen
-
-    def spy(view: View, *a: object, **k: object) -> object:
-        log.append(("screen", view.me))
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    def answer(prompt: str) -> str:
-        if "press Enter" in prompt:
-            log.append(("pass", prompt))
-            return ""
-        if len(log) > 4000:
-            raise EOFError
-        return "1"
-
-    monkeypatch.setattr(knightrider_app, "render_screen", spy)
-    session = KRSession.new(3, 5, (0, 2), ["random"], QUICK)
-    c = ClearingConsole(log)
-    run_session(session, answer, c, lang="en")
-    screens = [e[1] for e in log if isinstance(e, tuple) and e[0] == "screen"]
-    assert {0, 2} <= set(screens) and 1 not in screens[:-1]  # the bot's seat is never shown (the end is public)
-    assert_each_person_alone(log[: len(log) - 1])
-    out = c.export_text()
-    assert "Pass the keyboard to P3 (human)" in out and "P1 (human)" in out
 
 
 def test_humans_option_for_knight_rider_saves_both_people(tmp_path: Path) -> None:

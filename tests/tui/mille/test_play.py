@@ -14,16 +14,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from tests.tui.helpers import feed, recording_console
-from tests.tui.hotseat import ClearingConsole, assert_each_person_alone
+from tests.tui.hotseat import ClearingConsole, hot_seat_input
 
 from rallye.agents import base as agents_base
 from rallye.core.record import read_jsonl
 from rallye.i18n import translator
 from rallye.mille.edition import LANGUAGES
 from rallye.mille.record import replay_file
-from rallye.mille.view import MilleView
-from rallye.tui.mille import app as mille_app
-from rallye.tui.mille import render
 from rallye.tui.mille.app import MilleSession, run_session
 from rallye.tui.play import play_mille, resolve_bots
 
@@ -287,47 +284,6 @@ def test_python_m_rallye_play_in_a_subprocess_quits_cleanly() -> None:
     assert "refused: 'play D200'" in proc.stdout
     assert "Bye." in proc.stdout
     assert proc.stderr == ""
-
-
-def hot_seat_input(log: list[object], move: str = "1", limit: int = 20_000) -> Callable[[str], str]:
-    """Enter at each 'pass the keyboard' prompt, ``move`` at every other one."""
-    count = 0
-
-    def read(prompt: str) -> str:
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise EOFError
-        if "press Enter" in prompt:
-            log.append(("pass", prompt))
-            return ""
-        return move
-
-    return read
-
-
-def test_several_humans_at_one_keyboard_see_only_their_own_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    log: list[object] = []
-    real = render.render_screen
-
-    def spy(view: MilleView, *a: object, **k: object) -> object:
-        log.append(("screen", view.seat))
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(mille_app, "render_screen", spy)
-    session = MilleSession.new("meilen", 3, 21, (0, 2), ["random"])
-    assert session.bot_names == (None, "random", None)
-    c = ClearingConsole(log)
-    assert run_session(session, hot_seat_input(log), c, lang="en") == 0
-    assert session.over
-    screens = [e for e in log if isinstance(e, tuple) and e[0] == "screen"]
-    assert {s for _, s in screens} == {0, 2}  # both people played, the bot's seat never shown
-    # between two clears of the screen only one person's cards were ever shown, and every
-    # change of person went through the pass screen, which names the next one
-    assert_each_person_alone(log)
-    out = c.export_text()
-    assert "Pass the keyboard to P1 (human)" in out and "Pass the keyboard to P3 (human)" in out
-    assert "People at this keyboard: P1 (human), P3 (human)" in out
 
 
 def test_humans_option_saves_and_resumes_both_people(tmp_path: Path) -> None:
