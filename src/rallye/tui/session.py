@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, Self, TypeVar
 
+from rallye.agents.base import Agent, make_agent
 from rallye.core.game import Game, Settings
 from rallye.core.record import Line, read_jsonl, write_jsonl
 from rallye.tui.loop import (
@@ -135,8 +136,6 @@ class GameSession(Generic[S, A, V]):
         human_seat: int | Sequence[int],
         bot_names: Sequence[str | None],
     ) -> None:
-        from rallye.agents.base import Agent, make_agent
-
         self.game = game
         self._lines = lines
         self._state = state
