@@ -316,7 +316,7 @@ class SavingLoop(Generic[A, V]):
     ) -> None:
         self.ui = ui
         self.tc = common(ui)
-        self.t = words or self.tc  # the game's words (its catalog)
+        self.t = words if words is not None else self.tc  # the game's words (its catalog)
         self.s = session
         self.input_fn = input_fn
         self.c = console
@@ -439,7 +439,7 @@ class GameLoop(SavingLoop[A, V]):
     keyboard, the screen, the prompt and the commands) and the bots' moves, to the end.
 
     A game's loop gives its words (``self.t``, its catalog), its screens (:meth:`show`,
-    :meth:`announce`, :meth:`intro`, :meth:`finish`) and its commands (:meth:`command`)."""
+    :meth:`announce`, :meth:`intro`, :meth:`finish`) and its commands (:meth:`game_command`)."""
 
     #: the person who saw their screen last
     at_keyboard: int | None = None
