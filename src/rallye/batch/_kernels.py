@@ -327,7 +327,7 @@ def score_hand(g: Row, cfg: Row, completed_by: int) -> None:
 @njit(cache=True)
 def end_hand(g: Row, cfg: Row, completed_by: int) -> None:
     """Score the hand; then the match is over, or ``NEEDDEAL`` asks the step to deal the
-    next hand (:func:`rallye.mille.engine._end_hand`)."""
+    next hand (:func:`rallye.mille.engine.start_hand`)."""
     score_hand(g, cfg, completed_by)
     n_sides = cfg[C_S]
     for s in range(n_sides):
