@@ -116,8 +116,21 @@ from rallye.knightrider.actions import (
     encode_action,
 )
 from rallye.knightrider.pieces import Pieces
+from rallye.knightrider.state import (
+    BUILD_PHASE,
+    ENTER_PHASE,
+    OVER_PHASE,
+    SETUP_BY_ROAD,
+    START_PHASE,
+    TURN_PHASE,
+    Car,
+    Event,
+    Options,
+    State,
+    check_rules,
+    evolve,
+)
 from rallye.knightrider.state import RULES as RULES  # re-exported: the version this engine plays
-from rallye.knightrider.state import SETUP_BY_ROAD, Car, Event, Options, State, check_rules, evolve
 from rallye.knightrider.track import (
     MoveOption,
     build_preferences,
@@ -228,7 +241,7 @@ def new_game(players: int, seed: int, options: Options | None = None, *, rules: 
         seed=seed,
         options=opts,
         rng=ev.rng,
-        phase="build",
+        phase=BUILD_PHASE,
         current=start,
         start_player=start,
         board=(0,) * g.N_SQUARES,
@@ -265,7 +278,7 @@ def new_game(players: int, seed: int, options: Options | None = None, *, rules: 
     )
     state = _draw(state, ev)
     if opts.quick_build:
-        while state.phase == "build":
+        while state.phase == BUILD_PHASE:
             sq, q = _quick_placement(state, ev)
             x, y = g.sq_xy(sq)
             state = _apply_place(state, Place(x, y, 90 * q, state.drawn), ev)
@@ -426,7 +439,7 @@ def _start_chase(state: State, ev: _Ev) -> State:
     if len(choices) == 1:
         return _set_start(state, choices[0], ev)
     ev.add("start_tile", sp, None, f"{len(choices)} tiles are equally far ({best} fields); {P(sp)} picks the start")
-    return evolve(state, phase="start", current=sp, start_choices=choices)
+    return evolve(state, phase=START_PHASE, current=sp, start_choices=choices)
 
 
 def _tile_no(state: State, sq: int) -> int:
@@ -435,7 +448,7 @@ def _tile_no(state: State, sq: int) -> int:
 
 def _set_start(state: State, sq: int, ev: _Ev) -> State:
     ev.add("start_tile", None, _tile_no(state, sq), f"the cars start beside tile {_tile_no(state, sq)} at {_sqs(sq)}")
-    return evolve(state, phase="enter", current=state.start_player, start_sq=sq, start_choices=())
+    return evolve(state, phase=ENTER_PHASE, current=state.start_player, start_sq=sq, start_choices=())
 
 
 def _start_openings(state: State) -> list[int]:
@@ -522,7 +535,7 @@ def _begin_turn(state: State, player: int, ev: _Ev) -> State:
     limit = state.options.turn_limit
     if limit is not None and turn > limit:
         ev.add("limit", None, limit, f"the turn limit ({limit}) is reached: no winner")
-        return evolve(state, phase="over", winner=None)
+        return evolve(state, phase=OVER_PHASE, winner=None)
     cars = list(state.cars)
     car = cars[player]
     if car.mantle:
@@ -531,7 +544,7 @@ def _begin_turn(state: State, player: int, ev: _Ev) -> State:
     cars[player] = car
     state = evolve(
         state,
-        phase="turn",
+        phase=TURN_PHASE,
         current=player,
         cars=tuple(cars),
         turn=turn,
@@ -596,7 +609,7 @@ def _ram(state: State, rammed: int, ev: _Ev, *, by_villain: bool) -> tuple[State
         return _reverse(state, rammed, ev), False
     if by_villain:
         ev.add("win", rammed, None, f"{P(rammed)} rolls a 6 against the villain's ram and wins")
-        return evolve(state, phase="over", winner=rammed), False
+        return evolve(state, phase=OVER_PHASE, winner=rammed), False
     r2 = ev.die()
     mover_skids = r2 >= 5
     ev.add(
@@ -618,7 +631,7 @@ def _finish_move(state: State, ev: _Ev) -> State:
     car = state.cars[p]
     if car.cell == state.villain and len(car.reached) == len(state.targets):
         ev.add("win", p, None, f"{P(p)} reaches the villain and wins")
-        return evolve(state, phase="over", winner=p)
+        return evolve(state, phase=OVER_PHASE, winner=p)
     for other in state.cars:
         if other.player == p or other.cell < 0 or other.cell == car.cell:
             continue
@@ -665,7 +678,7 @@ def _apply_move(state: State, action: Move, opt: MoveOption, ev: _Ev) -> State:
         return _finish_move(state, ev)
     rammed = next(c.player for c in state.cars if c.player != p and c.cell == opt.cell)
     state, stopped = _ram(state, rammed, ev, by_villain=False)
-    if state.phase == "over":
+    if state.phase == OVER_PHASE:
         return state
     if stopped:
         state = _reverse(evolve(state, used=state.pips), p, ev)
@@ -678,7 +691,7 @@ def _apply_move(state: State, action: Move, opt: MoveOption, ev: _Ev) -> State:
 def _apply_end(state: State, ev: _Ev) -> State:
     if not state.move_done:
         state = _finish_move(state, ev)
-        if state.phase == "over":
+        if state.phase == OVER_PHASE:
             return state
     pieces = state.pieces
     card = pieces.escape[state.escape_deck[state.escape_pos]]
@@ -701,7 +714,7 @@ def _apply_end(state: State, ev: _Ev) -> State:
             c = state.cars[who]
             if c.cell == state.villain and not c.roof and not c.mantle:
                 state, _ = _ram(state, who, ev, by_villain=True)
-                if state.phase == "over":
+                if state.phase == OVER_PHASE:
                     return state
     else:
         ev.add("villain_stays", None, None, f"no tile at {tx},{ty}: the villain stays")
@@ -752,11 +765,11 @@ def _apply_detour(state: State, action: PlayDetour, ev: _Ev) -> State:
 
 def current_player(state: State) -> int | None:
     """The player to act, or ``None`` once the game is over."""
-    return None if state.phase == "over" else state.current
+    return None if state.phase == OVER_PHASE else state.current
 
 
 def is_over(state: State) -> bool:
-    return state.phase == "over"
+    return state.phase == OVER_PHASE
 
 
 def winner(state: State) -> int | None:
@@ -819,7 +832,7 @@ def detour_plays(state: State) -> tuple[PlayDetour, ...]:
     """The detour cards the player to act may play: the run of ``legal_actions(state)``
     they form, as one tuple that states with the same map, detour hand and full tiles
     share (the same object; an adapter may key what it derives from them by identity)."""
-    if state.phase != "turn" or state.cars[state.current].roof:
+    if state.phase != TURN_PHASE or state.cars[state.current].roof:
         return ()
     return _detour_actions(state)
 
@@ -857,13 +870,13 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if cached is not None:
         return cached  # type: ignore[return-value]
     out: list[Action] = []
-    if state.phase == "build":
+    if state.phase == BUILD_PHASE:
         out = [Place(*g.sq_xy(sq), 90 * q, state.drawn) for sq, q in _placements(state)]
-    elif state.phase == "start":
+    elif state.phase == START_PHASE:
         out = [StartAt(*g.sq_xy(sq)) for sq in state.start_choices]
-    elif state.phase == "enter":
+    elif state.phase == ENTER_PHASE:
         out = [Enter(d) for d in _start_openings(state)]
-    elif state.phase == "turn":
+    elif state.phase == TURN_PHASE:
         p = state.current
         if state.cars[p].roof:
             out = [Recover()]
@@ -901,7 +914,7 @@ def _explain(state: State, action: Action) -> IllegalAction:
     if ph in expected and not isinstance(action, {"build": Place, "start": StartAt, "enter": Enter}[ph]):
         return _illegal(state, action, f"now the player must {expected[ph]}", "phase")
     if isinstance(action, Place):
-        if ph != "build":
+        if ph != BUILD_PHASE:
             return _illegal(state, action, "tiles are laid only while building the track", "phase")
         if action.number and action.number != state.drawn:
             return _illegal(state, action, f"the drawn tile is {state.drawn}", "draw")
@@ -931,7 +944,7 @@ def _explain(state: State, action: Action) -> IllegalAction:
             "the start tile's openings are " + " ".join(g.DIRS[d] for d in _start_openings(state)),
             "start-opening",
         )
-    if ph != "turn":
+    if ph != TURN_PHASE:
         return _illegal(state, action, "not during the chase", "phase")
     p = state.current
     if state.cars[p].roof and not isinstance(action, Recover):
@@ -993,7 +1006,7 @@ def _explain(state: State, action: Action) -> IllegalAction:
 
 def _is_legal(state: State, action: Action) -> bool:
     """``action in legal_actions(state)``, without building the long lists where avoidable."""
-    if state.phase == "turn" and not state.cars[state.current].roof:
+    if state.phase == TURN_PHASE and not state.cars[state.current].roof:
         if isinstance(action, Move):
             return not state.move_done and action in _move_table(state)
         if isinstance(action, PlayDetour):
@@ -1030,7 +1043,7 @@ def apply(state: State, action: Action, *, player: int | None = None) -> State:
     Pure: ``state`` is unchanged. Illegal input raises :class:`IllegalAction` (or
     :class:`NotYourTurn`, :class:`GameOver`) naming the rule broken.
     """
-    if state.phase == "over":
+    if state.phase == OVER_PHASE:
         raise GameOver(f"illegal '{action}': the game is over", rule="game-over")
     if player is not None and player != state.current:
         raise NotYourTurn(f"illegal '{action}' by {P(player)}: it is {P(state.current)}'s turn", rule="turn-order")
