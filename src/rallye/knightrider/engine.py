@@ -903,21 +903,119 @@ def _illegal(state: State, action: Action, reason: str, rule: str) -> IllegalAct
     return IllegalAction(f"illegal '{action}' by {P(state.current)}: {reason}", rule=rule)
 
 
-def _explain(state: State, action: Action) -> IllegalAction:
-    """Name the rule an action breaks (called only when it is not legal)."""
+def _explain(state: State, action: Action) -> IllegalAction | None:
+    """Why ``action`` is illegal now, as the error to raise (naming the rule it breaks), or
+    ``None`` when it is legal: ``action in legal_actions(state)``, and a move's path, if
+    given, the canonical one listed, and a placed tile's number, if given, the drawn one.
+
+    In the chase it checks a move, a card or ``end`` against the conditions
+    ``legal_actions`` lists them by, without listing every detour (``apply`` asks this of
+    every action)."""
+    if state.phase == TURN_PHASE:
+        p = state.current
+        if not state.cars[p].roof:
+            if isinstance(action, Move):
+                return _move_problem(state, action)
+            if isinstance(action, PlayDetour):
+                return _detour_problem(state, action)
+            if isinstance(action, End):
+                if _must_move(state):
+                    left = state.pips - state.used
+                    return _illegal(state, action, f"the car must move first ({left} pips to use)", "move-all-pips")
+                return None
+            if isinstance(action, PlayKitt):
+                return _kitt_problem(state, action)
+            if isinstance(action, Recover):
+                return _illegal(state, action, "the car is not on its roof", "roof")
+        elif isinstance(action, Recover):
+            return None
+    return _set_up_problem(state, action)
+
+
+def _move_problem(state: State, action: Move) -> IllegalAction | None:
+    if state.move_done:
+        return _illegal(state, action, "the car has finished its move this turn", "one-move")
+    table = _move_table(state)
+    if action in table:  # (a move the table lists can jump: the card is there to play)
+        if not action.path:
+            return None
+        listed = next(m for m in table if m == action)
+        if action.path == listed.path:
+            return None
+        same = next(m for m in map(_to_move, _move_options(state)) if m == action)
+        return _illegal(state, action, f"the engine drives canonical paths; this one is '{same}'", "canonical-path")
+    if action.jump and (state.kitt_played or not state.kitt_hands[state.current][3]):
+        return _illegal(
+            state,
+            action,
+            "a jump needs Blockier-Sprung in hand and no other K.I.T.T. card this turn",
+            "blockier-sprung",
+        )
+    left = state.pips - state.used
+    ways = sorted({(o.cost, o.jump) for o in _move_options(state)})
+    return _illegal(
+        state,
+        action,
+        f"no legal way with {action.cost} pips ends at {action.x},{action.y} facing {g.DIRS[action.heading]}"
+        f" ({left} pips left; legal costs {[c for c, _ in ways]})",
+        "movement",
+    )
+
+
+def _detour_problem(state: State, action: PlayDetour) -> IllegalAction | None:
+    if state.detour_played:
+        return _illegal(state, action, "one detour card per turn", "detour-one-per-turn")
+    if not state.detour_hands[state.current][DETOUR_KINDS.index(action.kind)]:
+        return _illegal(state, action, "the card is not in the hand", "card-in-hand")
+    sq = g.sq_index(action.x, action.y) if g.in_table(action.x, action.y) else -1
+    if sq < 0 or not state.board[sq]:
+        return _illegal(state, action, "a detour lies on a tile of the track", "detour-on-tile")
+    if sum(1 for d in state.detours if d[0] == sq) >= MAX_DETOURS_PER_TILE:
+        return _illegal(state, action, "at most 3 detour cards on one tile", "detour-max-3")
+    if action not in _all_detour_set(state.pieces, state.board):
+        return _illegal(
+            state, action, "a detour must keep one of the tile's roads (it only closes)", "detour-only-closes"
+        )
+    return None
+
+
+def _kitt_problem(state: State, action: PlayKitt) -> IllegalAction | None:
+    k = KITT_KINDS.index(action.kind)
+    if state.kitt_played:
+        return _illegal(state, action, "one K.I.T.T. card per turn", "kitt-one-per-turn")
+    if not state.kitt_hands[state.current][k]:
+        return _illegal(state, action, "the card is not in the hand", "card-in-hand")
+    if action.kind == "MANTLE":
+        return None
+    if state.moved:
+        return _illegal(state, action, "a Turbo-Boost is played before the car moves", "turbo-before-move")
+    if action.kind == "TURBO1" or (action.kind == "TURBO2" and state.roll == 1 and state.pips == 1):
+        return None
+    return _illegal(state, action, "Turbo-Boost II only turns a rolled 1 into a 6", "turbo2-needs-1")
+
+
+#: What a player must do in each phase before the chase.
+_SET_UP_ACTION = {
+    BUILD_PHASE: (Place, "lay the drawn tile ('place')"),
+    START_PHASE: (StartAt, "pick the start tile ('start at')"),
+    ENTER_PHASE: (Enter, "choose an opening ('enter')"),
+}
+
+
+def _set_up_problem(state: State, action: Action) -> IllegalAction | None:
+    """:func:`_explain` for the phases before the chase, for their actions in the chase and
+    for a car on its roof; these lists are short, so legal is what ``legal_actions`` lists."""
     ph = state.phase
-    expected = {
-        "build": "lay the drawn tile ('place')",
-        "start": "pick the start tile ('start at')",
-        "enter": "choose an opening ('enter')",
-    }
-    if ph in expected and not isinstance(action, {"build": Place, "start": StartAt, "enter": Enter}[ph]):
-        return _illegal(state, action, f"now the player must {expected[ph]}", "phase")
+    expected = _SET_UP_ACTION.get(ph)
+    if expected is not None and not isinstance(action, expected[0]):
+        return _illegal(state, action, f"now the player must {expected[1]}", "phase")
     if isinstance(action, Place):
         if ph != BUILD_PHASE:
             return _illegal(state, action, "tiles are laid only while building the track", "phase")
         if action.number and action.number != state.drawn:
             return _illegal(state, action, f"the drawn tile is {state.drawn}", "draw")
+        if action in legal_actions(state):
+            return None
         if not g.in_table(action.x, action.y):
             return _illegal(state, action, "the square is off the table", "table")
         why = placement_problem(
@@ -931,6 +1029,8 @@ def _explain(state: State, action: Action) -> IllegalAction:
         )
         return _illegal(state, action, why or "that rotation duplicates a listed one", "laying")
     if isinstance(action, StartAt):
+        if ph == START_PHASE and action in legal_actions(state):
+            return None
         return _illegal(
             state,
             action,
@@ -938,6 +1038,8 @@ def _explain(state: State, action: Action) -> IllegalAction:
             "start-tile",
         )
     if isinstance(action, Enter):
+        if ph == ENTER_PHASE and action in legal_actions(state):
+            return None
         return _illegal(
             state,
             action,
@@ -946,95 +1048,9 @@ def _explain(state: State, action: Action) -> IllegalAction:
         )
     if ph != TURN_PHASE:
         return _illegal(state, action, "not during the chase", "phase")
-    p = state.current
-    if state.cars[p].roof and not isinstance(action, Recover):
+    if state.cars[state.current].roof:
         return _illegal(state, action, "a car on its roof only turns back onto its wheels this turn", "roof")
-    if isinstance(action, Recover):
-        return _illegal(state, action, "the car is not on its roof", "roof")
-    if isinstance(action, End):
-        return _illegal(
-            state, action, f"the car must move first ({state.pips - state.used} pips to use)", "move-all-pips"
-        )
-    if isinstance(action, PlayKitt):
-        k = KITT_KINDS.index(action.kind)
-        if state.kitt_played:
-            return _illegal(state, action, "one K.I.T.T. card per turn", "kitt-one-per-turn")
-        if not state.kitt_hands[p][k]:
-            return _illegal(state, action, "the card is not in the hand", "card-in-hand")
-        if state.moved:
-            return _illegal(state, action, "a Turbo-Boost is played before the car moves", "turbo-before-move")
-        return _illegal(state, action, "Turbo-Boost II only turns a rolled 1 into a 6", "turbo2-needs-1")
-    if isinstance(action, PlayDetour):
-        sq = g.sq_index(action.x, action.y) if g.in_table(action.x, action.y) else -1
-        if state.detour_played:
-            return _illegal(state, action, "one detour card per turn", "detour-one-per-turn")
-        if not state.detour_hands[p][DETOUR_KINDS.index(action.kind)]:
-            return _illegal(state, action, "the card is not in the hand", "card-in-hand")
-        if sq < 0 or not state.board[sq]:
-            return _illegal(state, action, "a detour lies on a tile of the track", "detour-on-tile")
-        if sum(1 for d in state.detours if d[0] == sq) >= MAX_DETOURS_PER_TILE:
-            return _illegal(state, action, "at most 3 detour cards on one tile", "detour-max-3")
-        return _illegal(
-            state, action, "a detour must keep one of the tile's roads (it only closes)", "detour-only-closes"
-        )
-    if isinstance(action, Move):
-        if state.move_done:
-            return _illegal(state, action, "the car has finished its move this turn", "one-move")
-        if action.jump and (state.kitt_played or not state.kitt_hands[p][3]):
-            return _illegal(
-                state,
-                action,
-                "a jump needs Blockier-Sprung in hand and no other K.I.T.T. card this turn",
-                "blockier-sprung",
-            )
-        same = [_to_move(o) for o in _move_options(state) if _to_move(o) == action]
-        if same and action.path:
-            return _illegal(
-                state, action, f"the engine drives canonical paths; this one is '{same[0]}'", "canonical-path"
-            )
-        left = state.pips - state.used
-        ways = sorted({(o.cost, o.jump) for o in _move_options(state)})
-        return _illegal(
-            state,
-            action,
-            f"no legal way with {action.cost} pips ends at {action.x},{action.y} facing {g.DIRS[action.heading]}"
-            f" ({left} pips left; legal costs {[c for c, _ in ways]})",
-            "movement",
-        )
     return _illegal(state, action, "not an action of this game", "unknown")
-
-
-def _is_legal(state: State, action: Action) -> bool:
-    """``action in legal_actions(state)``, without building the long lists where avoidable."""
-    if state.phase == TURN_PHASE and not state.cars[state.current].roof:
-        if isinstance(action, Move):
-            return not state.move_done and action in _move_table(state)
-        if isinstance(action, PlayDetour):
-            p = state.current
-            return (
-                not state.detour_played
-                and action.kind in DETOUR_KINDS
-                and state.detour_hands[p][DETOUR_KINDS.index(action.kind)] > 0
-                and action in _all_detour_set(state.pieces, state.board)
-                and sum(1 for d in state.detours if d[0] == g.sq_index(action.x, action.y)) < MAX_DETOURS_PER_TILE
-            )
-        # The same conditions legal_actions uses for these, without listing every detour.
-        if isinstance(action, End):
-            return not _must_move(state)
-        if isinstance(action, PlayKitt):
-            hand = state.kitt_hands[state.current]
-            if state.kitt_played:
-                return False
-            if action.kind == "MANTLE":
-                return hand[0] > 0
-            if action.kind == "TURBO1":
-                return not state.moved and hand[1] > 0
-            if action.kind == "TURBO2":
-                return not state.moved and hand[2] > 0 and state.roll == 1 and state.pips == 1
-            return False
-        if isinstance(action, Recover):
-            return False
-    return action in legal_actions(state)
 
 
 def apply(state: State, action: Action, *, player: int | None = None) -> State:
@@ -1047,20 +1063,13 @@ def apply(state: State, action: Action, *, player: int | None = None) -> State:
         raise GameOver(f"illegal '{action}': the game is over", rule="game-over")
     if player is not None and player != state.current:
         raise NotYourTurn(f"illegal '{action}' by {P(player)}: it is {P(state.current)}'s turn", rule="turn-order")
-    if not _is_legal(state, action):
-        raise _explain(state, action)
+    why = _explain(state, action)
+    if why is not None:
+        raise why
     ev = _Ev(state.rng)
     if isinstance(action, Move):
-        table = _move_table(state)
-        opt = table[action]
-        if action.path:
-            listed = next(m for m in table if m == action)
-            if action.path != listed.path:
-                raise _explain(state, action)
-        new = _apply_move(state, action, opt, ev)
+        new = _apply_move(state, action, _move_table(state)[action], ev)
     elif isinstance(action, Place):
-        if action.number and action.number != state.drawn:
-            raise _explain(state, action)
         new = _apply_place(state, action, ev)
     elif isinstance(action, StartAt):
         new = _set_start(state, g.sq_index(action.x, action.y), ev)
