@@ -31,6 +31,7 @@ from rallye.knightrider import (
     render_grid,
     view_for,
     winner,
+    winners,
 )
 from rallye.knightrider import actions as A
 from rallye.knightrider import record as R
@@ -292,6 +293,16 @@ def test_records_of_rules_1_replay_or_are_refused_naming_the_rules_version() -> 
 def test_winner_function() -> None:
     final, _ = playout(2, 15, Options(quick_build=True))
     assert is_over(final) and winner(final) == final.winner and final.winner in (0, 1)
+
+
+def test_winners_as_in_mille_bornes_the_winning_sides_or_none() -> None:
+    """``winners`` means what ``rallye.mille.winners`` means: the winning sides once the game
+    is over; ``()`` while it runs and when the turn limit ends it with no winner."""
+    final, _ = playout(2, 15, Options(quick_build=True))
+    assert winners(final) == (final.winner,) and final.winner is not None
+    assert winners(new_game(3, 1, QUICK)) == ()
+    stopped, _ = playout(2, 3, Options(quick_build=True, turn_limit=1))
+    assert is_over(stopped) and winner(stopped) is None and winners(stopped) == ()
 
 
 def test_evolve_chance_keeps_the_memo_and_changes_only_chance() -> None:

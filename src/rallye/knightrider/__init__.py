@@ -42,6 +42,7 @@ from rallye.knightrider.engine import (
     legal_actions,
     new_game,
     winner,
+    winners,
 )
 from rallye.knightrider.names import card_name
 from rallye.knightrider.pieces import EscapeCard, Pieces, Tile, load_pieces
@@ -93,4 +94,5 @@ __all__ = [
     "state_from_view",
     "view_for",
     "winner",
+    "winners",
 ]

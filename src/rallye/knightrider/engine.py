@@ -1,7 +1,7 @@
 """The Knight Rider rules engine: pure functions over immutable :class:`State` values.
 
 ``new_game`` → ``legal_actions`` / ``apply`` / ``view_for`` / ``current_player`` /
-``is_over`` / ``winner``. All chance (tile draws, dice, shuffles) comes from the
+``is_over`` / ``winner`` (``winners``, as in Mille Bornes). All chance (tile draws, dice, shuffles) comes from the
 :class:`~rallye.core.rng.Rng` carried in the state, and every chance outcome is reported
 as an :class:`~rallye.knightrider.state.Event` in ``state.events``.
 
@@ -777,6 +777,14 @@ def winner(state: State) -> int | None:
     return state.winner
 
 
+def winners(state: State) -> tuple[int, ...]:
+    """The winning side(s) once the game is over, else ``()``, as
+    :func:`rallye.mille.winners` says it: here every player is a side of their own and at
+    most one wins, so ``(winner,)``, or ``()`` while the game runs or when the turn limit
+    ended it."""
+    return () if state.winner is None else (state.winner,)
+
+
 def _detour_actions(state: State) -> tuple[PlayDetour, ...]:
     hand = state.detour_hands[state.current]
     if state.detour_played or not any(hand):
@@ -1119,4 +1127,5 @@ __all__ = [
     "legal_actions",
     "new_game",
     "winner",
+    "winners",
 ]
