@@ -1,8 +1,8 @@
 """The engine's fast path (:mod:`rallye.mille.playout`): the same rules as ``apply``, in
 place. Stepped side by side with the engine through random matches of every edition and
 player count, it must offer the same legal actions and reach the same state after every
-step, through every rule it plays itself and every one it hands to the engine [core: Coup
-fourré; Safeties; End of the trip; Empty draw pile; The match; table: extension]."""
+step, through every rule it plays itself and every one it hands to the engine [core: coup
+fourré, safety, end of trip, empty draw pile, match; table: extension]."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """The Knight Rider rules engine: pure functions over immutable :class:`State` values.
 
 ``new_game`` → ``legal_actions`` / ``apply`` / ``view_for`` / ``current_player`` /
-``is_over`` / ``winner`` (``winners``, as in Mille Bornes). All chance (tile draws, dice, shuffles) comes from the
-:class:`~rallye.core.rng.Rng` carried in the state, and every chance outcome is reported
-as an :class:`~rallye.knightrider.state.Event` in ``state.events``.
+``is_over`` / ``winner`` (and ``winners``, as in Mille Bornes). All chance (tile draws,
+dice, shuffles) comes from the :class:`~rallye.core.rng.Rng` carried in the state, and
+every chance outcome is reported as an :class:`~rallye.knightrider.state.Event` in
+``state.events``.
 
 Order of ``legal_actions`` (pinned by a golden test):
 
@@ -16,78 +17,17 @@ Order of ``legal_actions`` (pinned by a golden test):
   then ``kitt MANTLE``, ``TURBO1``, ``TURBO2``; then ``detour`` by (square code, kind in
   STRAIGHT DEADEND ROADBLOCK RIGHT LEFT order, rotation); then ``end``.
 
-Rules version :data:`RULES` (3): rules 2 brought the rule model's Resolutions on
-turning, rams and Blockier-Sprung (issue #54); rules 3 the town as people build it
-(issue #62): the quick build continues roads, the villain stands on the largest
-road-connected piece, a rolled start is reachable by road from it. Records name the
-version they were played under (``rallye.knightrider.record``); a game keeps the set-up of
-its version (``State.rules``, :data:`~rallye.knightrider.state.SETUP_BY_ROAD`).
+The rules it plays are ``docs/rules/knight-rider.md``: where the rulebook is silent it
+follows that page's Resolutions (its scenario tests are named after them), and the page's
+*rules versions* says what each version up to :data:`RULES` changed. A game keeps the
+set-up of the version it is played under (``State.rules``,
+:data:`~rallye.knightrider.state.SETUP_BY_ROAD`), so that old records replay
+(``rallye.knightrider.record``).
 
-The rule model's Resolutions this engine follows where the rulebook's text alone would
-not say what to do, each with its scenario test (``tests/knightrider/test_kr_rule_model.py``
-unless named):
-
-* **Turning is spending.** A turn is paid on the field where it happens (90° 1 pip, 180°
-  2), whether or not the car then leaves that field: a move may end with a turn on its
-  last field, towards a road leaving it (a car facing a dead end with 2 pips turns round
-  and stops; one with 1 pip left on a curve turns into it and stops), and a move may be
-  that turn alone, on the field the car stands on. One turn per field a way passes: it
-  leaves the field in the direction it turned to. The heading is part of where a move
-  ends: the same field with two headings is two moves. A car's heading is the direction
-  of its last step, or of the turn its move ended with.
-* **No dodging a ram.** A way that passes a car, with its ram stop, is a way like any
-  other: when a way on through a ram stop uses more pips than every way that avoids it,
-  only the ram stop is offered (the ram is automatic); a ram stop whose ways on use
-  fewer pips than some other way is not offered either.
-* **Blockier-Sprung:** only the jumped field is free; a turn on it costs its pips as
-  anywhere.
-* **Skidding** goes back along the road and stops early at an obstacle, a full field, a
-  dead end, or a junction with no straight way on.
-* **Tour:** a target tile is reached when the car stops on it, at the end of a move or
-  at a ram stop; driving through does not count.
-* **On its roof:** "nothing else" includes the escape card: the villain does not move in
-  that turn.
-* **Start:** cars wait at any opening of the start tile (the rulebook's "bis zu 3
-  Streckenanfänge" are the tile's openings), whether or not a neighbouring tile joins
-  there; entering the first field costs one pip.
-
-Resolutions of the rulebook's gaps taken here (beyond the rule model's):
-
-* A move is offered in segments: a segment ends when the pips are used (or the most any
-  way can use), or on arriving at a field with one rammable car while pips remain (the
-  ram stop): the ram is rolled, then the player moves on with the remaining pips (the
-  ways on are worked out afresh, from where the cars now stand). A car on its roof or
-  under Molekül-Mantel cannot be rammed, so it is passed freely. A move that ends on a
-  car's field with a turn there, where the car started, makes no ram (it passes nobody).
-* Blockier-Sprung is played as part of a move (``move ... jump``): the path passes one
-  obstacle field and leaves it by any road but the one it came by. It counts as the
-  turn's one K.I.T.T. card.
-* A move that is only a turn on the car's field is a move like any other: it may win
-  (the car ends its move on the villain's field), reach a tour target, or end on oil.
-* Turbo-Boost cards are played before the car has moved this turn.
-* A car on its roof spends its whole turn on ``recover``: no roll, no cards, and no
-  escape card is turned.
-* The villain is not a car for obstacles, field capacity, ramming by players or oil.
-  Landing on a field with cars it rams each rammable car (seat order from the player to
-  act); a 6 wins for that player.
-* A ram or oil skid that carries a car onto the villain does not win; only a move does.
-  A ram-6 second roll of 5/6 ends the mover's move where it stands (and that may win).
-* Oil is checked when the move ends, once, if the car moved this turn.
-* Detour cards: the topmost card alone decides the middle field's connections (card
-  sides ∩ tile openings); a card must keep at least one of the tile's openings (a
-  roadblock always may be laid). A car already on a cut-off field may still leave it.
-* Building: the pile stage ends when no face-down pile tile fits; the centre tiles then
-  join the leftovers and are laid the same way (a tile must now touch a face-up tile),
-  until none fits. The table is 16×16 squares (``geometry``).
-* A villain tile is re-rolled when it is not on the map or not on the town's largest
-  road-connected piece (any of them on a tie; rules 1-2: when no other tile can be reached
-  from it by road). Tour targets must be other tiles on the map; a rolled start another
-  tile of the villain's piece (rules 1-2: any other tile). ``test_kr_town.py``.
-* The quick build lays each tile as a person building one track would
-  (:func:`_quick_placement`, ``track.build_preferences``): link pieces, continue roads,
-  point open roads at another piece's open road, leave roads open; the seed's chance
-  picks among placements equally good (rules 1-2: uniformly among all legal placements).
-  ``test_kr_town.py``.
+How the actions carry the rules out: a move is offered in segments, each ending where the
+pips are used or at a ram stop (Resolution *ram stop*), as a path with its cost; the path
+listed is the canonical one, and a move sent with another path is refused. Blockier-Sprung
+is played as part of a move (``move ... jump``).
 """
 
 from __future__ import annotations
@@ -286,14 +226,12 @@ def new_game(players: int, seed: int, options: Options | None = None, *, rules: 
 
 
 def _quick_placement(state: State, ev: _Ev) -> tuple[int, int]:
-    """Where the quick build lays the drawn tile: (square code, quarter turns).
+    """Where the quick build lays the drawn tile: (square code, quarter turns), by the
+    Resolution *quick build* of ``docs/rules/knight-rider.md``.
 
-    Rules 3 on (:data:`SETUP_BY_ROAD`), as a person building one track would: among the
-    legal placements, the best by :func:`~rallye.knightrider.track.build_preferences`
-    (link pieces, continue roads, point open roads at another piece's, leave roads open),
-    so a tile continues a road wherever some placement does. The chance from the seed
-    picks among those equally good, uniformly, in the order of :func:`_placements`.
-    Rules 1 and 2: uniformly among all legal placements.
+    Rules 3 on (:data:`SETUP_BY_ROAD`): the best legal placements by
+    :func:`~rallye.knightrider.track.build_preferences`, the seed's chance picking among
+    those equally good in the order of :func:`_placements`; rules 1 and 2: among all.
     """
     places = _placements(state)
     if state.rules >= SETUP_BY_ROAD:

@@ -15,8 +15,9 @@ from rallye.core.jsonio import shown
 from rallye.core.rng import Rng
 from rallye.knightrider.pieces import Pieces, load_pieces
 
-#: The version of the rules the engine plays (``rallye.knightrider.engine`` lists what each
-#: version changed); a state and a record carry the version they were played under.
+#: The version of the rules the engine plays (``docs/rules/knight-rider.md``, *rules
+#: versions*, says what each version changed); a state and a record carry the version
+#: they were played under.
 RULES = 3
 
 #: The first rules version whose set-up is the one of issue #62: the quick build continues

@@ -344,7 +344,7 @@ def explain(state: MilleState | WorkingState, action: Action) -> tuple[str, str]
     if action.verb == "play":
         return why_illegal_play(state.tableaus[my_side], action.card, state.target)
     if action.card not in HAZARDS:
-        # [core: Attacks] only a hazard goes onto an opposing side
+        # [core: attack] only a hazard goes onto an opposing side
         return "attack-with-hazard", f"{action.card} is not a hazard: only a hazard attacks an opposing side"
     side = action.side if action.side is not None else -1
     if not 0 <= side < len(state.sides):
@@ -424,7 +424,7 @@ def _with_tableau(tableaus: tuple[Tableau, ...], side: int, tab: Tableau) -> tup
 
 
 def _lay_safety(tab: Tableau, card: str, discard: tuple[str, ...], coup: bool) -> tuple[Tableau, tuple[str, ...]]:
-    """Put a safety on a tableau; a matching hazard on top goes to the discard pile [core: Safeties]."""
+    """Put a safety on a tableau; a matching hazard on top goes to the discard pile [core: safety]."""
     against = SAFETY_AGAINST[card]
     battle, speed = tab.battle, tab.speed
     if battle and battle[-1] in against:
@@ -483,7 +483,7 @@ def _extension_open(w: WorkingState, seat: int) -> bool:
 
 
 def _reached_target(w: WorkingState, seat: int) -> None:
-    """[core: End of the trip] the hand ends, unless the player may extend [table: extension]."""
+    """[core: end of trip] the hand ends, unless the player may extend [table: extension]."""
     if _extension_open(w, seat):
         w.phase = EXTEND_PHASE
     else:
@@ -571,7 +571,7 @@ def _end_turn(w: WorkingState, *, extra: bool) -> None:
         if not empty_pile or hands[nxt]:
             _begin_turn(w, nxt, cf_turn=False)
             return
-    # [core: Empty draw pile, Resolution] every hand is empty: the hand ends.
+    # [core: empty draw pile, Resolution (empty draw pile)] every hand is empty: the hand ends.
     _end_hand(w, completed_by=None)
 
 
@@ -603,7 +603,7 @@ def _end_hand(w: WorkingState, *, completed_by: int | None) -> None:
     elif max(totals) >= ed.match_target:
         top = max(totals)
         leaders = tuple(i for i, t in enumerate(totals) if t == top)
-        if len(leaders) == 1:  # [core: The match, Resolution] an exact tie plays another hand
+        if len(leaders) == 1:  # [core: match, Resolution (match tie)] an exact tie plays another hand
             winners = leaders
     if winners:
         w.totals, w.sheets, w.winners, w.phase = totals, sheets, winners, OVER_PHASE
@@ -623,8 +623,8 @@ def winners(state: MilleState) -> tuple[int, ...]:
 def outcome(state: MilleState) -> str | None:
     """How the match ended: ``"won"`` (one side won), ``"shared"`` (meilen: several sides
     tied closest to 1000 share the win), ``"drawn"`` (meilen: nobody drove, so every side is
-    listed among ``winners`` and none won); ``None`` while it runs. [meilen: match,
-    Resolution]"""
+    listed among ``winners`` and none won); ``None`` while it runs [table: match;
+    Resolution (meilen closest)]."""
     if state.phase != OVER_PHASE:
         return None
     if len(state.winners) == 1:
