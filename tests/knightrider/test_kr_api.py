@@ -16,6 +16,7 @@ from rallye.knightrider import (
     ACTION_SPACE,
     DETOUR_KINDS,
     KITT_KINDS,
+    Action,
     End,
     Enter,
     Move,
@@ -25,6 +26,7 @@ from rallye.knightrider import (
     PlayKitt,
     Recover,
     StartAt,
+    State,
     View,
     apply,
     card_name,
@@ -297,12 +299,12 @@ def test_records_of_rules_1_replay_or_are_refused_naming_the_rules_version() -> 
     assert "played under Knight Rider rules 1" in msg and "this rallye plays rules 3" in msg
 
 
-def _candidates(s):  # type: ignore[no-untyped-def]
+def _candidates(s: State) -> list[Action]:
     """The listed actions and others like them: a move one pip off, facing another way or
     with the jump toggled, a tile on the next square or with another number, every
     K.I.T.T. card, a detour of every kind in every rotation on every laid tile and off the
     track, end, recover and the set-up actions."""
-    out = list(legal_actions(s))
+    out: list[Action] = list(legal_actions(s))
     for a in legal_actions(s):
         if isinstance(a, Move):
             plain = replace(a, path=())
