@@ -177,7 +177,7 @@ class GameSession(Generic[S, A, V]):
         seats come from the file's header unless given; a
         :class:`~rallye.core.errors.RecordError` names a bad line."""
         numbered = read_jsonl(path)
-        replayed = game.replay([line for _, line in numbered], str(path))
+        replayed = game.replay(numbered, str(path))
         state = replayed.initial
         lines = game.record_start(state)
         for seat, action in replayed.moves:
