@@ -1,4 +1,4 @@
-"""Fit the decision leaf of the Mille Bornes search (``rallye.agents.mille_leaf``,
+"""Fit the decision leaf of the Mille Bornes search (``rallye.agents.mille.leaf``,
 ``DECISION_WEIGHTS``): a leaf fitted to the *differences between moves*, not to the rest
 of a hand.
 
@@ -12,14 +12,14 @@ candidate is played and followed by the classic heuristic for every seat for
 ``--horizon`` engine steps, on ``--deals`` reshuffles of the true draw pile (the same for
 every candidate). What each candidate reaches is summed up as the mean over the deals of
 the banked point margin (or the hand's margin, with the match bonus, where the hand ended)
-and of the two sides' difference of :func:`~rallye.agents.mille_leaf.decision_features`.
+and of the two sides' difference of :func:`~rallye.agents.mille.leaf.decision_features`.
 The weights are a ridge fit of each candidate's oracle gain over the heuristic's move,
 less its banked gain, on its feature gain.
 
 Before the fit on every cache, each cache is left out in turn: fitted on the others, it
 prints what choosing among the candidates by the fitted leaf gains over the heuristic's
 move (the oracle's gain of the move with the best paired mean, the heuristic's move kept
-unless one is ahead), against the hand-set estimate (``mille_search._estimate``) on the
+unless one is ahead), against the hand-set estimate (``rallye.agents.mille.search._estimate``) on the
 same rollouts. This is an idealized choice (true hands, the classic heuristic's
 candidates); ``mille_decisions.py`` with ``pimc/.../leaf=decisions`` judges the search.
 
@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 from mille_decisions import _interval
 
-from rallye.agents.mille_leaf import DECISION_FEATURES, banked, decision_features
-from rallye.agents.mille_search import _estimate, hand_outcome, heuristic_policy, pile_counts
+from rallye.agents.mille.leaf import DECISION_FEATURES, banked, decision_features
+from rallye.agents.mille.search import _estimate, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.engine import apply, legal_actions
 
 #: per position: the candidates' mean banked (or final) margin, mean feature margin, mean

@@ -1,4 +1,4 @@
-"""Fit the learned leaf value of the Mille Bornes search (``rallye.agents.mille_leaf``).
+"""Fit the learned leaf value of the Mille Bornes search (``rallye.agents.mille.leaf``).
 
 For each edition, ``--hands`` 2-player hands are played by the heuristic (fast rollout
 policy; in every other hand one side plays the ``fitted`` style, as the expert's own side
@@ -7,11 +7,11 @@ kept with probability ``--keep``; for each, the two sides' :func:`leaf_features`
 hand's final points are recorded. The rest of the hand's point difference (final
 difference minus the banked difference) is fitted by least squares on the difference of
 the features, on 70 % of the hands; the other 30 % report R^2 of the fit and of the
-hand-set estimate (``mille_search._estimate``) the search uses by default.
+hand-set estimate (``rallye.agents.mille.search._estimate``) the search uses by default.
 
     PYTHONPATH=src python benchmarks/fit_leaf.py --hands 40000 --workers 2
 
-Prints the R^2 table, then the ``WEIGHTS`` literal for ``mille_leaf.py``. Deterministic
+Prints the R^2 table, then the ``WEIGHTS`` literal for ``rallye/agents/mille/leaf.py``. Deterministic
 for a ``--first-seed``.
 """
 
@@ -24,9 +24,9 @@ import random
 import numpy as np
 
 from rallye import mille
-from rallye.agents.mille_heuristic import CLASSIC, FITTED
-from rallye.agents.mille_leaf import FEATURES, banked, leaf_features
-from rallye.agents.mille_search import _estimate, heuristic_policy, pile_counts
+from rallye.agents.mille.heuristic import CLASSIC, FITTED
+from rallye.agents.mille.leaf import FEATURES, banked, leaf_features
+from rallye.agents.mille.search import _estimate, heuristic_policy, pile_counts
 from rallye.mille.engine import apply, legal_actions
 
 Row = tuple[int, list[float], float, float]  # hand seed, feature difference, rest of hand, _estimate's rest

@@ -31,7 +31,7 @@ starting a hand is worth to each bot: ``benchmarks/hand_starts.py FILE``.
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
 keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
 ``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
-``rallye.agents.mille_heuristic.STYLES``).
+``rallye.agents.mille.heuristic.STYLES``).
 
 A diagnostic, not a bot: ``truehands:SPEC`` (``SPEC`` a level or a ``pimc`` spec) is that
 search given the opponent's *true* hand at every decision, only the draw pile's order
@@ -40,7 +40,7 @@ hides one group of cards again, as there). It cheats; what it wins over ``SPEC``
 same deals is the most that reading the hidden cards better could add to that search in
 play: ``--pairs truehands:expert:medium --exact``.
 
-Levels play as a person meets them, with their CPU ceiling (``rallye.agents.levels.CPU_LIMITS``;
+Levels play as a person meets them, with their CPU ceiling (``rallye.agents.mille.levels.CPU_LIMITS``;
 on a machine too slow to spend a level's budget within it, the ceiling cuts some searches
 short, and those moves depend on the machine); ``--exact`` lifts it, as tournaments do, so
 every level plays its whole count budget and a run reproduces on any machine. Not a test:
@@ -61,8 +61,8 @@ from typing import Any
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import STYLES
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille.heuristic import STYLES
+from rallye.agents.mille.search import PimcAgent
 
 DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")

@@ -65,7 +65,7 @@ expert in the classic style -2.5 (matches -3.3, unpaired), in the tuned style -1
 costs (+0.2 and +0.1; matches -6.8). Those oracle values came from this option's prototype
 (equal to the option's at the same seeds), on other shuffles: docs/bots.md, "Mille Bornes bots".
 
-A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille_tracker`) is
+A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille.tracker`) is
 first shown the views its seat had at its earlier decisions of that hand, as in a game:
 the positions' games are played once more for them (the same games, as every bot in them
 is deterministic; checked against the cached positions).
@@ -88,9 +88,9 @@ from ladder import CHEAT, build
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import CLASSIC, STYLES, Style, rank_actions
-from rallye.agents.mille_sampler import Exclusion, TurnReplay
-from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
+from rallye.agents.mille.heuristic import CLASSIC, STYLES, Style, rank_actions
+from rallye.agents.mille.sampler import Exclusion, TurnReplay
+from rallye.agents.mille.search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.core.values import attributes
 from rallye.mille.actions import Action
 from rallye.mille.cards import DISTANCE_KM, HAZARDS, REMEDIES, SAFETIES

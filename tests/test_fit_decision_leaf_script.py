@@ -14,8 +14,8 @@ import pytest
 from benchmark_modules import load
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import rank_actions
-from rallye.agents.mille_leaf import DECISION_FEATURES
+from rallye.agents.mille.heuristic import rank_actions
+from rallye.agents.mille.leaf import DECISION_FEATURES
 
 
 @pytest.fixture(scope="module")

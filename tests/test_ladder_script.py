@@ -12,7 +12,7 @@ import pytest
 
 from benchmark_modules import EXPERT_SPEC
 from rallye import mille
-from rallye.agents.levels import CPU_LIMITS
+from rallye.agents.mille.levels import CPU_LIMITS
 from rallye.core.values import attributes
 
 LADDER = Path(__file__).resolve().parents[1] / "benchmarks" / "ladder.py"

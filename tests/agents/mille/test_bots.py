@@ -8,12 +8,11 @@ import random
 from collections.abc import Callable
 
 import pytest
-from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
 from rallye.agents.base import Agent, agent_names, make_agent
-from rallye.agents.mille_distilled import DistilledAgent
-from rallye.agents.mille_heuristic import (
+from rallye.agents.mille.distilled import DistilledAgent
+from rallye.agents.mille.heuristic import (
     CLASSIC,
     CLIMBED,
     FITTED,
@@ -26,12 +25,14 @@ from rallye.agents.mille_heuristic import (
     card_value,
     rank_actions,
 )
-from rallye.agents.mille_sampler import Deal, state_from_view, unseen_cards
-from rallye.agents.mille_search import IsmctsAgent, PimcAgent
-from rallye.agents.mille_zoo import STYLES as ZOO_STYLES
+from rallye.agents.mille.sampler import Deal, state_from_view, unseen_cards
+from rallye.agents.mille.search import IsmctsAgent, PimcAgent
+from rallye.agents.mille.zoo import STYLES as ZOO_STYLES
 from rallye.core.values import attributes
 from rallye.mille.actions import parse_action
 from rallye.mille.state import MilleState, Tableau
+
+from .helpers import PLAYER_COUNTS, random_states, views_of
 
 
 def test_mille_bots_and_levels_are_registered() -> None:
@@ -475,7 +476,7 @@ def test_reach_penalty_equals_its_plain_statement() -> None:
     """The cached reach test (``_reachable``, ``_dividing``) answers exactly as the plain
     rule: 0 when the rest of the hand makes the distance exactly, else 120 over the copies
     (held or unseen) of the cards that make it on their own, 250 with none."""
-    from rallye.agents.mille_heuristic import _reach_penalty, _sums
+    from rallye.agents.mille.heuristic import _reach_penalty, _sums
     from rallye.mille.cards import DISTANCE_KM
 
     def plain(r: Reading, after: int, hand_km: list[int]) -> float:

@@ -9,11 +9,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
-from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
-from rallye.agents.mille_heuristic import HeuristicAgent
-from rallye.agents.mille_sampler import (
+from rallye.agents.mille.heuristic import HeuristicAgent
+from rallye.agents.mille.sampler import (
     Deal,
     Exclusion,
     discard_inferences,
@@ -28,6 +27,8 @@ from rallye.agents.mille_sampler import (
 from rallye.mille.cards import HAZARDS, SAFETIES, SAFETY_FOR
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
+
+from .helpers import PLAYER_COUNTS, random_states, views_of
 
 
 @pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))

@@ -2,7 +2,7 @@
 
 ``PimcAgent`` stops most rollouts a dozen engine steps after the move it judges and values
 the state reached by what each side would score if the hand ended well for it
-(:func:`rallye.agents.mille_search._estimate`: the points on the table plus hand-set
+(:func:`rallye.agents.mille.search._estimate`: the points on the table plus hand-set
 allowances for being on the road, held safeties and the trip). :func:`learned_estimate` is
 the alternative, fitted on heuristic play: the points a side has banked (kilometres,
 safeties, coups fourrés) plus a linear model of what the rest of the hand adds, from the

@@ -1,6 +1,6 @@
 """A policy distilled from ``expert``'s own estimates: the ``fitted`` heuristic, corrected.
 
-``expert`` (:class:`~rallye.agents.mille_search.PimcAgent`) compares the ``fitted``
+``expert`` (:class:`~rallye.agents.mille.search.PimcAgent`) compares the ``fitted``
 heuristic's best few moves on sampled deals and measures, for each alternative, how many
 points it gains over the heuristic's choice. ``benchmarks/expert_decisions.py`` records
 those measurements; ``benchmarks/distil_policy.py`` fits a linear model to them: a move's
@@ -33,7 +33,7 @@ from importlib import resources
 from typing import Any
 
 from rallye.agents.base import register
-from rallye.agents.mille_heuristic import (
+from rallye.agents.mille.heuristic import (
     FITTED,
     Reading,
     Style,

@@ -3,7 +3,7 @@
 Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one tree over the *bot's*
 information set, keyed by action sequences. Each iteration
 
-1. samples a determinization from the bot's view (:mod:`rallye.agents.mille_sampler`:
+1. samples a determinization from the bot's view (:mod:`rallye.agents.mille.sampler`:
    the others' hands and the draw-pile order, consistent with everything public);
 2. descends the tree with UCB1 over the actions legal *in that determinization*
    (availability counts), with a progressive bias towards the heuristic's ranking at
@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable, Sequence
 
 from rallye.agents.base import register
-from rallye.agents.mille_distilled import Weights, pick, pick_read, shipped_weights, top_moves
-from rallye.agents.mille_heuristic import CLASSIC, FITTED, Reading, Style, best_action, best_scored, rank_actions
-from rallye.agents.mille_leaf import DECISION_WEIGHTS, banked, decision_estimate, learned_estimate
-from rallye.agents.mille_leaf import WEIGHTS as LEAF_WEIGHTS
-from rallye.agents.mille_sampler import (
+from rallye.agents.mille.distilled import Weights, pick, pick_read, shipped_weights, top_moves
+from rallye.agents.mille.heuristic import CLASSIC, FITTED, Reading, Style, best_action, best_scored, rank_actions
+from rallye.agents.mille.leaf import DECISION_WEIGHTS, banked, decision_estimate, learned_estimate
+from rallye.agents.mille.leaf import WEIGHTS as LEAF_WEIGHTS
+from rallye.agents.mille.sampler import (
     Exclusion,
     TurnReplay,
     discard_inferences,
@@ -42,7 +42,7 @@ from rallye.agents.mille_sampler import (
     sample_state,
     unseen_cards,
 )
-from rallye.agents.mille_tracker import HandTracker
+from rallye.agents.mille.tracker import HandTracker
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
@@ -405,7 +405,7 @@ def distilled_policy(
     piles: Sequence[dict[str, int]] | None = None,
     start: int = 0,
 ) -> Action:
-    """Exactly the ``distilled`` bot's choice (:class:`~rallye.agents.mille_distilled.
+    """Exactly the ``distilled`` bot's choice (:class:`~rallye.agents.mille.distilled.
     DistilledAgent` with ``weights``) on the acting seat's view of ``state``, computed
     faster, as :func:`heuristic_policy` computes the heuristic's."""
     if len(legal) == 1:
@@ -426,7 +426,7 @@ def hand_outcome(
     """The value for ``side`` of a state reached by a rollout: this hand's points minus the
     best opposing side's, plus ``match_weight`` if the hand won the match (minus if lost).
     A hand not yet over is valued by ``estimate`` (by default :func:`_estimate`: the points
-    on the table and hand-set allowances; or the learned :mod:`rallye.agents.mille_leaf`)."""
+    on the table and hand-set allowances; or the learned :mod:`rallye.agents.mille.leaf`)."""
     n = len(state.sides)
     if len(state.sheets) > root_sheets:
         pts: Sequence[float] = state.sheets[root_sheets].hand_totals
@@ -444,7 +444,7 @@ class PimcAgent:
 
     Per decision: the heuristic ranks the legal actions and its ``top_k`` best are the
     candidates (one candidate: no search). Then, deal after deal (a sample of the hidden
-    cards consistent with the view, :mod:`rallye.agents.mille_sampler`), every surviving
+    cards consistent with the view, :mod:`rallye.agents.mille.sampler`), every surviving
     candidate is played on that *same* deal and followed by the heuristic for all seats
     (:func:`heuristic_policy`) for ``horizon`` engine steps (``None``: to the end of the
     hand), and scored by :func:`hand_outcome` (this hand's point difference, or the points
@@ -477,7 +477,7 @@ class PimcAgent:
 
     A third, off by default and in no level: ``read_turns`` (a weight in (0, 1]) weighs the
     deals by the move just made before this turn, replayed with the heuristic
-    (:func:`~rallye.agents.mille_sampler.last_turn_replay`): a deal in which the heuristic
+    (:func:`~rallye.agents.mille.sampler.last_turn_replay`): a deal in which the heuristic
     would have moved otherwise is kept with that probability. Measured on the 758
     positions of ``benchmarks/mille_decisions.py --hands 48 --first-seed 20000``, paired
     against ``expert``: weight 0.02 +0.48 +- 1.38 points a decision, 0.1 +0.30 +- 1.60,
@@ -487,7 +487,7 @@ class PimcAgent:
     take several times longer than without it.
 
     Another, off by default and in no level: ``read_plays`` (a weight in [0, 1)) draws the
-    deals with :func:`~rallye.agents.mille_sampler.play_inferences` in place of the last
+    deals with :func:`~rallye.agents.mille.sampler.play_inferences` in place of the last
     discard's: the others' habits read over every turn in the event window (a stopped side
     that did not cure held no cure; a player who drove on or discarded while an attack was
     open held no such hazard). On the 784 positions of ``benchmarks/mille_decisions.py
@@ -496,7 +496,7 @@ class PimcAgent:
     (``--first-seed 30000``) 0.1 +0.67 [-1.18, +2.52] -- no gain shown.
 
     And ``track`` (a number of particles, 0: off; 2 players): the deals give the opponent a
-    hand from :class:`~rallye.agents.mille_tracker.HandTracker`, a particle filter that
+    hand from :class:`~rallye.agents.mille.tracker.HandTracker`, a particle filter that
     follows the opponent's hand through the whole hand, keeping only the hands with which
     the classic heuristic would have made each of its moves. It is fed every decision,
     forced ones too. On the same 784 positions (each bot first shown its seat's earlier
@@ -508,10 +508,10 @@ class PimcAgent:
     1,000 particles: +4.9 [+0.7, +9.1] points of win rate paired against the previous
     ``expert`` (12 steps, no filter) on 368 games (two versions of the filter; docs/bots.md, "Mille
     Bornes bots"), so ``expert`` uses it (1,000 particles, 16 steps:
-    :mod:`rallye.agents.levels`).
+    :mod:`rallye.agents.mille.levels`).
 
     A fourth, off by default and in no level: ``leaf=True`` values a rollout stopped before
-    the end of the hand by the learned :func:`~rallye.agents.mille_leaf.learned_estimate`
+    the end of the hand by the learned :func:`~rallye.agents.mille.leaf.learned_estimate`
     (fitted per edition for two sides; other player counts keep :func:`_estimate`). It
     predicts the rest of a hand twice as well (R^2 0.24 against 0.11, wm2006), yet the
     decisions do not improve: on the 762 positions of ``benchmarks/mille_decisions.py
@@ -522,7 +522,7 @@ class PimcAgent:
     181000 and 191000, +0.2 [-2.8, +3.2] points of win rate.
 
     ``leaf="decisions"`` values those rollouts by
-    :func:`~rallye.agents.mille_leaf.decision_estimate` instead, a leaf fitted to the
+    :func:`~rallye.agents.mille.leaf.decision_estimate` instead, a leaf fitted to the
     differences between moves (the oracle gains of ``benchmarks/mille_decisions.py``
     positions, ``benchmarks/fit_decision_leaf.py``), with the cards each side holds among
     its features (wm2006, two sides; elsewhere :func:`_estimate`). On the three position
@@ -543,7 +543,7 @@ class PimcAgent:
 
     And ``distilled`` (off by default): the move the search keeps unless an alternative
     beats it is the ``distilled`` bot's pick among the same candidates
-    (:func:`~rallye.agents.mille_distilled.pick`: a linear model fitted to this search's
+    (:func:`~rallye.agents.mille.distilled.pick`: a linear model fitted to this search's
     own estimates over thousands of decisions) instead of the heuristic's; the rollouts
     are unchanged. Where the search cannot tell the moves apart on its deals, what it has
     learned across decisions decides. On the 1,358 positions of
@@ -559,7 +559,7 @@ class PimcAgent:
     of 600 matches against the heuristic, where the same budget from the classic
     heuristic's move won 56.5 % (docs/bots.md, "Mille Bornes bots").
 
-    ``style`` (a :class:`~rallye.agents.mille_heuristic.Style`) is the heuristic's weights
+    ``style`` (a :class:`~rallye.agents.mille.heuristic.Style`) is the heuristic's weights
     for the searching side: it ranks the candidates and plays that side's turns in the
     rollouts; the other sides are always played by the classic heuristic (the opponent
     model). ``expert`` uses ``FITTED``: 15,214 of 21,517 matches (70.7 %) against the heuristic;
@@ -568,7 +568,7 @@ class PimcAgent:
     (docs/bots.md, "Mille Bornes bots").
 
     The deals weigh down what the others' last discards suggest they do not hold
-    (``read_discards``, :func:`~rallye.agents.mille_sampler.discard_inferences`): a player
+    (``read_discards``, :func:`~rallye.agents.mille.sampler.discard_inferences`): a player
     who discarded while their side could not move held no cure.
 
     Budget: at most ``deals`` deals and ``plies`` engine steps of rollouts per decision

@@ -8,13 +8,12 @@ import time
 from dataclasses import replace
 
 import pytest
-from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
-from rallye.agents import mille_search
 from rallye.agents.base import make_agent
-from rallye.agents.mille_distilled import DistilledAgent
-from rallye.agents.mille_heuristic import (
+from rallye.agents.mille import search as mille_search
+from rallye.agents.mille.distilled import DistilledAgent
+from rallye.agents.mille.heuristic import (
     CLASSIC,
     DISCARD,
     DISCARD_CEILING,
@@ -26,11 +25,13 @@ from rallye.agents.mille_heuristic import (
     best_action,
     card_value,
 )
-from rallye.agents.mille_sampler import Exclusion, exclusions, play_inferences
-from rallye.agents.mille_search import PimcAgent, distilled_policy, hand_outcome, heuristic_policy, pile_counts
+from rallye.agents.mille.sampler import Exclusion, exclusions, play_inferences
+from rallye.agents.mille.search import PimcAgent, distilled_policy, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import DECLINE, EXTEND
 from rallye.mille.cards import CARDS
 from rallye.mille.view import MilleView
+
+from .helpers import PLAYER_COUNTS, random_states, views_of
 
 #: the spies below replace a module function of ``mille_search``; a compiled build
 #: (``scripts/compile``) binds those calls when it is built, so there only the pure-Python
@@ -213,7 +214,7 @@ def test_pimc_cpu_limit_that_is_never_reached_changes_nothing(monkeypatch: pytes
 
 def test_levels_keep_their_per_move_limits_by_cpu_time() -> None:
     """Issue: hard within 0.2 s, expert within 0.5 s a move; the ceilings sit under them."""
-    from rallye.agents.levels import CPU_LIMITS
+    from rallye.agents.mille.levels import CPU_LIMITS
 
     for level, limit in (("hard", 0.2), ("expert", 0.5)):
         bot = make_agent("mille", level)

@@ -13,7 +13,7 @@ import pytest
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_sampler import (
+from rallye.agents.mille.sampler import (
     Exclusion,
     discard_inferences,
     exclusions,
@@ -21,8 +21,8 @@ from rallye.agents.mille_sampler import (
     sample_deal,
     unseen_cards,
 )
-from rallye.agents.mille_search import PimcAgent
-from rallye.agents.mille_tracker import HandTracker
+from rallye.agents.mille.search import PimcAgent
+from rallye.agents.mille.tracker import HandTracker
 from rallye.mille.cards import SAFETIES
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView

@@ -14,7 +14,7 @@ its chance to hit, now and in the next rounds, and that chance is computed, not 
   cars are left out (they move). A test checks it against the engine's move search.
 - The villain's next positions are public as a distribution: the escape cards not yet
   turned are known, only their order is not
-  (:func:`~rallye.agents.kr_heuristic.villain_forecast`).
+  (:func:`~rallye.agents.knightrider.heuristic.villain_forecast`).
 - Ending this turn on (field, heading), holding the Turbo-Boosts it then holds, is worth
   an expectimax over the next round's chance events: the villain's square when this
   car's next turn begins (``players`` escape cards later) and the die roll 1..6 (and
@@ -85,7 +85,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rallye.agents.base import register
-from rallye.agents.kr_heuristic import (
+from rallye.agents.knightrider.heuristic import (
     HIT,
     UNREACHABLE,
     WIN,
@@ -731,7 +731,7 @@ DETOUR_PIP = 0.01  # our own way made longer, per pip (to where the villain will
 @lru_cache(maxsize=1 << 12)
 def pips_from(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> dict[int, int]:
     """Fewest pips from (``cell``, ``heading``) to end a step on each field (forward
-    Dijkstra by the same step costs as :func:`~rallye.agents.kr_heuristic.cost_to`)."""
+    Dijkstra by the same step costs as :func:`~rallye.agents.knightrider.heuristic.cost_to`)."""
     best: dict[int, int] = {}
     dist: dict[int, int] = {cell * 4 + heading: 0}
     buckets: list[list[int]] = [[cell * 4 + heading]]

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from agents_helpers import random_states, views_of
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_distilled import (
+from rallye.agents.mille.distilled import (
     FEATURE_VERSION,
     DistilledAgent,
     Weights,
@@ -19,8 +18,10 @@ from rallye.agents.mille_distilled import (
     pick,
     shipped_weights,
 )
-from rallye.agents.mille_heuristic import FITTED, Reading, best_action, score_action
-from rallye.agents.mille_search import PimcAgent, distilled_policy
+from rallye.agents.mille.heuristic import FITTED, Reading, best_action, score_action
+from rallye.agents.mille.search import PimcAgent, distilled_policy
+
+from .helpers import random_states, views_of
 
 NO_CORRECTION = Weights({}, 10.0, {})
 

@@ -9,15 +9,16 @@ import dataclasses
 import pickle
 
 import pytest
-from agents_helpers import views_of
 
 from rallye import mille
-from rallye.agents import mille_search
-from rallye.agents.mille_distilled import shipped_weights
-from rallye.agents.mille_heuristic import FITTED, Reading
-from rallye.agents.mille_sampler import exclusions
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille import search as mille_search
+from rallye.agents.mille.distilled import shipped_weights
+from rallye.agents.mille.heuristic import FITTED, Reading
+from rallye.agents.mille.sampler import exclusions
+from rallye.agents.mille.search import PimcAgent
 from rallye.core.values import attributes
+
+from .helpers import views_of
 
 
 def test_frozen_values_pickle_and_stay_frozen() -> None:

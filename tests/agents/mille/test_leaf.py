@@ -1,13 +1,13 @@
-"""The learned leaf value of the Mille Bornes search (``rallye.agents.mille_leaf``)."""
+"""The learned leaf value of the Mille Bornes search (``rallye.agents.mille.leaf``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from rallye import mille
-from rallye.agents import mille_search
-from rallye.agents.mille_heuristic import best_action
-from rallye.agents.mille_leaf import (
+from rallye.agents.mille import search as mille_search
+from rallye.agents.mille.heuristic import best_action
+from rallye.agents.mille.leaf import (
     DECISION_FEATURES,
     DECISION_WEIGHTS,
     FEATURES,
@@ -18,7 +18,7 @@ from rallye.agents.mille_leaf import (
     leaf_features,
     learned_estimate,
 )
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille.search import PimcAgent
 from rallye.mille.cards import CARDS
 from rallye.mille.edition import editions
 from rallye.mille.state import MilleState, Tableau

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rallye.agents.base import agent_names, make_agent
-from rallye.agents.kr_heuristic import (
+from rallye.agents.knightrider.heuristic import (
     OIL,
     TURBO2_KEEP,
     UNREACHABLE,
@@ -23,7 +23,7 @@ from rallye.agents.kr_heuristic import (
     unturned_cards,
     villain_forecast,
 )
-from rallye.agents.kr_search import (
+from rallye.agents.knightrider.search import (
     DETOUR_GAIN,
     DETOUR_PIP,
     MAX_ROUNDS,

@@ -54,7 +54,7 @@ weigh more. No level uses it (no gain shown; docs/bots.md, "Mille Bornes bots").
 move just made by the player before the viewer is replayed: from the view, the public
 table as that player saw it is rebuilt (their move taken back: the card leaves the pile
 it went to, the viewer's last draw goes back on the pile), and for a sampled hand (their
-hand now plus the card they played) the heuristic of :mod:`rallye.agents.mille_heuristic`
+hand now plus the card they played) the heuristic of :mod:`rallye.agents.mille.heuristic`
 is asked what it would have done. A deal in which it would have done something else is
 accepted with probability ``weight``: a player who just discarded while the viewer was
 rolling probably held no hazard to attack with, one who played 25 km probably had no
@@ -76,7 +76,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rallye.agents.mille_heuristic import (
+from rallye.agents.mille.heuristic import (
     ATTACK,
     CLASSIC,
     CURE_SAFETY,
@@ -236,7 +236,7 @@ def _cures(tab: Tableau) -> list[tuple[str, float]]:
 #: Event kinds the backward walk of :func:`play_inferences` does not take back.
 _WALL = frozenset({"coup_fourre", "extend", "decline", "passed"})
 #: The lowest score an attack can get for the side's progress and the scarce remedy
-#: bonuses (``mille_heuristic._attack_score`` without them), less this margin.
+#: bonuses (``heuristic._attack_score`` without them), less this margin.
 _ATTACK_MARGIN = 25.0
 
 
