@@ -80,7 +80,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -101,6 +100,7 @@ from rallye.agents.knightrider.heuristic import (
     unturned_cards,
     villain_forecast,
 )
+from rallye.agents.tree import Deadline, Node, iterate
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import Action, End, Move, PlayDetour, PlayKitt, Recover
 from rallye.knightrider.engine import apply, legal_actions
@@ -212,17 +212,7 @@ def shares(state: State) -> list[float]:
     return [w / total for w in ws]
 
 
-# -- the tree --------------------------------------------------------------------------------
-class _Node:
-    __slots__ = ("avail", "children", "n", "w")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
-        self.n = 0
-        self.w = 0.0
-        self.avail = 0
-
-
+# -- the tree search (the tree: rallye.agents.tree) ------------------------------------------
 def _plain_choice(view: View, legal: Sequence[Action]) -> Action | tuple[Reading, list[tuple[float, Action]]]:
     """The action when no search is needed (one choice, not a driving turn, nothing the
     heuristic ranks, or a sure win); else the reading and the heuristic's ranking."""
@@ -294,9 +284,9 @@ class MctsAgent:
         # same determinizations (common random numbers), the worse half dropped per round.
         total = self.budget(view.players)
         alive = [a for _, a in cands]
-        nodes = {a: _Node() for a in alive}
+        nodes: dict[Action, Node[Action]] = {a: Node() for a in alive}
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        start = time.perf_counter()
+        deadline = Deadline(self.time_limit)
         done = 0
         out_of_time = False
         for rnd in range(rounds):
@@ -306,7 +296,7 @@ class MctsAgent:
                 for a in alive:
                     self._iterate(view, a, nodes[a], random.Random(seed))
                     done += 1
-                if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                if deadline.passed():
                     out_of_time = True
                     break
             alive.sort(key=lambda a: -(nodes[a].w / max(1, nodes[a].n) + self.prior_weight * prior[a]))
@@ -316,46 +306,28 @@ class MctsAgent:
         self.last_iterations = done
         return alive[0]
 
-    def _iterate(self, view: View, first: Action, node: _Node, rng: random.Random) -> None:
+    def _iterate(self, view: View, first: Action, node: Node[Action], rng: random.Random) -> None:
         """One determinization: ``first`` at the root, then down the tree and a rollout."""
         state = sample_state(view, rng)
-        me = view.me
         stop_turn = view.turn + view.players  # stop when this bot's next turn has begun
-        path: list[tuple[_Node, int]] = [(node, me)]
-        state = apply(state, first)
-        c = self.exploration
-        while state.phase != "over" and state.turn < stop_turn:
-            legal = legal_actions(state)
-            cands = fast_rank(state, legal)[: self.node_top_k]
-            player = state.current
-            untried = [a for a in cands if a not in node.children]
-            if untried:
-                a = untried[0]
-                child = _Node()
-                node.children[a] = child
-                for b in cands:
-                    if b in node.children:
-                        node.children[b].avail += 1
-                path.append((child, player))
-                state = apply(state, a)
-                break
-            best_a = cands[0]
-            best_u = -1e9
-            for b in cands:
-                ch = node.children[b]
-                ch.avail += 1
-                u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
-                if u > best_u:
-                    best_a, best_u = b, u
-            node = node.children[best_a]
-            path.append((node, player))
-            state = apply(state, best_a)
-        while state.phase != "over" and state.turn < stop_turn:
-            state = apply(state, fast_policy(state, legal_actions(state), rng))
-        values = shares(state)
-        for nd, player in path:
-            nd.n += 1
-            nd.w += values[player]
+        node_top_k = self.node_top_k
+
+        def going(s: State) -> bool:
+            return s.phase != "over" and s.turn < stop_turn
+
+        iterate(
+            apply(state, first),
+            node,
+            [(node, view.me)],
+            going=going,
+            offered=lambda s, at_root: fast_rank(s, legal_actions(s))[:node_top_k],
+            actor=lambda s: s.current,
+            expand=lambda s, legal, untried, at_root: untried[0],
+            apply=apply,
+            rollout=lambda s: fast_policy(s, legal_actions(s), rng),
+            values=shares,
+            exploration=self.exploration,
+        )
 
 
 # -- the exact-dice look-ahead --------------------------------------------------------------

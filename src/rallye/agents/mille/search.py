@@ -43,6 +43,7 @@ from rallye.agents.mille.sampler import (
     unseen_cards,
 )
 from rallye.agents.mille.tracker import HandTracker
+from rallye.agents.tree import Deadline, Node, iterate
 from rallye.mille.actions import Action
 from rallye.mille.cards import (
     BATTLE_HAZARDS,
@@ -187,17 +188,7 @@ def evaluate(state: MilleState, root_sheets: int) -> list[float]:
     return out
 
 
-# -- the tree --------------------------------------------------------------------------
-class _Node:
-    __slots__ = ("avail", "children", "n", "w")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
-        self.n = 0
-        self.w = 0.0
-        self.avail = 0
-
-
+# -- the tree search (the tree: rallye.agents.tree) -----------------------------------------
 class IsmctsAgent:
     """Information-set MCTS; ``iterations`` per decision (deterministic for a seed), and
     optionally a ``time_limit`` in seconds that stops earlier."""
@@ -243,12 +234,12 @@ class IsmctsAgent:
         prior = {a: 1.0 / (1 + i) for i, (_, a) in enumerate(ranked)}
         excl = exclusions(view)
         pool = unseen_cards(view)
-        root = _Node()
-        start = time.perf_counter()
+        root: Node[Action] = Node()
+        deadline = Deadline(self.time_limit)
         done = 0
         for done in range(1, self.iterations + 1):  # noqa: B007 (the count is kept)
             self._iterate(view, root, prior, excl, pool)
-            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+            if deadline.passed():
                 break
         self.last_iterations = done
         best = max(
@@ -261,63 +252,48 @@ class IsmctsAgent:
     def _iterate(
         self,
         view: MilleView,
-        root: _Node,
+        root: Node[Action],
         prior: dict[Action, float],
         excl: Sequence[Exclusion],
         pool: Sequence[str],
     ) -> None:
+        """One determinization, down the tree from ``root`` (the heuristic's candidates,
+        ``prior`` their bias) and a rollout, to the end of the hand at the most."""
         rng = self.rng
         state = sample_state(view, rng, excl, pool)
         hand_no = state.hand_no
         root_sheets = len(state.sheets)
-        node = root
-        path: list[tuple[_Node, int]] = []
-        c = self.exploration
-        at_root = True
-        while True:
-            if state.phase == "over" or state.hand_no != hand_no:
-                break
-            legal = legal_actions(state)
+        policy = self.rollout
+        prior_weight = self.prior_weight
+
+        def going(s: MilleState) -> bool:
+            return s.phase != "over" and s.hand_no == hand_no
+
+        def offered(s: MilleState, at_root: bool) -> Sequence[Action]:
+            legal = legal_actions(s)
+            return tuple(a for a in legal if a in prior) if at_root else legal
+
+        def expand(s: MilleState, legal: Sequence[Action], untried: list[Action], at_root: bool) -> Action:
             if at_root:
-                legal = tuple(a for a in legal if a in prior)
-            side = state.side_of[state.current]
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                if at_root:
-                    a = max(untried, key=lambda x: prior.get(x, 0.0))
-                else:
-                    pick = self.rollout(state, legal, rng)
-                    a = pick if pick in untried else untried[rng.randrange(len(untried))]
-                child = _Node()
-                node.children[a] = child
-                for b in legal:
-                    if b in node.children:
-                        node.children[b].avail += 1
-                path.append((child, side))
-                state = apply(state, a)
-                break
-            best_a = legal[0]
-            best_u = -1e9
-            for b in legal:
-                ch = node.children[b]
-                ch.avail += 1
-                u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
-                if at_root:
-                    u += self.prior_weight * prior.get(b, 0.0) / (1 + ch.n) ** 0.5
-                if u > best_u:
-                    best_a, best_u = b, u
-            node = node.children[best_a]
-            path.append((node, side))
-            state = apply(state, best_a)
-            at_root = False
-        plies = 0
-        while plies < self.rollout_plies and state.phase != "over" and state.hand_no == hand_no:
-            state = apply(state, self.rollout(state, legal_actions(state), rng))
-            plies += 1
-        values = evaluate(state, root_sheets)
-        for nd, side in path:
-            nd.n += 1
-            nd.w += values[side]
+                return max(untried, key=lambda x: prior.get(x, 0.0))
+            pick = policy(s, legal, rng)
+            return pick if pick in untried else untried[rng.randrange(len(untried))]
+
+        iterate(
+            state,
+            root,
+            [],
+            going=going,
+            offered=offered,
+            actor=lambda s: s.side_of[s.current],
+            expand=expand,
+            apply=apply,
+            rollout=lambda s: policy(s, legal_actions(s), rng),
+            values=lambda s: evaluate(s, root_sheets),
+            exploration=self.exploration,
+            root_bias=lambda a, child: prior_weight * prior.get(a, 0.0) / (1 + child.n) ** 0.5,
+            plies=self.rollout_plies,
+        )
 
 
 def heuristic_rollout(state: MilleState, legal: Sequence[Action], rng: random.Random) -> Action:
