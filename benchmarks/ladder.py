@@ -95,7 +95,7 @@ def split_pair(pair: str) -> tuple[str, str]:
 
 
 def build(spec: str, seed: int, exact: bool = False) -> Any:
-    """A bot from a name, or ``pimc/key=value/...`` (numbers; a word for :data:`WORD_SETTINGS`), or the
+    """A bot from a name, or ``pimc/key=value/...`` (numbers; ``style`` a style's name), or the
     diagnostic ``truehands:SPEC``; ``exact``: a level's CPU ceiling lifted
     (``make_agent(..., exact=True)``)."""
     if spec.startswith(CHEAT):
@@ -116,19 +116,13 @@ def build(spec: str, seed: int, exact: bool = False) -> Any:
     return PimcAgent(seed, name=spec, **kw)
 
 
-#: the ``pimc`` settings whose value is a word (``leaf=decisions``); ``style`` names a style
-WORD_SETTINGS = frozenset({"leaf"})
-
-
-def _number(key: str, v: str) -> int | float | str:
-    """A spec's value: an integer or a float, or for :data:`WORD_SETTINGS` the word itself."""
+def _number(key: str, v: str) -> int | float:
+    """A spec's value: an integer or a float (``style`` alone takes a word, a style's name)."""
     for kind in (int, float):
         try:
             return kind(v)
         except ValueError:
             pass
-    if key in WORD_SETTINGS:
-        return v
     raise ValueError(f"pimc setting {key}={v!r}: the value must be a number")
 
 

@@ -39,7 +39,7 @@ def test_only_the_groups_cards_move(decisions: ModuleType, group: str) -> None:
         view = mille.view_for(s, me)
         bot = decisions.TrueButGroup.of(make_agent("mille", "hard", seed, exact=True))
         bot.state, bot.hidden = s, hidden
-        t = bot._sample(view, (), (), None)
+        t = bot._sample(view, (), ())
         assert t.hands[me] == s.hands[me]  # my own hand is mine
         assert mille.view_for(t, me) == view  # nothing I can see changes
         assert [len(h) for h in t.hands] == [len(h) for h in s.hands]

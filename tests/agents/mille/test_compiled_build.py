@@ -46,9 +46,9 @@ def test_a_search_can_still_be_subclassed_and_its_settings_read() -> None:
     name: a compiled class allows both."""
 
     class Counting(PimcAgent):
-        def _sample(self, view, excl, pool, replay):  # type: ignore[no-untyped-def]
+        def _sample(self, view, excl, pool):  # type: ignore[no-untyped-def]
             self.sampled = getattr(self, "sampled", 0) + 1
-            return super()._sample(view, excl, pool, replay)
+            return super()._sample(view, excl, pool)
 
     bot = Counting(seed=1, deals=4, plies=400)
     view = next(v for v in views_of("wm2006", 2, seed=2, steps=40) if len(mille.legal_from_view(v)) > 3)

@@ -80,7 +80,7 @@ def test_every_particle_after_an_update_explains_the_opponents_move() -> None:
         last = v.events[-1] if v.events else None
         read = last is not None and last.seat == 1 and last.kind in ("play", "attack", "discard")
         if tracker.updates > before and read and last is not None and last.card not in SAFETIES:
-            replay = last_turn_replay(v, 1.0)
+            replay = last_turn_replay(v)
             assert replay is not None
             assert all(replay.heuristic_move(p) == replay.action for p in set(tracker.particles))
             followed += 1

@@ -180,7 +180,7 @@ class HandTracker:
         # opponent's extension are followed without being read (the table before them is
         # not rebuilt: the last one was made for the shorter trip)
         read = not my_fourre and not extension and not (theirs.kind == "play" and theirs.card in SAFETIES)
-        replay = last_turn_replay(view, 1.0) if read else None
+        replay = last_turn_replay(view) if read else None
         if read and (replay is None or replay.seat != opp):
             return False
         kept = Counter(prev.hand)
