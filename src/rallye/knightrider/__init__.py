@@ -43,6 +43,7 @@ from rallye.knightrider.engine import (
     new_game,
     winner,
 )
+from rallye.knightrider.game import GAME
 from rallye.knightrider.names import card_name
 from rallye.knightrider.pieces import EscapeCard, Pieces, Tile, load_pieces
 from rallye.knightrider.sampling import legal_from_view, sample_state, state_from_view
@@ -52,6 +53,7 @@ from rallye.knightrider.view import CarView, DetourView, TileView, View, render_
 __all__ = [
     "ACTION_SPACE",
     "DETOUR_KINDS",
+    "GAME",
     "KITT_KINDS",
     "OIL_TABLE",
     "RAM_TABLE",

@@ -28,12 +28,14 @@ from rallye.mille.engine import (
     outcome,
     winners,
 )
+from rallye.mille.game import GAME
 from rallye.mille.playout import Playout
 from rallye.mille.state import Event, MilleState, ScoreSheet, Tableau
 from rallye.mille.view import MilleView, view_for
 
 __all__ = [
     "ALL_ACTIONS",
+    "GAME",
     "NUM_ACTIONS",
     "Action",
     "Edition",
