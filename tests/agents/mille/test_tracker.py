@@ -13,7 +13,7 @@ import pytest
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_sampler import (
+from rallye.agents.mille.sampler import (
     Exclusion,
     discard_inferences,
     exclusions,
@@ -21,8 +21,8 @@ from rallye.agents.mille_sampler import (
     sample_deal,
     unseen_cards,
 )
-from rallye.agents.mille_search import PimcAgent
-from rallye.agents.mille_tracker import HandTracker
+from rallye.agents.mille.search import PimcAgent
+from rallye.agents.mille.tracker import HandTracker
 from rallye.mille.cards import SAFETIES
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
@@ -80,7 +80,7 @@ def test_every_particle_after_an_update_explains_the_opponents_move() -> None:
         last = v.events[-1] if v.events else None
         read = last is not None and last.seat == 1 and last.kind in ("play", "attack", "discard")
         if tracker.updates > before and read and last is not None and last.card not in SAFETIES:
-            replay = last_turn_replay(v, 1.0)
+            replay = last_turn_replay(v)
             assert replay is not None
             assert all(replay.heuristic_move(p) == replay.action for p in set(tracker.particles))
             followed += 1

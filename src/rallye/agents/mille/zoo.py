@@ -2,7 +2,7 @@
 
 These bots exist to test the levels against ways of playing the project did not tune for
 (issue #63). They are written from the rules and the view alone, independently of the
-project's heuristic (``mille_heuristic``): no shared scoring, no shared weights.
+project's heuristic (``rallye.agents.mille.heuristic``): no shared scoring, no shared weights.
 
 ========================  ===================================================================
 ``zoo-racer``             drives whenever it can (the biggest distance it may play), else

@@ -2,7 +2,7 @@
 
 ========  =====================================================================
 easy      the heuristic with 30 % random actions (a random kind, then a random one)
-medium    the heuristic (:mod:`rallye.agents.kr_heuristic`)
+medium    the heuristic (:mod:`rallye.agents.knightrider.heuristic`)
 hard      the exact-dice look-ahead over the heuristic's best ``HARD_TOP_K`` movement
           choices, two rounds deep: the chance to hit on the next turn, and after a
           miss the best reachable chance on the turn after (the public forecast)
@@ -17,7 +17,7 @@ One round deep (the chance to hit on the next turn only) was measured no stronge
 the heuristic (49.8 % of 1,774 decided games), and three rounds no stronger than two
 (51.5 % of 538); the expert's detours are what sets it apart from ``hard`` most.
 
-The search levels (:class:`~rallye.agents.kr_search.LookaheadAgent`) are exact arithmetic
+The search levels (:class:`~rallye.agents.knightrider.search.LookaheadAgent`) are exact arithmetic
 over the view: no random numbers and no clock, so they play the same on any machine; the
 work per decision is bounded by the number of candidates. ``benchmarks/kr_ladder.py``
 measures the ladder (``--games``) and the time per decision (``--speed``); docs/bots.md has
@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rallye.agents.base import Agent, register
-from rallye.agents.kr_heuristic import HeuristicAgent
-from rallye.agents.kr_search import LookaheadAgent
+from rallye.agents.knightrider.heuristic import HeuristicAgent
+from rallye.agents.knightrider.search import LookaheadAgent
 
 EASY_EPSILON = 0.3
 HARD_TOP_K = 6

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
 
 import pytest
 
-from rallye.knightrider import Options, apply, is_over, legal_actions, new_game, view_for
+from rallye.knightrider import Options, apply, is_over, legal_actions, view_for
 from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.sampling import legal_from_view, sample_state, state_from_view
 from rallye.knightrider.state import State, evolve
+
+from .helpers import random_states as states
 
 VARIANTS = (
     Options(turn_limit=40),
@@ -21,17 +22,6 @@ VARIANTS = (
     Options(quick_build=True, tour=2, rolled_start=True, turn_limit=40),
     Options(deal_spares=True, shuffle_cards=True, tour=1, turn_limit=40),
 )
-
-
-def states(players: int, seed: int, options: Options, steps: int) -> Iterator[State]:
-    """States along a random game (restarting when one ends)."""
-    rng = random.Random(seed)
-    s = new_game(players, seed, options)
-    for _ in range(steps):
-        if is_over(s):
-            s = new_game(players, rng.randrange(10**6), options)
-        yield s
-        s = apply(s, rng.choice(legal_actions(s)))
 
 
 def _strs(actions: object) -> list[str]:

@@ -28,40 +28,20 @@ such a player the cure they did not play is accepted with probability
 :data:`HABIT_WEIGHT` (plus the chance that they drew it since). Only the player's last
 turn is read, and only when nothing has touched their side's battle pile since.
 
-**What the others' turns reveal** (:func:`play_inferences`; ``PimcAgent(read_plays=...)``).
-The same habit read over every turn of the others in the view's event window, not only the
-last discard, and one more habit: an attack goes before driving on. The tableaus as each
-such player saw them are rebuilt by taking the later moves back (the walk stops at a safety,
-a coup fourré or an extension, which it does not take back). A player whose side could not
-move and who did anything but cure it held no cure then; a player who drove (without
-finishing) or discarded while an opposing side could legally be attacked with a hazard held
-none of it, as long as the attack would clearly have scored above that move for the
-heuristic (its coup-fourré risk counted at the most the table allows). Both are habits of the
-heuristic, so they weigh a deal down (``weight``, plus the chance of a draw since) rather than
-forbid it.
-
-**Hazards in hand** (``hazard_odds``; ``PimcAgent(hazard_odds=...)``). A player who plays
-like the heuristic attacks as soon as an attack is open, so a hazard rarely stays in their
-hand: in positions of expert-against-heuristic hands (2-player wm2006) the heuristic held
-0.44 to 0.59 times the hazards uniform odds put there, while its other cards stayed closer
-to their odds (distance 1.1 to 1.2 times, remedies 0.8 to 1.1; safeties from 1.1 early in
-the hand down to 0.15 late, since it plays them at once for the extra turn). With
-``hazard_odds`` below 1 a deal is accepted with that weight to the power of the hazards it
-puts in the others' hands: every consistent deal stays possible, the ones with fewer hazards
-weigh more. No level uses it (no gain shown; docs/bots.md, "Mille Bornes bots").
-
-**What the last turn reveals** (:func:`last_turn_replay`; ``PimcAgent(read_turns=...)``). The
-move just made by the player before the viewer is replayed: from the view, the public
-table as that player saw it is rebuilt (their move taken back: the card leaves the pile
-it went to, the viewer's last draw goes back on the pile), and for a sampled hand (their
-hand now plus the card they played) the heuristic of :mod:`rallye.agents.mille_heuristic`
-is asked what it would have done. A deal in which it would have done something else is
-accepted with probability ``weight``: a player who just discarded while the viewer was
-rolling probably held no hazard to attack with, one who played 25 km probably had no
-larger distance that fitted. This models the others as playing like the heuristic (they
-may not: the weight keeps every consistent deal possible). Only a plain last move is read
+**What the last turn reveals** (:func:`last_turn_replay`, read by the hand tracker,
+:mod:`rallye.agents.mille.tracker`). The move just made by the player before the viewer is
+replayed: from the view, the public table as that player saw it is rebuilt (their move
+taken back: the card leaves the pile it went to, the viewer's last draw goes back on the
+pile), and for a hand (their hand now plus the card they played) the heuristic of
+:mod:`rallye.agents.mille.heuristic` is asked what it would have done: a player who just
+discarded while the viewer was rolling probably held no hazard to attack with, one who
+played 25 km probably had no larger distance that fitted. Only a plain last move is read
 (a play other than a safety, an attack without coup fourré, a discard), and only while
 the draw pile is not empty (then the viewer's draw is certain).
+
+(Other readings were tried as sampler options and retired, no gain shown: every turn of
+the others read again, the last turn as a weight on the deals, fewer hazards in the others'
+hands; docs/bots.md, "Mille Bornes bots".)
 
 :func:`state_from_view` then builds a full :class:`~rallye.mille.state.MilleState` in
 which that seat's view equals the given view: same tableaus, discard pile, hand sizes,
@@ -76,12 +56,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rallye.agents.mille_heuristic import (
-    ATTACK,
+from rallye.agents.mille.heuristic import (
     CLASSIC,
     CURE_SAFETY,
-    DISCARD_CEILING,
-    DISTANCE,
     Reading,
     best_scored,
 )
@@ -94,7 +71,6 @@ from rallye.mille.cards import (
     D200,
     DISTANCE_KM,
     END_OF_LIMIT,
-    HAZARDS,
     REMEDY_FOR,
     RIGHT_OF_WAY,
     ROLL,
@@ -103,7 +79,7 @@ from rallye.mille.cards import (
     SPEED_LIMIT,
     STOP,
 )
-from rallye.mille.engine import legal_from_view, why_illegal_attack
+from rallye.mille.engine import legal_from_view
 from rallye.mille.state import PLAY_PHASE, Event, MilleState, Tableau
 from rallye.mille.view import MilleView
 
@@ -233,109 +209,6 @@ def _cures(tab: Tableau) -> list[tuple[str, float]]:
     return [(c, v) for c, v in cures if c not in tab.safeties]
 
 
-#: Event kinds the backward walk of :func:`play_inferences` does not take back.
-_WALL = frozenset({"coup_fourre", "extend", "decline", "passed"})
-#: The lowest score an attack can get for the side's progress and the scarce remedy
-#: bonuses (``mille_heuristic._attack_score`` without them), less this margin.
-_ATTACK_MARGIN = 25.0
-
-
-def play_inferences(view: MilleView, weight: float = HABIT_WEIGHT) -> tuple[Exclusion, ...]:
-    """What the others' turns in the event window suggest they did not hold (see the module
-    doc, "What the others' turns reveal"): soft exclusions with ``weight``."""
-    events = view.events
-    side_of = {q: i for i, seats in enumerate(view.sides) for q in seats}
-    tabs = list(view.tableaus)
-    target = view.target
-    found: dict[tuple[int, str], int] = {}
-    for i in range(len(events) - 1, -1, -1):
-        turns_after = len(events) - 1 - i  # turns begun since (one card drawn each): all turns
-        e = events[i]
-        if e.kind in _WALL or (e.kind == "play" and e.card in SAFETIES):
-            break
-        if e.kind not in ("play", "attack", "discard"):
-            break
-        card = e.card
-        if card is None:
-            break
-        # the tableaus before this move
-        if e.kind == "play":
-            back = _take_back(tabs[side_of[e.seat]], card)
-            if back is None:
-                break
-            tabs[side_of[e.seat]] = back
-        elif e.kind == "attack":
-            if e.side is None or not 0 <= e.side < len(tabs):
-                break
-            back = _take_back(tabs[e.side], card)
-            if back is None:
-                break
-            tabs[e.side] = back
-        p = e.seat
-        if p != view.seat and side_of[p] != view.side:
-            attacked = e.side if e.kind == "attack" and e.side is not None else side_of[p]
-            excluded = _habits(view, tabs, p, side_of[p], e.kind, card, attacked, target, turns_after)
-            if excluded:
-                drawn = _drawn_since(view, p, events[i + 1 :])
-                for c in excluded:
-                    key = (p, c)
-                    found[key] = min(drawn, found.get(key, drawn))
-    return tuple(Exclusion(p, c, d, weight) for (p, c), d in sorted(found.items()))
-
-
-def _habits(
-    view: MilleView,
-    tabs: Sequence[Tableau],
-    seat: int,
-    side: int,
-    kind: str,
-    card: str,
-    side_of_attack: int,
-    target: int,
-    turns_after: int,
-) -> list[str]:
-    """The cards a heuristic player (``seat`` of ``side``) did not hold when it made this
-    move (``side_of_attack``: the side it attacked), with the tableaus ``tabs`` as they were."""
-    mine = tabs[side]
-    if not mine.rolling:
-        if kind == "discard":
-            return [c for c, _ in _cures(mine)]  # any cure scores above every discard
-        if kind != "attack":
-            return []
-        # an attack can outscore a cure when the target nears the finish and its remedy is
-        # scarce: only the cures that score above the attack's best are ruled out
-        best = ATTACK + 300.0 * tabs[side_of_attack].km / target + 60.0 + 120.0 + _ATTACK_MARGIN
-        return [c for c, score in _cures(mine) if score > best]
-    if kind == "discard":
-        ceiling = DISCARD_CEILING
-    elif kind == "play" and card in DISTANCE_KM and mine.km + DISTANCE_KM[card] < target:
-        ceiling = DISTANCE + DISTANCE_KM[card]
-    else:
-        return []
-    if view.draw_count == 0:
-        return []  # turns may have gone by without a draw: the pile and hands then are not known
-    pile = view.draw_count + turns_after  # the draw pile then (one card drawn a turn)
-    others = sum(n for q, n in enumerate(view.hand_sizes) if q != seat)  # unseen to it but the pile
-    out: list[str] = []
-    for s, tab in enumerate(tabs):
-        if s == side:
-            continue
-        held = sum(view.hand_sizes[q] for q in view.sides[s])
-        cf = min(1.0, held / max(1, pile + others))  # the most the attacker could fear
-        low = ATTACK + 300.0 * tab.km / target - CLASSIC.cf_weight * cf - _ATTACK_MARGIN
-        for hazard in (*BATTLE_HAZARDS, SPEED_LIMIT):
-            if hazard in out or why_illegal_attack(tab, hazard) is not None:
-                continue
-            score = low
-            if hazard == SPEED_LIMIT:
-                if target - tab.km <= 50:
-                    continue
-                score += -CLASSIC.limit_penalty + (80.0 if tab.rolling else 0.0)
-            if score > ceiling:
-                out.append(hazard)
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class TurnReplay:
     """The last move of ``seat`` (``action``) and the table as that player saw it then
@@ -346,7 +219,6 @@ class TurnReplay:
     action: Action
     view: MilleView
     unseen: dict[str, int]  # cards that player had not seen then, their own hand still counted
-    weight: float
 
     def hand_then(self, hand_now: Sequence[str]) -> tuple[str, ...]:
         """That player's hand when they moved, if they hold ``hand_now`` now (sorted as the
@@ -364,12 +236,8 @@ class TurnReplay:
             unseen[c] -= 1
         return best_scored(Reading.with_unseen(v, unseen), legal)
 
-    def acceptance(self, hand_now: Sequence[str]) -> float:
-        """1 if the heuristic would have made the move with this hand, else ``weight``."""
-        return 1.0 if self.heuristic_move(hand_now) == self.action else self.weight
 
-
-def last_turn_replay(view: MilleView, weight: float = HABIT_WEIGHT) -> TurnReplay | None:
+def last_turn_replay(view: MilleView) -> TurnReplay | None:
     """The replay of the move just made before the viewer's turn, or ``None`` when it
     cannot be rebuilt for certain (see the module doc)."""
     if view.phase != PLAY_PHASE or view.current != view.seat or view.draw_count == 0 or not view.events:
@@ -411,7 +279,7 @@ def last_turn_replay(view: MilleView, weight: float = HABIT_WEIGHT) -> TurnRepla
         cf_turn=False,  # not rebuilt, nor are the events: the heuristic reads neither
         events=view.events[:-1],
     )
-    return TurnReplay(p, action, then, then.unseen_counts(), weight)
+    return TurnReplay(p, action, then, then.unseen_counts())
 
 
 def _take_back(tab: Tableau, card: str) -> Tableau | None:
@@ -478,34 +346,23 @@ def sample_deal(
     rng: random.Random,
     excl: Sequence[Exclusion] | None = None,
     pool: Sequence[str] | None = None,
-    replay: TurnReplay | None = None,
-    hazard_odds: float = 1.0,
 ) -> Deal:
     """One uniformly random placement of the unseen cards consistent with the view.
 
     ``excl`` and ``pool`` (:func:`exclusions`, :func:`unseen_cards`) may be passed in when
-    sampling many times from one view; ``replay`` (:func:`last_turn_replay`) weighs the
-    deals by what the last move reveals; ``hazard_odds`` (in (0, 1]) weighs a deal down by
-    that factor for every hazard in the others' hands (see "Hazards in hand")."""
-    if not 0.0 < hazard_odds <= 1.0:
-        raise ValueError("hazard_odds is a weight in (0, 1] (1: uniform)")
+    sampling many times from one view."""
     if pool is None:
         pool = unseen_cards(view)
     if excl is None:
         excl = exclusions(view)
     relevant = [x for x in excl if x.card in pool and view.hand_sizes[x.seat] > 0]
-    odds = hazard_odds if hazard_odds < 1.0 and any(c in HAZARDS for c in pool) else None
     cards = list(pool)
     for _ in range(MAX_REJECTIONS):
         rng.shuffle(cards)
-        if not relevant and replay is None and odds is None:
+        if not relevant:
             break
         hands, _ = _split(view, cards)
         acc = _acceptance(hands, relevant, view.hand_sizes)
-        if replay is not None and acc > 0.0:
-            acc *= replay.acceptance(hands[replay.seat])
-        if odds is not None and acc > 0.0:
-            acc *= odds ** sum(c in HAZARDS for p, h in enumerate(hands) if p != view.seat for c in h)
         if acc >= 1.0 or (acc > 0.0 and rng.random() < acc):
             break
     else:
@@ -564,11 +421,9 @@ def sample_state(
     rng: random.Random,
     excl: Sequence[Exclusion] | None = None,
     pool: Sequence[str] | None = None,
-    replay: TurnReplay | None = None,
-    hazard_odds: float = 1.0,
 ) -> MilleState:
     """A determinization: :func:`sample_deal` made into a full state."""
-    return state_from_view(view, sample_deal(view, rng, excl, pool, replay, hazard_odds))
+    return state_from_view(view, sample_deal(view, rng, excl, pool))
 
 
 #: pickling of the frozen values once compiled (scripts/compile)

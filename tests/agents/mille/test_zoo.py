@@ -1,4 +1,4 @@
-"""The opponent zoo (``rallye.agents.mille_zoo``): each style's habit, checked on built views
+"""The opponent zoo (``rallye.agents.mille.zoo``): each style's habit, checked on built views
 and along random games, and whole games of zoo bots at every size of every edition."""
 
 from __future__ import annotations
@@ -7,16 +7,17 @@ import dataclasses
 import itertools
 
 import pytest
-from agents_helpers import views_of
 
 from rallye import mille
 from rallye.agents.base import agent_names, make_agent
-from rallye.agents.mille_zoo import STYLES, Table, hazards_gone
+from rallye.agents.mille.zoo import STYLES, Table, hazards_gone
 from rallye.mille.actions import Action
 from rallye.mille.cards import DISTANCE_KM, DISTANCES, REMEDIES, REMEDY_OF, SAFETIES, SAFETY_AGAINST
 from rallye.mille.state import Tableau
 from rallye.mille.view import MilleView
 from rallye.sim.play import MatchJob, play_mille
+
+from .helpers import views_of
 
 ZOO = tuple(STYLES)
 EMPTY = Tableau()

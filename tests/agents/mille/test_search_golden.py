@@ -1,5 +1,5 @@
 """The search's decisions are pinned (``tests/data/mille_search_decisions.json``, written
-by ``tests/agents/regen_search_golden.py``): the engine's fast path for rollouts
+by ``tests/agents/mille/regen_search_golden.py``): the engine's fast path for rollouts
 (:mod:`rallye.mille.playout`) and any other speed-up must leave every move, budget spent
 and paired gain as the engine's own path gave them."""
 
@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-import regen_search_golden
+
+from . import regen_search_golden
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,16 @@ import dataclasses
 import pickle
 
 import pytest
-from agents_helpers import views_of
 
 from rallye import mille
-from rallye.agents import mille_search
-from rallye.agents.mille_distilled import shipped_weights
-from rallye.agents.mille_heuristic import FITTED, Reading
-from rallye.agents.mille_sampler import exclusions
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille import search as mille_search
+from rallye.agents.mille.distilled import shipped_weights
+from rallye.agents.mille.heuristic import FITTED, Reading
+from rallye.agents.mille.sampler import exclusions
+from rallye.agents.mille.search import PimcAgent
 from rallye.core.values import attributes
+
+from .helpers import views_of
 
 
 def test_frozen_values_pickle_and_stay_frozen() -> None:
@@ -45,9 +46,9 @@ def test_a_search_can_still_be_subclassed_and_its_settings_read() -> None:
     name: a compiled class allows both."""
 
     class Counting(PimcAgent):
-        def _sample(self, view, excl, pool, replay):  # type: ignore[no-untyped-def]
+        def _sample(self, view, excl, pool):  # type: ignore[no-untyped-def]
             self.sampled = getattr(self, "sampled", 0) + 1
-            return super()._sample(view, excl, pool, replay)
+            return super()._sample(view, excl, pool)
 
     bot = Counting(seed=1, deals=4, plies=400)
     view = next(v for v in views_of("wm2006", 2, seed=2, steps=40) if len(mille.legal_from_view(v)) > 3)

@@ -15,7 +15,7 @@ expert    a search over the same candidates with a larger budget (160 deals, 8 4
           pile holds 20 cards or fewer, keeping the ``fitted`` heuristic's move unless
           the alternative with the best paired mean is 1 standard error ahead; in two-
           player games it deals the opponent's hand from a particle filter (1 000
-          particles, :class:`~rallye.agents.mille_tracker.HandTracker`) that follows it
+          particles, :class:`~rallye.agents.mille.tracker.HandTracker`) that follows it
           through the hand
 ========  =====================================================================
 
@@ -27,7 +27,7 @@ sampled deals respect what the coups fourrés prove and weigh down what the othe
 discards suggest (a player who discarded while stopped held no cure); expert's, against
 one opponent, come from the tracker's particles instead: the hands with which the classic
 heuristic would have made each of the opponent's moves so far. See
-:class:`rallye.agents.mille_search.PimcAgent`.
+:class:`rallye.agents.mille.search.PimcAgent`.
 
 Search levels are budgeted by deal and step counts, so they play the same at the same seed on
 any machine fast enough to spend the budget within the level's per-move limit, and
@@ -39,7 +39,7 @@ wall clock, so a busy machine does not cut the search; only a slow one does, and
 decisions it cuts depend on the machine. ``IsmctsAgent(time_limit=...)`` (``ismcts``, the
 earlier search, still registered) caps by the wall clock instead.
 
-Knight Rider levels are defined in ``rallye.agents.kr_levels``.
+Knight Rider levels are defined in ``rallye.agents.knightrider.levels``.
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rallye.agents.base import Agent, register
-from rallye.agents.mille_heuristic import FITTED, HeuristicAgent
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille.heuristic import FITTED, HeuristicAgent
+from rallye.agents.mille.search import PimcAgent
 
 EASY_EPSILON = 0.3
 #: CPU seconds a decision of each search level may use before it stops sampling deals

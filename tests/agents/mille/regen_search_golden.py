@@ -11,8 +11,8 @@ before its rollouts took the fast path (:mod:`rallye.mille.playout`).
 Run from the repository root only after an intended change of the search's play, and
 review the diff::
 
-    PYTHONPATH=src python tests/agents/regen_search_golden.py           # rewrite the file
-    PYTHONPATH=src python tests/agents/regen_search_golden.py --check   # exit 1 if it is stale
+    PYTHONPATH=src python tests/agents/mille/regen_search_golden.py           # rewrite the file
+    PYTHONPATH=src python tests/agents/mille/regen_search_golden.py --check   # exit 1 if it is stale
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from rallye import mille
-from rallye.agents.mille_heuristic import FITTED, HeuristicAgent
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille.heuristic import FITTED, HeuristicAgent
+from rallye.agents.mille.search import PimcAgent
 
-GOLDEN = Path(__file__).resolve().parent.parent / "data" / "mille_search_decisions.json"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "mille_search_decisions.json"
 
 #: (edition, players, seed) of each pinned hand
 GAMES: tuple[tuple[str, int, int], ...] = (

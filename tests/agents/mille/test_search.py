@@ -8,17 +8,14 @@ import time
 from dataclasses import replace
 
 import pytest
-from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
-from rallye.agents import mille_search
 from rallye.agents.base import make_agent
-from rallye.agents.mille_distilled import DistilledAgent
-from rallye.agents.mille_heuristic import (
+from rallye.agents.mille import search as mille_search
+from rallye.agents.mille.heuristic import (
     CLASSIC,
     DISCARD,
     DISCARD_CEILING,
-    FITTED,
     STYLES,
     TUNED,
     Reading,
@@ -26,11 +23,12 @@ from rallye.agents.mille_heuristic import (
     best_action,
     card_value,
 )
-from rallye.agents.mille_sampler import Exclusion, exclusions, play_inferences
-from rallye.agents.mille_search import PimcAgent, distilled_policy, hand_outcome, heuristic_policy, pile_counts
+from rallye.agents.mille.search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.mille.actions import DECLINE, EXTEND
 from rallye.mille.cards import CARDS
 from rallye.mille.view import MilleView
+
+from .helpers import PLAYER_COUNTS, random_states, views_of
 
 #: the spies below replace a module function of ``mille_search``; a compiled build
 #: (``scripts/compile``) binds those calls when it is built, so there only the pure-Python
@@ -213,7 +211,7 @@ def test_pimc_cpu_limit_that_is_never_reached_changes_nothing(monkeypatch: pytes
 
 def test_levels_keep_their_per_move_limits_by_cpu_time() -> None:
     """Issue: hard within 0.2 s, expert within 0.5 s a move; the ceilings sit under them."""
-    from rallye.agents.levels import CPU_LIMITS
+    from rallye.agents.mille.levels import CPU_LIMITS
 
     for level, limit in (("hard", 0.2), ("expert", 0.5)):
         bot = make_agent("mille", level)
@@ -317,76 +315,6 @@ def test_pimc_rejects_a_bad_budget_and_an_empty_choice() -> None:
         PimcAgent().choose(_heuristic_game_views(1)[0], ())
 
 
-@pytest.mark.parametrize("edition", sorted(PLAYER_COUNTS))
-def test_pimc_reading_the_last_turn_returns_legal_actions(edition: str) -> None:
-    """``read_turns`` (the sampler's "What the last turn reveals") in every edition and
-    player count: legal choices, deterministic for a seed; the weight must be in (0, 1]."""
-    for players in PLAYER_COUNTS[edition]:
-        views = [v for i, v in enumerate(views_of(edition, players, seed=300 + players, steps=400)) if i % 40 == 0]
-        runs = []
-        for _ in range(2):
-            bot = PimcAgent(seed=players, deals=3, plies=120, top_k=2, read_turns=0.05)
-            runs.append([bot.choose(v, mille.legal_from_view(v)) for v in views])
-        assert runs[0] == runs[1]
-        assert all(a in mille.legal_from_view(v) for a, v in zip(runs[0], views, strict=True))
-    for bad in (0.0, 1.5):
-        with pytest.raises(ValueError, match="read_turns"):
-            PimcAgent(read_turns=bad)
-
-
-def test_pimc_reading_every_turn_samples_with_those_inferences(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``read_plays`` (the sampler's "What the others' turns reveal"): the deals are drawn
-    with the coup-fourré exclusions and the play inferences at that weight (in place of the
-    last discard's); legal choices; the weight must be in [0, 1)."""
-    passed: list[tuple[Exclusion, ...]] = []
-    real = mille_search.sample_state
-
-    def spy(view, rng, excl=None, pool=None, replay=None, hazard_odds=1.0):  # type: ignore[no-untyped-def]
-        passed.append(tuple(excl or ()))
-        return real(view, rng, excl, pool, replay, hazard_odds)
-
-    monkeypatch.setattr(mille_search, "sample_state", spy)
-    views = [v for v in _heuristic_game_views(3) if play_inferences(v, 0.2)]
-    assert views
-    for v in views[:8]:
-        passed.clear()
-        legal = mille.legal_from_view(v)
-        a = PimcAgent(seed=1, deals=3, plies=200, top_k=3, read_plays=0.2).choose(v, legal)
-        assert a in legal
-        if passed:
-            assert passed[0] == exclusions(v) + play_inferences(v, 0.2)
-    for bad in (-0.1, 1.0):
-        with pytest.raises(ValueError, match="read_plays"):
-            PimcAgent(read_plays=bad)
-
-
-@spies_on_search
-def test_pimc_hazard_odds_weigh_its_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``hazard_odds`` (the sampler's "Hazards in hand"): every deal of the search is drawn
-    with that weight; legal choices, the same for a seed; the weight must be in (0, 1]."""
-    odds: list[float] = []
-    real = mille_search.sample_state
-
-    def spy(view, rng, excl=None, pool=None, replay=None, hazard_odds=1.0):  # type: ignore[no-untyped-def]
-        odds.append(hazard_odds)
-        return real(view, rng, excl, pool, replay, hazard_odds)
-
-    monkeypatch.setattr(mille_search, "sample_state", spy)
-    views = [v for v in _heuristic_game_views(2) if v.phase == "play"][::7]
-    runs = []
-    for _ in range(2):
-        bot = PimcAgent(seed=3, deals=4, plies=300, top_k=3, hazard_odds=0.5)
-        runs.append([bot.choose(v, mille.legal_from_view(v)) for v in views])
-    assert runs[0] == runs[1]
-    assert all(a in mille.legal_from_view(v) for a, v in zip(runs[0], views, strict=True))
-    assert odds and set(odds) == {0.5}
-    for bad in (0.0, 1.5):
-        with pytest.raises(ValueError, match="hazard_odds"):
-            PimcAgent(hazard_odds=bad)
-    with pytest.raises(ValueError, match="hazard_odds does not apply with track"):
-        PimcAgent(hazard_odds=0.5, track=100)
-
-
 @spies_on_search
 def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """``style``: the searching side's candidates come from the heuristic in that style,
@@ -409,50 +337,3 @@ def test_pimc_style_ranks_its_candidates_and_plays_its_own_side_only(monkeypatch
         side = v.side
         bot.choose(v, mille.legal_from_view(v))
     assert seen == {(True, TUNED), (False, CLASSIC)}
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_fast_distilled_policy_is_the_distilled_bot(players: int) -> None:
-    """``distilled_policy`` on a state = the ``distilled`` bot on the acting seat's view."""
-    bot = DistilledAgent()
-    checked = differs = 0
-    for seed in range(4):
-        s = mille.new_match("wm2006", players, seed=seed)
-        while not s.sheets:
-            v = mille.view_for(s, s.current)
-            legal = mille.legal_from_view(v)
-            want = bot.choose(v, legal)
-            assert distilled_policy(s, mille.legal_actions(s), bot.weights) == want
-            piles = pile_counts(s.deck, s.draw_pos)
-            assert distilled_policy(s, mille.legal_actions(s), bot.weights, piles, s.draw_pos) == want
-            checked += 1
-            differs += want != best_action(v, legal, FITTED)
-            s = mille.apply(s, best_action(v, legal))
-    assert checked > 100 and differs > 0
-
-
-@spies_on_search
-def test_pimc_rollout_distilled_plays_its_own_side_with_the_distilled_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``rollout_distilled``: the searching side's rollout turns are the distilled bot's;
-    the others' stay the classic heuristic's."""
-    views = [v for v in _heuristic_game_views(2, players=3) if v.phase == "play"]
-    own: list[bool] = []
-    others: list[tuple[bool, Style]] = []
-    real_d, real_h = mille_search.distilled_policy, mille_search.heuristic_policy
-
-    def spy_d(state, legal, weights, piles=None, start=0):  # type: ignore[no-untyped-def]
-        own.append(state.side_of[state.current] == side)
-        return real_d(state, legal, weights, piles, start)
-
-    def spy_h(state, legal, piles=None, start=0, style=CLASSIC):  # type: ignore[no-untyped-def]
-        others.append((state.side_of[state.current] == side, style))
-        return real_h(state, legal, piles, start, style)
-
-    monkeypatch.setattr(mille_search, "distilled_policy", spy_d)
-    monkeypatch.setattr(mille_search, "heuristic_policy", spy_h)
-    bot = PimcAgent(seed=0, deals=3, plies=10_000, top_k=3, horizon=6, style=FITTED, rollout_distilled=True)
-    for v in views[:12]:
-        side = v.side
-        bot.choose(v, mille.legal_from_view(v))
-    assert own and all(own)
-    assert others and set(others) == {(False, CLASSIC)}

@@ -1,6 +1,6 @@
 """Following the other player's hand through a hand of 2-player Mille Bornes (a particle filter).
 
-The deal sampler (:mod:`rallye.agents.mille_sampler`) draws the opponent's hand from what
+The deal sampler (:mod:`rallye.agents.mille.sampler`) draws the opponent's hand from what
 the view shows *now*, plus a few hints from recent moves. A player who remembers the whole
 hand can do better: every move the opponent made was chosen with the hand it held then, and
 if the opponent plays like the heuristic, a hand with which the heuristic would have moved
@@ -18,7 +18,7 @@ and updates them at each of the viewer's decisions with what happened since the 
    one that did not must have drawn it, and carries the odds of that draw (its copies
    among the cards it could draw): the update is exact, not a rejection of the unlucky.
 3. **The opponent's move.** The table the opponent saw is rebuilt
-   (:func:`~rallye.agents.mille_sampler.last_turn_replay`) and the classic heuristic is asked
+   (:func:`~rallye.agents.mille.sampler.last_turn_replay`) and the classic heuristic is asked
    what it would have played with the particle's hand and the drawn card. A particle whose
    heuristic move differs is dropped, the others keep their hand less the card played
    (when no particle explains the move, each gets a few more draws, a little biased).
@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rallye.agents.mille_sampler import (
+from rallye.agents.mille.sampler import (
     Deal,
     Exclusion,
     TurnReplay,
@@ -180,7 +180,7 @@ class HandTracker:
         # opponent's extension are followed without being read (the table before them is
         # not rebuilt: the last one was made for the shorter trip)
         read = not my_fourre and not extension and not (theirs.kind == "play" and theirs.card in SAFETIES)
-        replay = last_turn_replay(view, 1.0) if read else None
+        replay = last_turn_replay(view) if read else None
         if read and (replay is None or replay.seat != opp):
             return False
         kept = Counter(prev.hand)

@@ -14,7 +14,7 @@ its chance to hit, now and in the next rounds, and that chance is computed, not 
   cars are left out (they move). A test checks it against the engine's move search.
 - The villain's next positions are public as a distribution: the escape cards not yet
   turned are known, only their order is not
-  (:func:`~rallye.agents.kr_heuristic.villain_forecast`).
+  (:func:`~rallye.agents.knightrider.heuristic.villain_forecast`).
 - Ending this turn on (field, heading), holding the Turbo-Boosts it then holds, is worth
   an expectimax over the next round's chance events: the villain's square when this
   car's next turn begins (``players`` escape cards later) and the die roll 1..6 (and
@@ -80,12 +80,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from functools import lru_cache
 
 from rallye.agents.base import register
-from rallye.agents.kr_heuristic import (
+from rallye.agents.knightrider.heuristic import (
     HIT,
     UNREACHABLE,
     WIN,
@@ -101,6 +100,7 @@ from rallye.agents.kr_heuristic import (
     unturned_cards,
     villain_forecast,
 )
+from rallye.agents.tree import Deadline, Node, iterate
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import Action, End, Move, PlayDetour, PlayKitt, Recover
 from rallye.knightrider.engine import apply, legal_actions
@@ -212,17 +212,7 @@ def shares(state: State) -> list[float]:
     return [w / total for w in ws]
 
 
-# -- the tree --------------------------------------------------------------------------------
-class _Node:
-    __slots__ = ("avail", "children", "n", "w")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
-        self.n = 0
-        self.w = 0.0
-        self.avail = 0
-
-
+# -- the tree search (the tree: rallye.agents.tree) ------------------------------------------
 def _plain_choice(view: View, legal: Sequence[Action]) -> Action | tuple[Reading, list[tuple[float, Action]]]:
     """The action when no search is needed (one choice, not a driving turn, nothing the
     heuristic ranks, or a sure win); else the reading and the heuristic's ranking."""
@@ -294,9 +284,9 @@ class MctsAgent:
         # same determinizations (common random numbers), the worse half dropped per round.
         total = self.budget(view.players)
         alive = [a for _, a in cands]
-        nodes = {a: _Node() for a in alive}
+        nodes: dict[Action, Node[Action]] = {a: Node() for a in alive}
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        start = time.perf_counter()
+        deadline = Deadline(self.time_limit)
         done = 0
         out_of_time = False
         for rnd in range(rounds):
@@ -306,7 +296,7 @@ class MctsAgent:
                 for a in alive:
                     self._iterate(view, a, nodes[a], random.Random(seed))
                     done += 1
-                if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                if deadline.passed():
                     out_of_time = True
                     break
             alive.sort(key=lambda a: -(nodes[a].w / max(1, nodes[a].n) + self.prior_weight * prior[a]))
@@ -316,46 +306,28 @@ class MctsAgent:
         self.last_iterations = done
         return alive[0]
 
-    def _iterate(self, view: View, first: Action, node: _Node, rng: random.Random) -> None:
+    def _iterate(self, view: View, first: Action, node: Node[Action], rng: random.Random) -> None:
         """One determinization: ``first`` at the root, then down the tree and a rollout."""
         state = sample_state(view, rng)
-        me = view.me
         stop_turn = view.turn + view.players  # stop when this bot's next turn has begun
-        path: list[tuple[_Node, int]] = [(node, me)]
-        state = apply(state, first)
-        c = self.exploration
-        while state.phase != "over" and state.turn < stop_turn:
-            legal = legal_actions(state)
-            cands = fast_rank(state, legal)[: self.node_top_k]
-            player = state.current
-            untried = [a for a in cands if a not in node.children]
-            if untried:
-                a = untried[0]
-                child = _Node()
-                node.children[a] = child
-                for b in cands:
-                    if b in node.children:
-                        node.children[b].avail += 1
-                path.append((child, player))
-                state = apply(state, a)
-                break
-            best_a = cands[0]
-            best_u = -1e9
-            for b in cands:
-                ch = node.children[b]
-                ch.avail += 1
-                u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
-                if u > best_u:
-                    best_a, best_u = b, u
-            node = node.children[best_a]
-            path.append((node, player))
-            state = apply(state, best_a)
-        while state.phase != "over" and state.turn < stop_turn:
-            state = apply(state, fast_policy(state, legal_actions(state), rng))
-        values = shares(state)
-        for nd, player in path:
-            nd.n += 1
-            nd.w += values[player]
+        node_top_k = self.node_top_k
+
+        def going(s: State) -> bool:
+            return s.phase != "over" and s.turn < stop_turn
+
+        iterate(
+            apply(state, first),
+            node,
+            [(node, view.me)],
+            going=going,
+            offered=lambda s, at_root: fast_rank(s, legal_actions(s))[:node_top_k],
+            actor=lambda s: s.current,
+            expand=lambda s, legal, untried, at_root: untried[0],
+            apply=apply,
+            rollout=lambda s: fast_policy(s, legal_actions(s), rng),
+            values=shares,
+            exploration=self.exploration,
+        )
 
 
 # -- the exact-dice look-ahead --------------------------------------------------------------
@@ -731,7 +703,7 @@ DETOUR_PIP = 0.01  # our own way made longer, per pip (to where the villain will
 @lru_cache(maxsize=1 << 12)
 def pips_from(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> dict[int, int]:
     """Fewest pips from (``cell``, ``heading``) to end a step on each field (forward
-    Dijkstra by the same step costs as :func:`~rallye.agents.kr_heuristic.cost_to`)."""
+    Dijkstra by the same step costs as :func:`~rallye.agents.knightrider.heuristic.cost_to`)."""
     best: dict[int, int] = {}
     dist: dict[int, int] = {cell * 4 + heading: 0}
     buckets: list[list[int]] = [[cell * 4 + heading]]

@@ -8,12 +8,11 @@ import random
 from collections.abc import Callable
 
 import pytest
-from agents_helpers import PLAYER_COUNTS, random_states, views_of
 
 from rallye import mille
-from rallye.agents.base import Agent, agent_names, make_agent
-from rallye.agents.mille_distilled import DistilledAgent
-from rallye.agents.mille_heuristic import (
+from rallye.agents.base import Agent, make_agent
+from rallye.agents.mille.distilled import DistilledAgent
+from rallye.agents.mille.heuristic import (
     CLASSIC,
     CLIMBED,
     FITTED,
@@ -26,33 +25,11 @@ from rallye.agents.mille_heuristic import (
     card_value,
     rank_actions,
 )
-from rallye.agents.mille_sampler import Deal, state_from_view, unseen_cards
-from rallye.agents.mille_search import IsmctsAgent, PimcAgent
-from rallye.agents.mille_zoo import STYLES as ZOO_STYLES
-from rallye.core.values import attributes
+from rallye.agents.mille.search import IsmctsAgent, PimcAgent
 from rallye.mille.actions import parse_action
-from rallye.mille.state import MilleState, Tableau
+from rallye.mille.state import Tableau
 
-
-def test_mille_bots_and_levels_are_registered() -> None:
-    names = agent_names("mille")
-    bots = (
-        "random",
-        "heuristic",
-        "tuned",
-        "fitted",
-        "climbed",
-        "distilled",
-        "ismcts",
-        "pimc",
-        "easy",
-        "medium",
-        "hard",
-        "expert",
-    )
-    for n in bots:
-        assert n in names
-
+from .helpers import PLAYER_COUNTS, random_states, swap_hidden, views_of
 
 #: The bots without a search: the heuristic in every style (with 10 % random moves, to
 #: reach more kinds of table) and the distilled correction of the fitted one.
@@ -109,90 +86,6 @@ def test_levels_play_legal_actions_in_a_whole_hand(level: str) -> None:
         s = mille.apply(s, a)
 
 
-def _reachable_states(obj: object, depth: int = 0, seen: set[int] | None = None) -> bool:
-    """Is a MilleState reachable by following attributes/items from ``obj``?"""
-    seen = seen if seen is not None else set()
-    if isinstance(obj, MilleState):
-        return True
-    if id(obj) in seen or depth > 6 or isinstance(obj, str | int | float | bool | type(None)):
-        return False
-    seen.add(id(obj))
-    children: list[object] = []
-    if isinstance(obj, dict):
-        children += list(obj.keys()) + list(obj.values())
-    elif isinstance(obj, tuple | list | set | frozenset):
-        children += list(obj)
-    elif dataclasses.is_dataclass(obj):
-        children += [getattr(obj, f.name) for f in dataclasses.fields(obj)]
-    else:
-        for name in getattr(type(obj), "__slots__", ()):
-            if hasattr(obj, name):
-                children.append(getattr(obj, name))
-        if hasattr(obj, "__dict__") or hasattr(type(obj), "__mypyc_attrs__"):  # a compiled class's too
-            children += list(attributes(obj).values())
-    return any(_reachable_states(c, depth + 1, seen) for c in children)
-
-
-def test_a_view_holds_no_path_to_the_state() -> None:
-    """DESIGN habit 8: bots receive views; nothing in a view leads back to a MilleState."""
-    for v in views_of("wm2006", 4, seed=3, steps=60):
-        assert not _reachable_states(v)
-        assert not _reachable_states(mille.legal_from_view(v))
-
-
-def _swap_hidden(view: mille.MilleView, seed: int) -> tuple[MilleState, MilleState]:
-    """Two states with the same view for ``view.seat`` but different hidden cards."""
-    rng = random.Random(seed)
-    pool = unseen_cards(view)
-    states = []
-    for _ in range(2):
-        rng.shuffle(pool)
-        hands, pos = [], 0
-        for p, n in enumerate(view.hand_sizes):
-            if p == view.seat:
-                hands.append(view.hand)
-            else:
-                hands.append(tuple(sorted(pool[pos : pos + n], key=_key)))
-                pos += n
-        states.append(state_from_view(view, Deal(tuple(hands), tuple(pool[pos:]))))
-    return states[0], states[1]
-
-
-def _key(card: str) -> int:
-    from rallye.mille.cards import CARD_INDEX
-
-    return CARD_INDEX[card]
-
-
-@pytest.mark.parametrize(
-    "bot_name",
-    ["heuristic", "tuned", "fitted", "climbed", "distilled", "ismcts", "pimc", "hard", *ZOO_STYLES],
-)
-def test_choice_does_not_depend_on_hidden_cards(bot_name: str) -> None:
-    """Swapping others' hands and the draw pile changes nothing the bot may see, so the
-    same seed makes the same choice."""
-    checked = 0
-    for i, v in enumerate(views_of("wm2006", 3, seed=21, steps=240)):
-        if i % 6 or v.draw_count < 3:
-            continue
-        a_state, b_state = _swap_hidden(v, seed=i)
-        assert a_state.hands != b_state.hands or a_state.draw_pile != b_state.draw_pile
-        va, vb = mille.view_for(a_state, v.seat), mille.view_for(b_state, v.seat)
-        assert va == vb == v
-        choices = []
-        for s in (a_state, b_state):
-            bot = make_agent("mille", bot_name, seed=5, exact=True)  # (a choice, not a timing)
-            if isinstance(bot, IsmctsAgent):
-                bot.iterations, bot.rollout_plies = 12, 6
-            if isinstance(bot, PimcAgent):
-                bot.deals, bot.plies, bot.top_k = 3, 300, 3
-            vs = mille.view_for(s, s.current)
-            choices.append(bot.choose(vs, mille.legal_from_view(vs)))
-        assert choices[0] == choices[1]
-        checked += 1
-    assert checked >= 10
-
-
 def test_expert_following_the_hand_sees_only_views() -> None:
     """Expert's tracker (2 players) keeps what it learns from one decision to the next: fed,
     decision after decision of a hand, views made from states with other hidden cards (the
@@ -207,7 +100,7 @@ def test_expert_following_the_hand_sees_only_views() -> None:
     while not s.sheets:
         v = mille.view_for(s, s.current)
         if s.current == 0:
-            a_state, b_state = _swap_hidden(v, seed=decisions)
+            a_state, b_state = swap_hidden(v, seed=decisions)
             swapped += a_state.hands != b_state.hands or a_state.draw_pile != b_state.draw_pile
             choices = []
             for bot, state in zip(bots, (a_state, b_state), strict=True):
@@ -475,7 +368,7 @@ def test_reach_penalty_equals_its_plain_statement() -> None:
     """The cached reach test (``_reachable``, ``_dividing``) answers exactly as the plain
     rule: 0 when the rest of the hand makes the distance exactly, else 120 over the copies
     (held or unseen) of the cards that make it on their own, 250 with none."""
-    from rallye.agents.mille_heuristic import _reach_penalty, _sums
+    from rallye.agents.mille.heuristic import _reach_penalty, _sums
     from rallye.mille.cards import DISTANCE_KM
 
     def plain(r: Reading, after: int, hand_km: list[int]) -> float:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import random
 from collections.abc import Iterator
@@ -10,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from rallye.agents.base import agent_names, make_agent
-from rallye.agents.kr_heuristic import (
+from rallye.agents.base import make_agent
+from rallye.agents.knightrider.heuristic import (
     OIL,
     TURBO2_KEEP,
     UNREACHABLE,
@@ -23,7 +22,7 @@ from rallye.agents.kr_heuristic import (
     unturned_cards,
     villain_forecast,
 )
-from rallye.agents.kr_search import (
+from rallye.agents.knightrider.search import (
     DETOUR_GAIN,
     DETOUR_PIP,
     MAX_ROUNDS,
@@ -56,6 +55,8 @@ from rallye.knightrider.state import State, evolve
 from rallye.knightrider.track import roadblocks, search_moves
 from rallye.knightrider.view import View
 
+from .helpers import hidden_variants, random_states
+
 VARIANTS = (
     Options(turn_limit=30),
     Options(quick_build=True, turn_limit=40),
@@ -64,20 +65,7 @@ VARIANTS = (
 )
 
 
-def random_states(players: int, seed: int, options: Options, steps: int) -> Iterator[State]:
-    rng = random.Random(seed)
-    s = new_game(players, seed, options)
-    for _ in range(steps):
-        if is_over(s):
-            s = new_game(players, rng.randrange(10**6), options)
-        yield s
-        s = apply(s, rng.choice(legal_actions(s)))
-
-
-def test_knightrider_bots_and_levels_are_registered() -> None:
-    names = agent_names("knightrider")
-    for n in ("random", "heuristic", "mcts", "lookahead", "easy", "medium", "hard", "expert"):
-        assert n in names
+def test_the_search_levels_look_ahead_and_the_others_are_the_heuristic() -> None:
     hard, expert = make_agent("knightrider", "hard", 1), make_agent("knightrider", "expert", 1)
     assert isinstance(hard, LookaheadAgent) and isinstance(expert, LookaheadAgent)
     assert hard.rounds >= 2 and expert.rounds >= hard.rounds and expert.top_k >= hard.top_k
@@ -145,93 +133,12 @@ def test_bots_play_whole_games_with_legal_actions() -> None:
             s = apply(s, a)
 
 
-def _reachable(obj: object, seen: set[int] | None = None) -> Iterator[object]:
-    """Every object reachable from ``obj`` by attributes and container items."""
-    seen = set() if seen is None else seen
-    stack = [obj]
-    while stack:
-        o = stack.pop()
-        if id(o) in seen:
-            continue
-        seen.add(id(o))
-        yield o
-        if isinstance(o, str | bytes | int | float | bool | type(None)):
-            continue
-        if isinstance(o, tuple | list | set | frozenset):
-            stack.extend(o)
-        elif isinstance(o, dict):
-            stack.extend(o.keys())
-            stack.extend(o.values())
-        if dataclasses.is_dataclass(o) and not isinstance(o, type):
-            stack.extend(getattr(o, f.name) for f in dataclasses.fields(o))
-        if hasattr(o, "__dict__") and not isinstance(o, type):
-            stack.extend(vars(o).values())
-
-
-def test_a_view_leads_to_no_state() -> None:
-    """Views only: no attribute path from a View reaches a State, an Rng or the deck order."""
-    for s in random_states(3, 4, Options(quick_build=True, turn_limit=40), 60):
-        v = view_for(s, s.current)
-        for o in _reachable(v):
-            assert not isinstance(o, State | Rng), type(o)
-    assert not any(f.name in ("escape_deck", "rng", "kitt_hands", "detour_hands") for f in dataclasses.fields(View))
-
-
-def _hidden_variants(s: State) -> list[State]:
-    """The same public position with other hidden facts: escape deck order, the others'
-    hands (moved between them), the Rng."""
-    out = []
-    rest = list(s.escape_deck[s.escape_pos :])
-    random.Random(1).shuffle(rest)
-    out.append(evolve(s, escape_deck=s.escape_deck[: s.escape_pos] + tuple(reversed(rest))))
-    out.append(evolve(s, rng=Rng.from_seed("other", 99)))
-    others = [p for p in range(s.players) if p != s.current]
-    if len(others) >= 2:
-        a, b = others[:2]
-        ka, kb = list(s.detour_hands[a]), list(s.detour_hands[b])
-        i = next((k for k in range(len(ka)) if ka[k] > 0 and kb[k] == 0), None)
-        j = next((k for k in range(len(kb)) if kb[k] > 0 and ka[k] == 0), None)
-        if i is not None and j is not None:
-            ka[i] -= 1
-            ka[j] += 1
-            kb[j] -= 1
-            kb[i] += 1
-            hands = list(s.detour_hands)
-            hands[a], hands[b] = tuple(ka), tuple(kb)
-            out.append(evolve(s, detour_hands=tuple(hands)))
-    return out
-
-
 def _pick(name: str, state: State, legal: tuple[Any, ...]) -> object:
     """A fresh bot's choice (seed 5) from ``state``'s view for the player to act."""
     bot: Any = make_agent("knightrider", name, seed=5)
     if isinstance(bot, MctsAgent):
         bot.iterations = 6
     return bot.choose(view_for(state, state.current), legal)
-
-
-@pytest.mark.parametrize("name", ["heuristic", "mcts", "hard", "expert"])
-def test_hidden_information_does_not_change_the_choice(name: str) -> None:
-    """Same view, different hidden facts (escape deck order, other hands, Rng): the same
-    choice at the same seed."""
-    opts = Options(quick_build=True, shuffle_cards=True, turn_limit=60)
-    checked = swapped_hands = 0
-    for s in random_states(3, 21, opts, 400):
-        if s.phase != "turn" or s.moved or s.cars[s.current].roof:
-            continue
-        variants = _hidden_variants(s)
-        swapped_hands += len(variants) == 3
-        v = view_for(s, s.current)
-        legal = legal_from_view(v)
-
-        first = _pick(name, s, legal)
-        for t in variants:
-            assert view_for(t, t.current) == v
-            assert _pick(name, t, legal) == first
-        checked += 1
-        if checked >= 8:
-            break
-    assert checked >= 8 and swapped_hands >= 1
 
 
 def test_hidden_information_does_not_change_the_experts_detours() -> None:
@@ -247,7 +154,7 @@ def test_hidden_information_does_not_change_the_experts_detours() -> None:
             legal = legal_from_view(v)
             if s.phase == "turn" and s.moved and any(isinstance(a, PlayDetour) for a in legal):
                 first = _pick("expert", s, legal)
-                for t in _hidden_variants(s):
+                for t in hidden_variants(s):
                     assert view_for(t, t.current) == v
                     assert _pick("expert", t, legal) == first
                 checked += 1

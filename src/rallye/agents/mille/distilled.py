@@ -1,6 +1,6 @@
 """A policy distilled from ``expert``'s own estimates: the ``fitted`` heuristic, corrected.
 
-``expert`` (:class:`~rallye.agents.mille_search.PimcAgent`) compares the ``fitted``
+``expert`` (:class:`~rallye.agents.mille.search.PimcAgent`) compares the ``fitted``
 heuristic's best few moves on sampled deals and measures, for each alternative, how many
 points it gains over the heuristic's choice. ``benchmarks/expert_decisions.py`` records
 those measurements; ``benchmarks/distil_policy.py`` fits a linear model to them: a move's
@@ -33,13 +33,12 @@ from importlib import resources
 from typing import Any
 
 from rallye.agents.base import register
-from rallye.agents.mille_heuristic import (
+from rallye.agents.mille.heuristic import (
     FITTED,
     Reading,
     Style,
     _cf_risk,
     _reachable,
-    best_scored,
     card_value,
     rank_actions,
     score_action,
@@ -252,18 +251,6 @@ def pick(
         return cands[0], {}
     r = Reading.of(view, style)
     return _best(r, cands, score_action(r, cands[0]), weights)
-
-
-def pick_read(r: Reading, legal: Sequence[Action], weights: Weights) -> Action:
-    """:class:`DistilledAgent`'s choice in the play phase from a reading already made (the
-    search's rollouts make theirs from the sampled state, faster than from the view)."""
-    if not weights.applies(r.view):
-        return best_scored(r, legal)
-    scored = sorted(((score_action(r, a), i, a) for i, a in enumerate(legal)), key=lambda t: (-t[0], t[1]))
-    cands = top_moves([a for _, _, a in scored])
-    if len(cands) < 2:
-        return cands[0]
-    return _best(r, cands, scored[0][0], weights)[0]
 
 
 def _best(r: Reading, cands: Sequence[Action], base: float, weights: Weights) -> tuple[Action, dict[Action, float]]:
