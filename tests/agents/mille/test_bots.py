@@ -257,7 +257,7 @@ def test_styles_classic_is_the_heuristic_and_the_others_are_registered() -> None
 
 
 def test_climbed_is_fitted_with_four_weights_moved() -> None:
-    """``CLIMBED`` is ``FITTED`` climbed in duplicate hands (``benchmarks/tune_style.py``): the
+    """``CLIMBED`` is ``FITTED`` climbed in duplicate hands (``research/tune_style.py``): the
     weights the climb took and nothing else; the weights added for the climb keep the
     classic heuristic's constants in every other style (as does ``km_slope``, added later to
     test a preference for small distance cards in play)."""

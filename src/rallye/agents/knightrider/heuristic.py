@@ -55,7 +55,7 @@ from rallye.knightrider.actions import (
 from rallye.knightrider.engine import apply, legal_actions
 from rallye.knightrider.pieces import Pieces
 from rallye.knightrider.sampling import state_from_view
-from rallye.knightrider.state import Options, State, evolve
+from rallye.knightrider.state import BUILD_PHASE, ENTER_PHASE, START_PHASE, Options, State, evolve
 from rallye.knightrider.track import mask_table, relink_tile, roadblocks
 from rallye.knightrider.view import View
 
@@ -525,11 +525,11 @@ def best_action(view: View, legal: Sequence[Action]) -> Action:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
         return legal[0]
-    if view.phase == "build":
+    if view.phase == BUILD_PHASE:
         return max(legal, key=lambda a: (place_score(view, a) if isinstance(a, Place) else -1e9, -legal.index(a)))
-    if view.phase == "start":
+    if view.phase == START_PHASE:
         return max(legal, key=lambda a: (start_score(view, a) if isinstance(a, StartAt) else -1e9, -legal.index(a)))
-    if view.phase == "enter":
+    if view.phase == ENTER_PHASE:
         r = Reading.of(view)
         if view.start_tile is None:
             raise ValueError("an 'enter' decision needs the start tile in the view")

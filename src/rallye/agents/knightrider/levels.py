@@ -19,7 +19,7 @@ the heuristic (49.8 % of 1,774 decided games), and three rounds no stronger than
 
 The search levels (:class:`~rallye.agents.knightrider.search.LookaheadAgent`) are exact arithmetic
 over the view: no random numbers and no clock, so they play the same on any machine; the
-work per decision is bounded by the number of candidates. ``benchmarks/kr_ladder.py``
+work per decision is bounded by the number of candidates. ``research/kr_ladder.py``
 measures the ladder (``--games``) and the time per decision (``--speed``); docs/bots.md has
 the figures.
 """

@@ -105,7 +105,7 @@ from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import Action, End, Move, PlayDetour, PlayKitt, Recover
 from rallye.knightrider.engine import apply, legal_actions
 from rallye.knightrider.sampling import sample_state
-from rallye.knightrider.state import State
+from rallye.knightrider.state import OVER_PHASE, TURN_PHASE, State
 from rallye.knightrider.track import mask_table, relink_tile, roadblocks, skid
 from rallye.knightrider.view import View
 
@@ -187,9 +187,9 @@ def shares(state: State) -> list[float]:
     player to act if a move of theirs ends on the villain now; else a softmax over each
     car's worth, the pips it needs to the villain less the chance a roll hits it."""
     n = state.players
-    if state.phase == "over":
+    if state.phase == OVER_PHASE:
         return [1.0 if state.winner == p else 0.0 for p in range(n)]
-    if state.phase == "turn" and not state.move_done:
+    if state.phase == TURN_PHASE and not state.move_done:
         ram = _rammable(state)
         left = state.pips - state.used
         for a in legal_actions(state):
@@ -218,7 +218,7 @@ def _plain_choice(view: View, legal: Sequence[Action]) -> Action | tuple[Reading
     heuristic ranks, or a sure win); else the reading and the heuristic's ranking."""
     if len(legal) == 1:
         return legal[0]
-    if view.phase != "turn" or not any(isinstance(a, Move | PlayKitt) and not _is_mantle(a) for a in legal):
+    if view.phase != TURN_PHASE or not any(isinstance(a, Move | PlayKitt) and not _is_mantle(a) for a in legal):
         return best_action(view, legal)
     r = Reading.of(view)
     ranked = rank_turn(view, legal, r)
@@ -313,7 +313,7 @@ class MctsAgent:
         node_top_k = self.node_top_k
 
         def going(s: State) -> bool:
-            return s.phase != "over" and s.turn < stop_turn
+            return s.phase != OVER_PHASE and s.turn < stop_turn
 
         iterate(
             apply(state, first),
@@ -652,7 +652,7 @@ class LookaheadAgent:
         self.last_evaluations = 0
         plain = _plain_choice(view, legal)
         if isinstance(plain, Action):
-            if self.threat_detours and isinstance(plain, PlayDetour | End) and view.phase == "turn":
+            if self.threat_detours and isinstance(plain, PlayDetour | End) and view.phase == TURN_PHASE:
                 end = next((a for a in legal if isinstance(a, End)), None)
                 if end is not None and not any(isinstance(a, Move) for a in legal):
                     det = threat_detour(Reading.of(view), legal)

@@ -2,8 +2,8 @@
 
 ``expert`` (:class:`~rallye.agents.mille.search.PimcAgent`) compares the ``fitted``
 heuristic's best few moves on sampled deals and measures, for each alternative, how many
-points it gains over the heuristic's choice. ``benchmarks/expert_decisions.py`` records
-those measurements; ``benchmarks/distil_policy.py`` fits a linear model to them: a move's
+points it gains over the heuristic's choice. ``research/expert_decisions.py`` records
+those measurements; ``research/distil_policy.py`` fits a linear model to them: a move's
 value is a sum of weights over its :func:`features` (what kind of move it is, crossed with
 a coarse reading of the table: how much of the draw pile is left, whether the own side and
 the leading opposing side are on the road, how far there is to go, how the match stands;
@@ -46,6 +46,7 @@ from rallye.agents.mille.heuristic import (
 from rallye.core.values import pickled_by_fields
 from rallye.mille.actions import Action
 from rallye.mille.cards import BATTLE_HAZARDS, DISTANCE_KM, HAZARDS, REMEDY_OF, SAFETIES, SAFETY_FOR
+from rallye.mille.state import PLAY_PHASE
 from rallye.mille.view import MilleView
 
 #: The version of :func:`features`; a weights file names the version it was fitted on.
@@ -247,7 +248,7 @@ def pick(
     alternative valued highest above the heuristic's choice, if by more than the margin;
     and every candidate's value relative to that choice (empty outside the play phase,
     where the heuristic's choice stands)."""
-    if view.phase != "play" or len(cands) < 2 or not weights.applies(view):
+    if view.phase != PLAY_PHASE or len(cands) < 2 or not weights.applies(view):
         return cands[0], {}
     r = Reading.of(view, style)
     return _best(r, cands, score_action(r, cands[0]), weights)

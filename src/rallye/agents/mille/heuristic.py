@@ -42,7 +42,7 @@ leader less, keeps Speed Limits and a second Roll longer and spares its 200s les
 59.6 % of matches against ``heuristic`` where ``tuned`` wins 57.4 % on the same deals.
 ``expert`` searches with it for its own side.
 :data:`CLIMBED` (the ``climbed`` bot) is ``FITTED`` climbed further by
-``benchmarks/tune_style.py``: a coordinate search over the weights, each step played in
+``research/tune_style.py``: a coordinate search over the weights, each step played in
 6,000 duplicate hands against the classic heuristic and taken only when it won by two
 paired standard errors. It took four: End of Limit worth less in hand (45; fitted 60), a
 Speed Limit more (58.75; 43.75), a remedy's worth rising less steeply with the unseen
@@ -81,7 +81,7 @@ from rallye.mille.cards import (
     SAFETY_FOR,
     SPEED_LIMIT,
 )
-from rallye.mille.state import Tableau
+from rallye.mille.state import EXTEND_PHASE, Tableau
 from rallye.mille.view import MilleView
 
 # Score scale of the actions (higher is better); only the order matters.
@@ -180,9 +180,9 @@ FITTED = Style(
     limit_keep=43.75,
 )
 #: ``FITTED`` climbed further in duplicate hands against the classic heuristic
-#: (``benchmarks/tune_style.py``; module docstring).
+#: (``research/tune_style.py``; module docstring).
 CLIMBED = dataclasses.replace(FITTED, end_of_limit=45.0, risky_remaining=100, limit_keep=58.75, remedy_unseen=5.0)
-#: Styles by name (``benchmarks/ladder.py`` specs: ``pimc/style=tuned``).
+#: Styles by name (``research/ladder.py`` specs: ``pimc/style=tuned``).
 STYLES = {"classic": CLASSIC, "tuned": TUNED, "fitted": FITTED, "climbed": CLIMBED}
 
 
@@ -506,7 +506,7 @@ def best_scored(r: Reading, legal: Sequence[Action]) -> Action:
 
 def rank_actions(view: MilleView, legal: Sequence[Action], style: Style = CLASSIC) -> list[tuple[float, Action]]:
     """Every legal action with its heuristic score, best first (stable: ties keep legal order)."""
-    if view.phase == "extend":
+    if view.phase == EXTEND_PHASE:
         first = "extend" if should_extend(view) else "decline"
         return [(1.0 if a.verb == first else 0.0, a) for a in sorted(legal, key=lambda a: a.verb != first)]
     r = Reading.of(view, style)

@@ -56,7 +56,7 @@ from rallye.mille.cards import (
 )
 from rallye.mille.engine import apply, legal_actions
 from rallye.mille.playout import Playout
-from rallye.mille.state import MilleState, Tableau
+from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, MilleState, Tableau
 from rallye.mille.view import MilleView, view_for
 
 try:  # read by mypyc alone (scripts/compile); a pure-Python install need not have it
@@ -93,7 +93,7 @@ def _static_value(card: str, tab: Tableau, remaining: int) -> float:
 def fast_policy(state: MilleState, legal: Sequence[Action], rng: random.Random) -> Action:
     """A cheap rule-based policy on a (determinized) state, the heuristic's habits in brief:
     finish, cure, roll, attack the leader, drive far, hold safeties, discard the deadest."""
-    if state.phase == "extend":
+    if state.phase == EXTEND_PHASE:
         return legal[-1]  # decline: bank the trip
     seat = state.current
     side = state.side_of[seat]
@@ -262,7 +262,7 @@ class IsmctsAgent:
         prior_weight = self.prior_weight
 
         def going(s: MilleState) -> bool:
-            return s.phase != "over" and s.hand_no == hand_no
+            return s.phase != OVER_PHASE and s.hand_no == hand_no
 
         def offered(s: MilleState, at_root: bool) -> Sequence[Action]:
             legal = legal_actions(s)
@@ -364,7 +364,7 @@ def heuristic_policy(
     if len(legal) == 1:
         return legal[0]
     view = _acting_view(state)
-    if state.phase == "extend":
+    if state.phase == EXTEND_PHASE:
         return best_action(view, legal, style)
     return best_scored(_fast_reading(state, view, piles, start, style), legal)
 
@@ -502,7 +502,7 @@ class PimcAgent:
             cands.insert(0, first)
         self.last_candidates = tuple(cands)
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
-        max_deals, max_plies = self.deals * (2 if view.phase == "extend" else 1), self.plies
+        max_deals, max_plies = self.deals * (2 if view.phase == EXTEND_PHASE else 1), self.plies
         if excl is None:
             excl = self._exclusions(view)
         pool = unseen_cards(view)
@@ -512,7 +512,7 @@ class PimcAgent:
         base = cands[0]
         limit = self.max_rollout
         endgame = self.endgame is not None and view.draw_count <= self.endgame
-        if self.horizon is not None and view.phase != "extend" and not endgame:
+        if self.horizon is not None and view.phase != EXTEND_PHASE and not endgame:
             limit = min(limit, self.horizon)
         outcomes: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands[1:])
@@ -532,7 +532,7 @@ class PimcAgent:
                 p = Playout(root)  # the engine's fast path, in place (the same rules)
                 p.apply(a)
                 steps = 0
-                while p.phase != "over" and len(p.sheets) == root_sheets and steps < limit:
+                while p.phase != OVER_PHASE and len(p.sheets) == root_sheets and steps < limit:
                     turn_style = style if p.side_of[p.current] == side else CLASSIC
                     p.apply(heuristic_policy(p, p.legal_actions(), piles, start, turn_style))
                     steps += 1
@@ -557,7 +557,7 @@ class PimcAgent:
         return exclusions(view) + (discard_inferences(view) if self.read_discards else ())
 
     def _sample(self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str]) -> MilleState:
-        """One determinization of ``view`` (a diagnostic in ``benchmarks/mille_decisions.py``
+        """One determinization of ``view`` (a diagnostic in ``research/mille_decisions.py``
         overrides it to hand the search the true hidden cards)."""
         if self.tracker is not None and self.tracker.active:
             return self.tracker.sample(view)

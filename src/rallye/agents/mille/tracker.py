@@ -37,7 +37,7 @@ hand, an extra turn, a view of another game or seat, an empty draw pile) the par
 afresh from the deal sampler, with its inferences; and if no particle explains a move (the
 opponent does not play like the heuristic) they start afresh the same way
 (:attr:`HandTracker.resets` counts both). Against the classic heuristic
-(``benchmarks/tracker_knowledge.py``: ``fitted``'s decisions in 2-player wm2006 hands, 1,000
+(``research/tracker_knowledge.py``: ``fitted``'s decisions in 2-player wm2006 hands, 1,000
 particles), this starts afresh at 29 of 562 decisions of 20 hands (20 of them the hands'
 first) and 60 of 1,202 in 40 fresh hands, where following only a plain move each and
 rejecting the unlucky draws started afresh at 64 and 135; the particles share 3.22 and 3.30

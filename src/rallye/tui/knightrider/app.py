@@ -38,7 +38,7 @@ from rallye.i18n import translator
 from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDetour, PlayKitt, Recover, StartAt
 from rallye.knightrider.actions import parse_action as _parse_action
 from rallye.knightrider.game import GAME as KNIGHTRIDER
-from rallye.knightrider.state import Options, State
+from rallye.knightrider.state import BUILD_PHASE, START_PHASE, TURN_PHASE, Options, State
 from rallye.knightrider.view import View
 from rallye.tui.knightrider.render import (
     Labels,
@@ -172,7 +172,7 @@ class _Loop(GameLoop[Action, View]):
         legal = self.s.legal()
         view = self.s.view()
         self.dmenu = []
-        if view.phase == "turn":
+        if view.phase == TURN_PHASE:
             infos = move_infos(view, [a for a in legal if isinstance(a, Move)])
             menu: list[Action] = [i.move for i in infos]
             menu += [a for a in legal if isinstance(a, PlayKitt | Recover | End)]
@@ -189,10 +189,10 @@ class _Loop(GameLoop[Action, View]):
         lab = self.labels()
         parts: list[RenderableType] = []
         marks: dict[tuple[int, int], str] = {}
-        if view.phase == "build":
+        if view.phase == BUILD_PHASE:
             entries = [(n, a) for n, a in enumerate(self.menu, 1) if isinstance(a, Place)]
             parts.append(placements_table(view, lab, entries, self.letters))
-        elif view.phase == "turn":
+        elif view.phase == TURN_PHASE:
             n_moves = len(self.infos)
             shown = n_moves if self.show_all else min(n_moves, MOVES_SHOWN)
             if n_moves:
@@ -207,7 +207,7 @@ class _Loop(GameLoop[Action, View]):
             if any(isinstance(a, PlayDetour) for a in self.s.legal()):
                 parts.append(Text(self.t("menu.detour_hint"), style="dim"))
         else:
-            title = self.t("menu.start") if view.phase == "start" else self.t("menu.enter")
+            title = self.t("menu.start") if view.phase == START_PHASE else self.t("menu.enter")
             parts.append(actions_table(title, lab, [(str(n), a) for n, a in enumerate(self.menu, 1)]))
         return parts, marks
 
@@ -293,7 +293,7 @@ class _Loop(GameLoop[Action, View]):
             return self.act(self.dmenu[k - 1])
         elif w in _KITT_WORDS and not rest:
             return self.act(PlayKitt(_KITT_WORDS[w]))
-        elif self.s.view().phase == "build" and text.split()[0] in self.letters.values():
+        elif self.s.view().phase == BUILD_PHASE and text.split()[0] in self.letters.values():
             place = self._letter_place(text)
             return None if place is None else self.act(place)
         elif (action := self.typed(text, _parse_action, "type_an_action")) is not None:

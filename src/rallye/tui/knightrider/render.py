@@ -57,6 +57,7 @@ from rallye.knightrider.actions import (
 )
 from rallye.knightrider.names import LANGUAGES
 from rallye.knightrider.pieces import Pieces, rotate_mask
+from rallye.knightrider.state import BUILD_PHASE, TURN_PHASE
 from rallye.knightrider.track import compute_links, road_distances
 from rallye.knightrider.view import CarView, EventView, View
 from rallye.tui.words import bot_name, common, compose, summary_row
@@ -279,12 +280,12 @@ def map_panel(
         if 0 <= gx < w and 0 <= gy < h:
             grid[gy][gx] = t
 
-    centre_style = _CENTRE if v.centre_face_down or v.phase != "build" else f"dim {_CENTRE}"
+    centre_style = _CENTRE if v.centre_face_down or v.phase != BUILD_PHASE else f"dim {_CENTRE}"
     for x, y in v.centre:
         for i in range(3):
             for j in range(3):
                 put(3 * x + i, 3 * y + j, Text("░░", style=centre_style))
-    if v.phase != "build" and v.centre:
+    if v.phase != BUILD_PHASE and v.centre:
         cx = min(x for x, _ in v.centre)
         cy = min(y for _, y in v.centre)
         put(3 * cx + 2, 3 * cy + 2, Text(f"{v.escape_left:>2}", style="bold white on blue"))
@@ -368,9 +369,9 @@ def map_legend(view: View, labels: Labels, width: int = 80) -> Text:
         items.append(Text.assemble((_START_CELL, _START), " " + tr("legend.start_tile")))
     if v.targets:
         items.append(Text.assemble((_TARGET_CELL, _TARGET), " " + tr("legend.targets")))
-    if v.phase != "build":
+    if v.phase != BUILD_PHASE:
         items.append(Text.assemble(("░░", _CENTRE), " " + tr("legend.centre", short=tr("map.escape_short"))))
-    if v.phase == "turn":  # (the moves table says which number is where, too)
+    if v.phase == TURN_PHASE:  # (the moves table says which number is where, too)
         items.append(Text.assemble(("#1", "bold black on white"), " " + tr("legend.move_mark")))
     if v.detours:
         key = ", ".join(f"{DETOUR_LETTER[k]}={labels.card(k).split(': ')[-1]}" for k in DETOUR_KINDS)
@@ -509,7 +510,7 @@ def status_line(view: View, labels: Labels) -> Text:
     t.append("Knight Rider", style="bold")
     phase = tr(f"phase.{v.phase}") if tr.has(f"phase.{v.phase}") else v.phase
     t.append(f" · {tr.n('n_players', v.players)} · {phase}")
-    if v.phase == "build":
+    if v.phase == BUILD_PHASE:
         t.append(" · " + tr("status.face_down", n=v.face_down))
     else:
         t.append(" · " + tr("status.turn", n=v.turn))
@@ -592,7 +593,7 @@ def turn_text(view: View, labels: Labels) -> Text:
     mine = v.current == v.me
     who = tr("turn.yours") if mine else tr("turn.theirs", who=labels.seat(v.current))
     t = Text(f"▶ {who}", style="bold reverse" if mine else "bold")
-    if v.phase == "turn" and v.current is not None:
+    if v.phase == TURN_PHASE and v.current is not None:
         car = next((c for c in v.cars if c.player == v.current), None)
         if car is not None and car.roof:
             t.append("  — " + tr("turn.roof"), style="magenta")
@@ -610,7 +611,7 @@ def turn_text(view: View, labels: Labels) -> Text:
                 done.append(tr("turn.detour_played"))
             if done:
                 t.append(" · " + ", ".join(done), style="dim")
-    elif v.phase == "build" and v.drawn:
+    elif v.phase == BUILD_PHASE and v.drawn:
         t.append("  — " + tr("turn.lay_tile", tile=v.drawn))
     return t
 
@@ -771,7 +772,7 @@ def render_screen(
     the_map = map_panel(v, labels, cell_marks=cell_marks, square_marks=square_marks)
     legend = map_legend(v, labels, size[0] if size else 10_000)  # (no terminal: nothing to fit)
     parts: list[RenderableType] = [status_line(v, labels), the_map, legend]
-    if v.phase == "build":
+    if v.phase == BUILD_PHASE:
         tile = drawn_tile_panel(v, labels)
         if tile is not None:
             parts.append(tile)

@@ -31,7 +31,7 @@ from rallye.i18n import LANGUAGES, Translator, translator
 from rallye.mille.actions import Action
 from rallye.mille.cards import kind
 from rallye.mille.edition import SCORE_LINES, Edition
-from rallye.mille.state import Event, ScoreSheet, Tableau
+from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, Event, ScoreSheet, Tableau
 from rallye.mille.view import MilleView
 from rallye.tui.words import bot_name, compose
 
@@ -283,11 +283,11 @@ def status_line(view: MilleView, labels: Labels) -> Text:
 def turn_line(view: MilleView, labels: Labels) -> Text:
     v = _require_view(view)
     tr = labels.t
-    if v.phase == "over":
+    if v.phase == OVER_PHASE:
         return Text(tr("turn.over"), style="bold")
     who = tr("turn.yours") if v.current == v.seat else tr("turn.theirs", who=labels.seat(v.current))
     t = Text(f"▶ {who}", style="bold reverse" if v.current == v.seat else "bold")
-    if v.phase == "extend":
+    if v.phase == EXTEND_PHASE:
         t.append("  — " + tr("turn.extend", km=v.target), style="bold")
     elif v.cf_turn and v.current == v.seat:
         t.append("  " + tr("turn.coup_fourre"), style="magenta")
