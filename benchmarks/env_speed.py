@@ -24,7 +24,7 @@ As the engine row times ``new_game`` apart, the PettingZoo and Gymnasium rows ti
 its observation row uses ``make_observation(game).set_from`` (a NumPy buffer), because
 ``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms). The
 last four Knight Rider rows are PettingZoo, Gymnasium and OpenSpiel's ``set_from`` again
-with the compact observation (``obs_version=2``, :mod:`rallye.rl.kr_compact`: the same
+with the compact observation (``obs_version=2``, :mod:`rallye.rl.knightrider.compact`: the same
 values on the 16 × 16 squares, 24,765 floats).
 
 ``--phases EPISODES`` prints instead where a decision's time goes in the engine loop and in
@@ -192,7 +192,7 @@ def openspiel_loop(observe: str | None, keep: int = 0) -> Loop:
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    import rallye.rl.mille_spiel as ms
+    import rallye.rl.mille.spiel as ms
 
     game = pyspiel.load_game(ms.SHORT_NAME)
     return _openspiel_hands(game, make_observation(game), observe, keep)
@@ -269,7 +269,7 @@ def kr_openspiel_loop(observe: bool, obs_version: int = 1, keep: int = 0) -> Loo
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    import rallye.rl.kr_spiel as ks
+    import rallye.rl.knightrider.spiel as ks
 
     game = pyspiel.load_game(f"{ks.SHORT_NAME}(turn_limit={KR_LIMIT},obs_version={obs_version})")
     observer = make_observation(game)  # a NumPy buffer; state.observation_tensor() builds a 67k-float list
@@ -341,9 +341,9 @@ def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
     timed call paying for its two clock reads: a map of where the time goes, not a figure
     to compare with the rows above."""
     from rallye import knightrider as kr
-    from rallye.rl import kr_compact as kcomp
-    from rallye.rl import kr_encoding as kenc
-    from rallye.rl import mille_encoding as menc
+    from rallye.rl.knightrider import compact as kcomp
+    from rallye.rl.knightrider import encoding as kenc
+    from rallye.rl.mille import encoding as menc
 
     clock = time.perf_counter_ns
     if game == "mille":

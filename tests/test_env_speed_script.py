@@ -51,7 +51,7 @@ def test_phases_account_for_every_part_and_restore_the_functions(
 ) -> None:
     from rallye import knightrider as kr
     from rallye import mille
-    from rallye.rl import mille_encoding as menc
+    from rallye.rl.mille import encoding as menc
 
     before = (mille.legal_actions, mille.apply, kr.view_for, menc.ViewEncoder.encode)
     for game, parts in (("mille", {"mask", "view", "encoding"}), ("knightrider", {"action codes", "encoding"})):

@@ -130,7 +130,7 @@ def config_for(edition: str | Edition, players: int) -> I32:
 
 def encoding_table(edition: str | Edition, players: int) -> npt.NDArray[np.float64]:
     """The observation encoding's constants of an edition with a player count (those of
-    :mod:`rallye.rl.mille_encoding`): each card's copies and their inverse, the rule flags,
+    :mod:`rallye.rl.mille.encoding`): each card's copies and their inverse, the rule flags,
     the match target."""
     ed = get_edition(edition)
     deck = ed.deck_for(players)
@@ -356,7 +356,7 @@ class MilleBatch:
 
     def observe(self, seats: int | Sequence[int] | npt.NDArray[np.integer]) -> npt.NDArray[np.float32]:
         """``(size, 270)`` float32: row ``b`` is the observation (version 1 of
-        :mod:`rallye.rl.mille_encoding`, equal to ``encode_view(view_for(state, seat))``) of
+        :mod:`rallye.rl.mille.encoding`, equal to ``encode_view(view_for(state, seat))``) of
         seat ``seats[b]`` of game ``b`` (one seat for all games if an int; -1: zeros), built
         from that seat's view only. A view of an array the next call overwrites."""
         want = np.full(self.size, seats, dtype=np.int32) if isinstance(seats, int | np.integer) else np.asarray(seats)

@@ -23,9 +23,9 @@ from rallye import mille
 from rallye.core.errors import ConfigError
 from rallye.mille.actions import ALL_ACTIONS as _MILLE_ACTIONS
 from rallye.mille.state import OVER_PHASE, MilleState
-from rallye.rl import kr_compact as kcomp
-from rallye.rl import kr_encoding as kenc
-from rallye.rl import mille_encoding as menc
+from rallye.rl.knightrider import compact as kcomp
+from rallye.rl.knightrider import encoding as kenc
+from rallye.rl.mille import encoding as menc
 
 EPISODES = ("hand", "match")
 _N_MILLE = len(_MILLE_ACTIONS)
@@ -227,9 +227,9 @@ class KnightRiderAdapter:
     +1 for the winner and -1/(players-1) for each other player (sums to zero); 0 for
     everyone when the turn limit ends it; 0 on every other step.
 
-    Observations: ``obs_version=1`` (default) :mod:`rallye.rl.kr_encoding` (29 planes of
-    48 × 48 cells, 67,005 floats); ``obs_version=2`` :mod:`rallye.rl.kr_compact` (the same
-    values on the 16 × 16 squares, 24,765 floats). Actions: :mod:`rallye.rl.kr_encoding`'s
+    Observations: ``obs_version=1`` (default) :mod:`rallye.rl.knightrider.encoding` (29 planes of
+    48 × 48 cells, 67,005 floats); ``obs_version=2`` :mod:`rallye.rl.knightrider.compact` (the same
+    values on the 16 × 16 squares, 24,765 floats). Actions: :mod:`rallye.rl.knightrider.encoding`'s
     compact codes (``NUM_ACTIONS``), which need the state to decode (a normal move's pips
     and a ram's field come from the position).
     """

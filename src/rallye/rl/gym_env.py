@@ -182,7 +182,7 @@ class KnightRiderEnv(RallyeGymEnv):
     """Knight Rider, one learner against rallye bots (``rallye/KnightRider-v0``).
 
     ``players`` (2..5), ``reward``, ``seat``, ``opponents``, ``render_mode`` as above;
-    ``obs_version`` 1 (default, :mod:`rallye.rl.kr_encoding`) or 2 (:mod:`rallye.rl.kr_compact`);
+    ``obs_version`` 1 (default, :mod:`rallye.rl.knightrider.encoding`) or 2 (:mod:`rallye.rl.knightrider.compact`);
     every other keyword is a :class:`rallye.knightrider.Options` field (defaults
     ``quick_build=True``, ``turn_limit=200``; see :class:`rallye.rl.games.KnightRiderAdapter`).
     """

@@ -15,9 +15,9 @@ and any :class:`rallye.knightrider.Options` field as a keyword: ``quick_build`` 
 ``deal_spares``, ``shuffle_cards``, ``tiles_path``, ``escape_path``. With
 ``quick_build=False`` the players lay the tiles themselves (``place`` actions).
 
-Observations: ``rallye.rl.kr_encoding`` (version 1: 29 planes of 48 × 48 cells and 189
-scalars); with ``obs_version=2``, ``rallye.rl.kr_compact`` (the same values on the 16 × 16
-squares: 96 planes and the same scalars, 24,765 floats); actions: ``kr_encoding``'s compact
+Observations: ``rallye.rl.knightrider.encoding`` (version 1: 29 planes of 48 × 48 cells and 189
+scalars); with ``obs_version=2``, ``rallye.rl.knightrider.compact`` (the same values on the 16 × 16
+squares: 96 planes and the same scalars, 24,765 floats); actions: ``rallye.rl.knightrider.encoding``'s compact
 codes (``NUM_ACTIONS`` = 15,753), one per legal engine action in every state.
 ``reset(seed=s)`` plays the game ``rallye`` plays from seed ``s`` (with a quick build, the
 track is laid from that seed too); it rebuilds nothing but the game state.

@@ -11,7 +11,7 @@ Arguments: ``edition`` (key, alias or :class:`~rallye.mille.edition.Edition`; de
 ``"wm2006"``), ``players`` (default 2; team editions put 4 and 6 players in teams),
 ``episode`` (``"hand"`` default, or ``"match"``), ``reward`` (``"score"`` default, or
 ``"win"``; both defined in :class:`rallye.rl.games.MilleAdapter`), ``render_mode``
-(``"ansi"`` or ``"human"``). Observations: ``rallye.rl.mille_encoding`` (version
+(``"ansi"`` or ``"human"``). Observations: ``rallye.rl.mille.encoding`` (version
 ``OBS_VERSION``); actions: the engine's 70 codes (``rallye.mille.actions``; attack codes
 name *absolute* sides).
 

@@ -1,5 +1,5 @@
 """Mille Bornes as a Gymnasium ``VectorEnv`` on the batched engine (needs the ``fast`` and
-``rl`` extras): :class:`rallye.batch.vector.MilleVector` behind Gymnasium's vector API.
+``rl`` extras): :class:`rallye.rl.mille.vector.MilleVector` behind Gymnasium's vector API.
 
 >>> from rallye.rl.mille_vector import MilleVectorEnv
 >>> envs = MilleVectorEnv(num_envs=4, edition="hu", players=3, seed=2)
@@ -13,7 +13,7 @@ Observation: ``{"observation": float32 (num_envs, 270), "action_mask": int8 (num
 environment. Auto-reset in the same step (``AutoresetMode.SAME_STEP``): where an episode
 ended, ``infos["final_obs"]`` holds its last observation (``infos["_final_obs"]`` marks the
 rows) and the returned observation is the next episode's first. Episodes never truncate.
-Keyword arguments as :class:`~rallye.batch.vector.MilleVector`'s (``edition``, ``players``,
+Keyword arguments as :class:`~rallye.rl.mille.vector.MilleVector`'s (``edition``, ``players``,
 ``seat``, ``episode``, ``reward``, ``opponents``, ``seed``).
 """
 
@@ -26,9 +26,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.vector.utils import batch_space
 
-from rallye.batch.vector import MilleVector, Policy
 from rallye.mille.edition import Edition
-from rallye.rl.mille_encoding import OBS_HIGH, OBS_LOW, OBS_SIZE
+from rallye.rl.mille.encoding import OBS_HIGH, OBS_LOW, OBS_SIZE
+from rallye.rl.mille.vector import MilleVector, Policy
 
 Obs = dict[str, npt.NDArray[Any]]
 

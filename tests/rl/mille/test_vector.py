@@ -1,5 +1,5 @@
 """The batched engine's observations and its vector environment: the observation is the
-per-step encoding (``rallye.rl.mille_encoding``, version 1) of each seat's view, bit for
+per-step encoding (``rallye.rl.mille.encoding``, version 1) of each seat's view, bit for
 bit, and depends on nothing that view does not hold; the vector environment's episodes,
 rewards, resets and opponents."""
 
@@ -15,11 +15,11 @@ pytest.importorskip("gymnasium")
 
 from rallye.batch import MilleBatch
 from rallye.batch import _kernels as k
-from rallye.batch.vector import MilleVector
 from rallye.batch.verify import pure_apply, pure_match
 from rallye.core.errors import IllegalAction
 from rallye.mille import decode_action, editions, legal_actions, view_for
-from rallye.rl.mille_encoding import encode_view, field_slice
+from rallye.rl.mille.encoding import encode_view, field_slice
+from rallye.rl.mille.vector import MilleVector
 from rallye.rl.mille_vector import MilleVectorEnv
 
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]

@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 from rallye import knightrider as kr
 from rallye.core.errors import ConfigError, IllegalAction
 from rallye.rl import knightrider_v0
-from rallye.rl import kr_encoding as ke
+from rallye.rl.knightrider import encoding as ke
 
 # api_test's two advisory warnings about dict observations (PettingZoo exempts its own
 # classic games from them by name); everything else it warns about fails the test.

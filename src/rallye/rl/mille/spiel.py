@@ -3,7 +3,7 @@
 Importing this module registers the game with ``pyspiel``::
 
     import pyspiel
-    import rallye.rl.mille_spiel
+    import rallye.rl.mille.spiel
     game = pyspiel.load_game("python_rallye_mille(edition=hu,players=3)")
 
 Parameters: ``edition`` (an edition key or alias, default ``wm2006``) and ``players``
@@ -19,7 +19,7 @@ history is the deck (``deck_size`` chance outcomes) followed by the decisions.
 sides). **Returns** (terminal only, zero-sum): each side's hand points minus the mean of the
 other sides' hand points, / 1000; every seat gets its side's value.
 
-**Observations.** The observation tensor is ``rallye.rl.mille_encoding.encode_view`` of the
+**Observations.** The observation tensor is ``rallye.rl.mille.encoding.encode_view`` of the
 player's view. The information-state tensor is that vector followed by, for each seat
 relative to the player (own seat first), how many times each action code has been taken
 this hand / 10 (6 × 70): a summary of the public history, not its order. The
@@ -47,8 +47,8 @@ from rallye import mille
 from rallye.mille.cards import CARD_INDEX, CARDS
 from rallye.mille.edition import Edition
 from rallye.mille.state import OVER_PHASE, MilleState
-from rallye.rl import mille_encoding as menc
-from rallye.rl.mille_encoding import _CODE_BY_ID
+from rallye.rl.mille import encoding as menc
+from rallye.rl.mille.encoding import _CODE_BY_ID
 from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
 
 SHORT_NAME = "python_rallye_mille"

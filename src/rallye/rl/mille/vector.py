@@ -1,16 +1,16 @@
 """A vector environment on the batched engine, as plain arrays: one learner seat in each of
 ``num_envs`` Mille Bornes games, the other seats played by the compiled random policy or by
-a policy the caller passes in. :class:`rallye.rl.millek.MilleVectorEnv` is the same as
+a policy the caller passes in. :class:`rallye.rl.mille_vector.MilleVectorEnv` is the same as
 a Gymnasium ``VectorEnv``.
 
->>> from rallye.batch.vector import MilleVector
+>>> from rallye.rl.mille.vector import MilleVector
 >>> env = MilleVector("wm2006", 2, num_envs=8, seed=1)
 >>> obs, mask = env.reset()
 >>> obs.shape, mask.shape, bool(mask.any(axis=1).all())
 ((8, 270), (8, 70), True)
 >>> obs, mask, rewards, dones = env.step(env.games.random_actions())
 
-Observations are version 1 of :mod:`rallye.rl.mille_encoding` (270 float32), built from the
+Observations are version 1 of :mod:`rallye.rl.mille.encoding` (270 float32), built from the
 learner's view only; masks are over the engine's 70 action codes. ``episode`` and ``reward``
 mean what they mean for :class:`rallye.rl.games.MilleAdapter` (``"match"`` or ``"hand"``;
 ``"win"`` or ``"score"``), and a new episode is a new match. A game whose episode ended

@@ -3,7 +3,7 @@
 Importing this module registers the game with ``pyspiel``::
 
     import pyspiel
-    import rallye.rl.kr_spiel
+    import rallye.rl.knightrider.spiel
     game = pyspiel.load_game("python_rallye_knightrider(players=3,turn_limit=60)")
 
 Parameters: ``players`` (2..5, default 2), ``turn_limit`` (chase turns before the game ends
@@ -39,12 +39,12 @@ every draw is an explicit chance node instead:
 A history is thus: the seed, then decisions, each followed by the chance outcomes it needed.
 Chance outcomes after the root are public (dice and cards are seen by everybody).
 
-**Actions**: the compact codes of :mod:`rallye.rl.kr_encoding` (``NUM_ACTIONS``), one per
+**Actions**: the compact codes of :mod:`rallye.rl.knightrider.encoding` (``NUM_ACTIONS``), one per
 legal engine action. **Returns** (terminal only, zero-sum): +1 for the winner, -1/(players-1)
 for the others; 0 for all when the turn limit ends the game.
 
-**Observations.** The observation tensor is ``kr_encoding.encode_view`` of the player's
-view (the game parameter ``obs_version=2``: ``kr_compact.encode_view``, the same values on
+**Observations.** The observation tensor is ``knightrider.encoding.encode_view`` of the player's
+view (the game parameter ``obs_version=2``: ``knightrider.compact.encode_view``, the same values on
 the 16 × 16 squares, 24,765 floats). The information-state tensor is that vector followed by a summary of the history:
 per seat relative to the player, how many decisions of each kind it took (place, start,
 enter, move, ram, kitt, detour, end, recover) / 50, and how often each die face came up / 50.
@@ -78,8 +78,8 @@ from rallye import knightrider as kr
 from rallye.core.rng import Rng
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import State, evolve, evolve_chance
-from rallye.rl import kr_compact as kcomp
-from rallye.rl import kr_encoding as kenc
+from rallye.rl.knightrider import compact as kcomp
+from rallye.rl.knightrider import encoding as kenc
 from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
 
 SHORT_NAME = "python_rallye_knightrider"
@@ -224,7 +224,7 @@ class KnightRiderGame(ObserverCache, pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.options = opts
         self.seeds = seeds
-        self.obs_version = obs_version  # the observation: kr_encoding (version 1) or kr_compact (2)
+        self.obs_version = obs_version  # the observation: encoding (version 1) or compact (2)
         self.n_cards = len(opts.pieces().escape)
         self.initial = _Data(
             state=None, pending=None, root_obs=(), public=(),

@@ -7,7 +7,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import rallye.rl.mille_spiel as ms
+import rallye.rl.mille.spiel as ms
 from rallye import mille
 from rallye.agents.base import make_agent
 from rallye.mille.cards import CARDS

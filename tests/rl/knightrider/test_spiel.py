@@ -7,9 +7,9 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import rallye.rl.kr_spiel as ks
+import rallye.rl.knightrider.spiel as ks
 from rallye import knightrider as kr
-from rallye.rl import kr_encoding as ke
+from rallye.rl.knightrider import encoding as ke
 
 
 def _chance(state, rng):
