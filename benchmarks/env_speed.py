@@ -305,11 +305,13 @@ def _kr_openspiel_games(game: Any, observer: Any, observe: bool, keep: int = 0) 
 
 @contextlib.contextmanager
 def _timed(owner: Any, name: str, acc: dict[str, int], key: str, open_calls: list[int] | None = None) -> Iterator[None]:
-    """While open, ``owner.name`` (a module function or a class's method) adds its time to
+    """While open, ``owner.name`` (a module function, a class's method or an object's, such
+    as a game face's ``GAME.apply``) adds its time to
     ``acc[key]`` (nanoseconds). With ``open_calls`` (one list shared by the timers) a timed
     call inside another counts for its own key only: the outer one gets its time less the
     inner calls'."""
     fn = getattr(owner, name)
+    own = name in vars(owner)  # (an object's method lives in its class: put back by deleting)
     clock = time.perf_counter_ns
     inner = open_calls if open_calls is not None else []
 
@@ -328,13 +330,17 @@ def _timed(owner: Any, name: str, acc: dict[str, int], key: str, open_calls: lis
     try:
         yield
     finally:
-        setattr(owner, name, fn)
+        if own:
+            setattr(owner, name, fn)
+        else:
+            delattr(owner, name)
 
 
 def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
     """Microseconds per decision spent in each part of a decision, in the engine loop and in
     the PettingZoo ``raw_env`` loop, over the same random games (``--phases``): the engine's
-    own calls (``legal_actions``, ``apply``, timed in both loops), the adapter's (action
+    own calls (``legal_actions``, ``apply``, timed in both loops: the environments call them
+    through the game's face, ``GAME``), the adapter's (action
     codes, mask, view, encoding) and the rest (the random pick, PettingZoo's protocol and
     the loop itself). A timed call made inside another (the engine's ``legal_actions``
     inside Knight Rider's ``state_table``) counts for its own part only. Wall clock, each
@@ -351,13 +357,16 @@ def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
         make: Callable[[], Loop] = lambda: pettingzoo_loop(wrapped=False)  # noqa: E731
         parts: list[tuple[Any, str, str]] = [
             (mille, "legal_actions", "legal_actions"), (mille, "apply", "apply"),
-            (menc, "mask_from_legal", "mask"), (mille, "view_for", "view"), (menc.ViewEncoder, "encode", "encoding"),
+            (mille.GAME, "legal_actions", "legal_actions"), (mille.GAME, "apply", "apply"),
+            (menc, "mask_from_legal", "mask"), (mille.GAME, "view_for", "view"),
+            (menc.ViewEncoder, "encode", "encoding"),
         ]  # fmt: skip
     else:
         engine, make = kr_engine_loop, kr_pettingzoo_loop
         parts = [
             (kr, "legal_actions", "legal_actions"), (kenc, "legal_actions", "legal_actions"), (kr, "apply", "apply"),
-            (kenc, "state_table", "action codes"), (kenc, "mask_from_table", "mask"), (kr, "view_for", "view"),
+            (kr.GAME, "apply", "apply"), (kenc, "state_table", "action codes"), (kenc, "mask_from_table", "mask"),
+            (kr.GAME, "view_for", "view"),
             (kenc, "encode_view", "encoding"), (kcomp, "encode_view", "encoding"),
         ]  # fmt: skip
     out: dict[str, dict[str, float]] = {}

@@ -921,7 +921,7 @@ def batch_encode(st: Rows, cfg: Row, enc: Floats, seats: Row, out: Obs) -> None:
 @njit(cache=True)
 def learner_reward(g: Row, cfg: Row, seat: int, f: int, episode_hand: bool, reward_win: bool) -> tuple[float, bool]:
     """``(reward, episode over)`` for ``seat``'s side after a step that returned ``f``; the
-    rewards of :class:`rallye.rl.games.MilleAdapter` (``score``: the side's hand points
+    rewards of :class:`rallye.rl.mille.adapter.MilleAdapter` (``score``: the side's hand points
     minus the others' mean, / 1000, at each hand; ``win``: at the episode's end, +1 / -1
     for the match, +1 / 0 (tied) / -1 for the hand)."""
     done = (f & 2) != 0 or (episode_hand and (f & 1) != 0)

@@ -9,7 +9,9 @@
   (``python_rallye_mille``, ``python_rallye_knightrider``);
 * ``rallye.rl.mille.encoding``, ``rallye.rl.knightrider.encoding`` — the observation encodings,
   action masks and oracle encodings;
-* ``rallye.rl.games`` — the per-game adapter the environments are written against.
+* ``rallye.rl.games`` — the adapter the environments are written against (a game's face
+  plus episodes, rewards and encodings); each game's in ``rallye.rl.mille.adapter``,
+  ``rallye.rl.knightrider.adapter``.
 
 Importing ``rallye`` or a game never imports this package, NumPy or the frameworks.
 """

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rallye.agents.base import make_agent
-from rallye.rl.games import MilleAdapter
+from rallye.rl.mille.adapter import MilleAdapter
 
 
 def record_mille(

@@ -14,9 +14,9 @@ import rallye.rl  # noqa: F401  (registers rallye/KnightRider-v0)
 from rallye import knightrider as kr
 from rallye.knightrider import geometry as g
 from rallye.rl import knightrider_v0
-from rallye.rl.games import KnightRiderAdapter
 from rallye.rl.knightrider import compact as kc
 from rallye.rl.knightrider import encoding as ke
+from rallye.rl.knightrider.adapter import KnightRiderAdapter
 
 from .test_encoding import CONFIGS, _hide, _states
 

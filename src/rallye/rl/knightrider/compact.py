@@ -36,7 +36,7 @@ flee
 =======================  ===================================================================
 
 The environments take ``obs_version=2`` (``knightrider_v0.env``, ``KnightRiderEnv``,
-:class:`~rallye.rl.games.KnightRiderAdapter`); version 1 stays their default.
+:class:`~rallye.rl.knightrider.adapter.KnightRiderAdapter`); version 1 stays their default.
 
 >>> from rallye import knightrider as kr
 >>> from rallye.rl.knightrider import encoding as kr_encoding

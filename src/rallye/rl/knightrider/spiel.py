@@ -437,7 +437,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         d = self._d
         if d.state is None:
             return "choosing the seed"
-        from rallye.rl.games import render_knightrider
+        from rallye.rl.knightrider.adapter import render_knightrider
 
         text = render_knightrider(d.state, None)
         if d.pending is not None:

@@ -215,7 +215,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         d = self._d
         if d.state is None:
             return f"dealing: {len(d.deck)} of {len(d.deck) + sum(d.left)} cards"
-        from rallye.rl.games import render_mille
+        from rallye.rl.mille.adapter import render_mille
 
         return render_mille(d.state, None) + "\n" + " ".join(str(e) for e in d.state.events[-6:])
 

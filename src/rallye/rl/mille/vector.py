@@ -12,7 +12,7 @@ a Gymnasium ``VectorEnv``.
 
 Observations are version 1 of :mod:`rallye.rl.mille.encoding` (270 float32), built from the
 learner's view only; masks are over the engine's 70 action codes. ``episode`` and ``reward``
-mean what they mean for :class:`rallye.rl.games.MilleAdapter` (``"match"`` or ``"hand"``;
+mean what they mean for :class:`rallye.rl.mille.adapter.MilleAdapter` (``"match"`` or ``"hand"``;
 ``"win"`` or ``"score"``), and a new episode is a new match. A game whose episode ended
 in a step is reset within that step (the returned observation is the new episode's first):
 ``final_obs`` then holds the ended episode's last observation, in the rows ``dones`` marks.
