@@ -797,7 +797,7 @@ def batch_rollouts(
 # the discard pile, the draw pile's size, whose turn, phase, target, extension, hand number and
 # totals; never another hand's cards nor the draw pile's order. Every value is computed as
 # ``encode_view`` computes it (in double precision, then rounded to float32), so the two are
-# equal to the bit (``tests/rl/mille/test_vector.py`` checks it seat by seat).
+# equal to the bit (``tests/batch/test_mille_observe.py`` checks it seat by seat).
 
 OBS_SIZE = 270
 SIDE_BLOCK = 31
