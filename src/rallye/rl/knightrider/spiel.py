@@ -80,7 +80,7 @@ from rallye.knightrider import geometry as g
 from rallye.knightrider.state import State, evolve, evolve_chance
 from rallye.rl.knightrider import compact as kcomp
 from rallye.rl.knightrider import encoding as kenc
-from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
+from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache, SpielObserver, game_type
 
 SHORT_NAME = "python_rallye_knightrider"
 MAX_PLAYERS = 5
@@ -103,22 +103,7 @@ _DEFAULTS: dict[str, Any] = {
     "obs_version": 1,
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Knight Rider (rallye)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
-)
+_GAME_TYPE = game_type(SHORT_NAME, "Knight Rider (rallye)", MAX_PLAYERS, _DEFAULTS)
 
 
 class _NeedChance(Exception):
@@ -426,13 +411,6 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
                 return str(a)
         return kenc.describe_code(int(action))
 
-    def is_terminal(self) -> bool:
-        return self._d.returns is not None
-
-    def returns(self) -> list[float]:
-        r = self._d.returns
-        return list(r) if r is not None else [0.0] * self._players
-
     def __str__(self) -> str:
         d = self._d
         if d.state is None:
@@ -531,26 +509,12 @@ def _redeal(hands: tuple[tuple[int, ...], ...], keep: int, rng: random.Random) -
     return tuple(out)
 
 
-class KnightRiderObserver:
-    """Observation and information-state tensors and strings (PyObserver interface)."""
+class KnightRiderObserver(SpielObserver):
+    """Observation and information-state tensors and strings (PyObserver interface); the
+    information state's history is ``dict["history"]`` (``HISTORY_SIZE`` floats)."""
 
     def __init__(self, iig_obs_type: Any, params: Any, obs_size: int = kenc.OBS_SIZE) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError(f"{SHORT_NAME} observes one player's view only (private_info=SINGLE_PLAYER)")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = obs_size + (HISTORY_SIZE if self.perfect_recall else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[:obs_size]}
-        if self.perfect_recall:
-            self.dict["history"] = self.tensor[obs_size:]
-
-    def set_from(self, state: KnightRiderState, player: int) -> None:
-        state.fill_tensor(player, self.tensor, self.perfect_recall)
-
-    def string_from(self, state: KnightRiderState, player: int) -> str:
-        return state.info_string(player) if self.perfect_recall else state.obs_string(player)
+        super().__init__(iig_obs_type, params, SHORT_NAME, obs_size, ("history", (HISTORY_SIZE,)))
 
 
 pyspiel.register_game(_GAME_TYPE, KnightRiderGame)

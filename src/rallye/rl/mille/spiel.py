@@ -49,29 +49,13 @@ from rallye.mille.edition import Edition
 from rallye.mille.state import OVER_PHASE, MilleState
 from rallye.rl.mille import encoding as menc
 from rallye.rl.mille.encoding import _CODE_BY_ID
-from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
+from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache, SpielObserver, game_type
 
 SHORT_NAME = "python_rallye_mille"
 MAX_PLAYERS = 6
 _UTILITY_BOUND = 10.0  # |returns| < 10: hand points are below ~5000 apart
-_HISTORY_SIZE = menc.MAX_SEATS * mille.NUM_ACTIONS
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Mille Bornes (rallye, one hand)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"edition": "wm2006", "players": 2},
-)
+_GAME_TYPE = game_type(SHORT_NAME, "Mille Bornes (rallye, one hand)", MAX_PLAYERS, {"edition": "wm2006", "players": 2})
 
 
 class _Move(NamedTuple):
@@ -204,13 +188,6 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             return f"Deal:{CARDS[action]}"
         return str(mille.decode_action(int(action)))
 
-    def is_terminal(self) -> bool:
-        return self._d.returns is not None
-
-    def returns(self) -> list[float]:
-        r = self._d.returns
-        return list(r) if r is not None else [0.0] * self._d.players
-
     def __str__(self) -> str:
         d = self._d
         if d.state is None:
@@ -306,27 +283,18 @@ def _hand_token(state: MilleState, seat: int) -> str:
     return "(" + " ".join(state.hands[seat]) + ")"
 
 
-class MilleObserver:
-    """Observation and information-state tensors and strings (PyObserver interface)."""
+class MilleObserver(SpielObserver):
+    """Observation and information-state tensors and strings (PyObserver interface); the
+    information state's history is ``dict["action_counts"]`` (seats × action codes)."""
 
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError("python_rallye_mille observes one player's view only (private_info=SINGLE_PLAYER)")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        super().__init__(
+            iig_obs_type, params, SHORT_NAME, menc.OBS_SIZE, ("action_counts", (menc.MAX_SEATS, mille.NUM_ACTIONS))
+        )
         self._encoders = [menc.ViewEncoder() for _ in range(MAX_PLAYERS)]
-        size = menc.OBS_SIZE + (_HISTORY_SIZE if self.perfect_recall else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[: menc.OBS_SIZE]}
-        if self.perfect_recall:
-            self.dict["action_counts"] = self.tensor[menc.OBS_SIZE :].reshape(menc.MAX_SEATS, mille.NUM_ACTIONS)
 
-    def set_from(self, state: MilleSpielState, player: int) -> None:
+    def set_from(self, state: MilleSpielState, player: int) -> None:  # type: ignore[override]
         state.fill_tensor(player, self.tensor, self.perfect_recall, self._encoders[player])
-
-    def string_from(self, state: MilleSpielState, player: int) -> str:
-        return state.info_string(player) if self.perfect_recall else state.obs_string(player)
 
 
 pyspiel.register_game(_GAME_TYPE, MilleGame)
