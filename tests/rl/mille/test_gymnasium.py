@@ -1,75 +1,32 @@
-"""The Gymnasium environment rallye/Mille-v0."""
+"""The Gymnasium environment rallye/Mille-v0 (what both games' environments do:
+``tests/rl/test_gymnasium.py``)."""
 
 from __future__ import annotations
-
-import warnings
 
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import rallye.rl  # noqa: F401  (registers rallye/Mille-v0)
-from rallye.core.errors import IllegalAction
 from rallye.rl.gym_env import MilleEnv
 from rallye.rl.wrappers import IllegalActionPenalty
 
-
-def _check(env):
-    with warnings.catch_warnings():
-        # check_env advises checking the unwrapped env; the penalty wrapper is the point here
-        warnings.filterwarnings("ignore", message=".*different from the unwrapped", category=UserWarning)
-        check_env(env, skip_render_check=True)
-
-
-def test_registered_env_passes_check_env():
-    assert "rallye/Mille-v0" in gym.registry
-    env = gym.make("rallye/Mille-v0")
-    assert isinstance(env.unwrapped, MilleEnv)
-    _check(env)
-
-
-def test_check_env_other_configurations():
-    _check(gym.make("rallye/Mille-v0", edition="hu", players=3, seat=2, opponents="random"))
-    raw = MilleEnv(edition="fxschmid", players=4, episode="match", reward="win")
-    _check(IllegalActionPenalty(raw, terminate=False))
-
-
-def _run(env, seed, rng):
-    obs, info = env.reset(seed=seed)
-    total, steps = 0.0, 0
-    while True:
-        assert np.array_equal(obs["action_mask"], info["action_mask"])
-        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        total += r
-        steps += 1
-        if term or trunc:
-            return total, steps
+from ..helpers import run_gym_episode
 
 
 def test_a_seeded_reset_replays_the_same_hand():
     env = gym.make("rallye/Mille-v0", illegal="raise")
-    a = _run(env, 5, np.random.default_rng(0))
-    b = _run(env, 5, np.random.default_rng(0))
+    a = run_gym_episode(env, 5, np.random.default_rng(0))
+    b = run_gym_episode(env, 5, np.random.default_rng(0))
     assert a == b
     sheet = env.unwrapped.state_value.sheets[0]
     assert a[0] == pytest.approx((sheet.hand_totals[0] - sheet.hand_totals[1]) / 1000.0)
 
 
-def test_illegal_action_policies():
-    raw = gym.make("rallye/Mille-v0", illegal="raise")
-    obs, _ = raw.reset(seed=1)
-    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    with pytest.raises(IllegalAction):
-        raw.step(bad)
-    env = gym.make("rallye/Mille-v0")  # penalty: refused, episode over, reward -1
-    obs, _ = env.reset(seed=1)
-    obs2, r, term, trunc, info = env.step(bad)
-    assert (r, term, trunc, info["illegal_action"]) == (-1.0, True, False, True)
-    assert np.array_equal(obs2["observation"], obs["observation"]) and not obs2["action_mask"].any()
+def test_a_penalty_that_keeps_the_episode_going():
     keep = IllegalActionPenalty(MilleEnv(), penalty=-0.5, terminate=False)
     obs, _ = keep.reset(seed=1)
-    _, r, term, _, _ = keep.step(bad)
+    _, r, term, _, _ = keep.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
     assert (r, term) == (-0.5, False)
     keep.step(int(np.flatnonzero(obs["action_mask"])[0]))  # a legal move still works
 

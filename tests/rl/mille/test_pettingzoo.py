@@ -1,4 +1,5 @@
-"""The PettingZoo AEC environment rallye.rl.mille_v0."""
+"""The PettingZoo AEC environment rallye.rl.mille_v0 (what both games' environments do:
+``tests/rl/test_pettingzoo.py``)."""
 
 from __future__ import annotations
 
@@ -6,21 +7,11 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import seed_test
 
-from rallye.core.errors import IllegalAction
 from rallye.rl import mille_v0
 
-# api_test's two advisory warnings about dict observations (PettingZoo exempts its own
-# classic games from them by name); everything else it warns about fails the test.
-ADVISORY = ("Observation space for each agent probably", "Observation is not a NumPy array")
-
-
-def _api_test(env, cycles):
-    with warnings.catch_warnings():
-        for text in ADVISORY:
-            warnings.filterwarnings("ignore", message=text, category=UserWarning)
-        api_test(env, num_cycles=cycles)
+from ..helpers import api_test_quietly, play_aec
 
 
 @pytest.mark.parametrize(
@@ -28,11 +19,11 @@ def _api_test(env, cycles):
     [{}, {"edition": "hu", "players": 3, "reward": "win"}, {"edition": "fxschmid", "players": 4, "episode": "match"}],
 )
 def test_api_test(kwargs):
-    _api_test(mille_v0.env(**kwargs), 150)
+    api_test_quietly(mille_v0.env(**kwargs), 150)
 
 
 def test_raw_env_api_test():
-    _api_test(mille_v0.raw_env(edition="meilen", players=5), 100)
+    api_test_quietly(mille_v0.raw_env(edition="meilen", players=5), 100)
 
 
 def test_seed_test():
@@ -40,44 +31,9 @@ def test_seed_test():
     seed_test(lambda: mille_v0.raw_env(players=3, edition="wm2006"), num_cycles=40)
 
 
-def _first_obs(e, seed):
-    e.reset(seed=seed)
-    return e.observe(e.agent_selection)["observation"].copy()
-
-
-def test_reset_reseeds_without_rebuilding():
-    e = mille_v0.raw_env()
-    spaces_before = e.observation_space("player_0")
-    a = _first_obs(e, 3)
-    b = _first_obs(e, 4)
-    assert not np.array_equal(a, b)
-    assert np.array_equal(_first_obs(e, 3), a)
-    assert e.observation_space("player_0") is spaces_before
-    # reset() without a seed continues the stream the last seed started
-    e.reset(seed=8)
-    e.reset()
-    c = e.observe(e.agent_selection)["observation"].copy()
-    e.reset(seed=8)
-    e.reset()
-    assert np.array_equal(e.observe(e.agent_selection)["observation"], c)
-
-
-def _play(e, seed, rng):
-    e.reset(seed=seed)
-    totals = dict.fromkeys(e.possible_agents, 0.0)
-    for agent in e.agent_iter():
-        obs, reward, term, trunc, _ = e.last()
-        totals[agent] += reward
-        if term or trunc:
-            e.step(None)
-            continue
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return totals
-
-
 def test_hand_score_rewards_sum_to_zero_and_follow_the_score_sheet():
     e = mille_v0.raw_env(edition="wm2006", players=2)
-    totals = _play(e, 12, np.random.default_rng(0))
+    totals = play_aec(e, 12, np.random.default_rng(0))
     sheet = e.state_value.sheets[0]
     diff = (sheet.hand_totals[0] - sheet.hand_totals[1]) / 1000.0
     assert totals["player_0"] == pytest.approx(diff)
@@ -86,30 +42,9 @@ def test_hand_score_rewards_sum_to_zero_and_follow_the_score_sheet():
 
 def test_team_mates_share_their_side_reward():
     e = mille_v0.raw_env(edition="hu", players=4, reward="win")
-    totals = _play(e, 5, np.random.default_rng(1))
+    totals = play_aec(e, 5, np.random.default_rng(1))
     assert totals["player_0"] == totals["player_2"] and totals["player_1"] == totals["player_3"]
     assert {totals["player_0"], totals["player_1"]} in ({1.0, -1.0}, {0.0})
-
-
-def test_raw_env_raises_on_an_illegal_action():
-    e = mille_v0.raw_env()
-    e.reset(seed=1)
-    mask = e.observe(e.agent_selection)["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(IllegalAction):
-        e.step(illegal)
-
-
-def test_wrapped_env_ends_the_episode_with_a_penalty_on_an_illegal_action():
-    e = mille_v0.env(illegal_reward=-1.0)
-    e.reset(seed=1)
-    agent = e.agent_selection
-    mask = e.observe(agent)["action_mask"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # PettingZoo logs the illegal move
-        e.step(int(np.flatnonzero(mask == 0)[0]))
-    assert all(e.terminations.values())
-    assert e.rewards[agent] == -1.0
 
 
 def test_bad_arguments_are_clear_errors():

@@ -1,15 +1,14 @@
-"""Mille Bornes as an OpenSpiel game: the random simulation test, resampling, ISMCTS."""
+"""Mille Bornes as an OpenSpiel game: the deal by chance, resampling, the information state
+(what both games do alike: ``tests/rl/test_openspiel.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
 
 import rallye.rl.mille.spiel as ms
 from rallye import mille
-from rallye.agents.base import make_agent
 from rallye.mille.cards import CARDS
 
 
@@ -17,12 +16,6 @@ def _deal(state, rng):
     while state.is_chance_node():
         outcomes, probs = zip(*state.chance_outcomes(), strict=True)
         state.apply_action(int(rng.choice(outcomes, p=probs)))
-
-
-@pytest.mark.parametrize("params", ["", "(edition=hu,players=4)", "(edition=meilen,players=3)"])
-def test_random_sim_test(params):
-    game = pyspiel.load_game(ms.SHORT_NAME + params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 def test_chance_deals_the_deck_card_by_card():
@@ -60,38 +53,9 @@ def test_resample_keeps_the_information_state_and_deals_hidden_cards_anew():
     assert changed
 
 
-def test_ismcts_plays_a_hand_against_a_rallye_bot():
-    game = pyspiel.load_game(ms.SHORT_NAME)
-    rs = np.random.RandomState(0)
-    bot = ismcts.ISMCTSBot(
-        game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
-        uct_c=2.0, max_simulations=4, random_state=rs,
-    )  # fmt: skip
-    opponent = make_agent("mille", "random", 1)
-    s = game.new_initial_state()
-    decisions = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            _deal(s, rs)
-        elif s.current_player() == 0:
-            action = bot.step(s)
-            assert action in s.legal_actions()
-            s.apply_action(action)
-            decisions += 1
-        else:
-            view = mille.view_for(s._d.state, 1)
-            s.apply_action(opponent.choose(view, mille.legal_from_view(view)).code)
-    assert decisions > 10
-    assert sum(s.returns()) == pytest.approx(0.0)
-
-
 def test_bad_parameters_are_clear_errors():
     with pytest.raises(Exception, match="not 5"):
         pyspiel.load_game(ms.SHORT_NAME + "(players=5)")
-    game = pyspiel.load_game(ms.SHORT_NAME)
-    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
-        everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
 
 
 def test_information_state_string_is_the_perfect_recall_record():
@@ -123,35 +87,3 @@ def test_information_state_string_is_the_perfect_recall_record():
             assert s.information_state_string(p) == want
         counts = np.asarray(s.information_state_tensor(0))[270:].reshape(6, mille.NUM_ACTIONS)
         assert counts.sum() * 10 == pytest.approx(len(record))
-
-
-def _check_python_shortcuts(s, players):
-    """The Python ``legal_actions`` / ``*_tensor`` overrides give what pyspiel's C++ path gives."""
-    base = pyspiel.State
-    assert s.legal_actions() == base.legal_actions(s)
-    for p in range(players):
-        assert s.legal_actions(p) == base.legal_actions(s, p)
-        obs = s.observation_tensor(p)
-        assert obs == base.observation_tensor(s, p) and type(obs[0]) is float
-        assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
-    if s.current_player() >= 0:
-        assert s.observation_tensor() == base.observation_tensor(s)
-    else:  # chance and terminal nodes: pyspiel's own error
-        with pytest.raises(pyspiel.SpielError):
-            s.observation_tensor()
-    with pytest.raises(pyspiel.SpielError):
-        s.observation_tensor(players)
-
-
-@pytest.mark.parametrize("params", ["", "(edition=hu,players=3)"])
-def test_python_shortcuts_match_the_cpp_path(params):
-    game = pyspiel.load_game(ms.SHORT_NAME + params)
-    rng = np.random.default_rng(1)
-    for _ in range(3):
-        s = game.new_initial_state()
-        _check_python_shortcuts(s, game.num_players())
-        _deal(s, rng)
-        while not s.is_terminal():
-            _check_python_shortcuts(s, game.num_players())
-            s.apply_action(int(rng.choice(s.legal_actions())))
-        _check_python_shortcuts(s, game.num_players())
