@@ -214,24 +214,23 @@ class KnightRiderEnv(RallyeGymEnv[KRState, KRAction]):
 
 def make_mille(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs: Any) -> gym.Env[Any, Any]:
     """The ``rallye/Mille-v0`` entry point: :class:`MilleEnv` under the chosen illegal-action policy."""
-    from rallye.rl.wrappers import IllegalActionPenalty
-
-    if illegal not in ("penalty", "raise"):
-        raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
-    env: gym.Env[Any, Any] = MilleEnv(**kwargs)
-    if illegal == "penalty":
-        env = IllegalActionPenalty(env, penalty=illegal_reward)
-    return env
+    return _under_policy(MilleEnv, illegal, illegal_reward, kwargs)
 
 
 def make_knightrider(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs: Any) -> gym.Env[Any, Any]:
     """The ``rallye/KnightRider-v0`` entry point: :class:`KnightRiderEnv` under the chosen
     illegal-action policy (as ``make_mille``)."""
+    return _under_policy(KnightRiderEnv, illegal, illegal_reward, kwargs)
+
+
+def _under_policy(
+    make: type[RallyeGymEnv[Any, Any]], illegal: str, illegal_reward: float, kwargs: dict[str, Any]
+) -> gym.Env[Any, Any]:
     from rallye.rl.wrappers import IllegalActionPenalty
 
     if illegal not in ("penalty", "raise"):
         raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
-    env: gym.Env[Any, Any] = KnightRiderEnv(**kwargs)
+    env: gym.Env[Any, Any] = make(**kwargs)
     if illegal == "penalty":
         env = IllegalActionPenalty(env, penalty=illegal_reward)
     return env

@@ -76,6 +76,7 @@ import pyspiel
 
 from rallye import knightrider as kr
 from rallye.core.rng import Rng
+from rallye.knightrider import GAME
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import State, evolve, evolve_chance
 from rallye.rl.knightrider import compact as kcomp
@@ -343,7 +344,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
     def _root(self, seed: int) -> None:
         if not 0 <= seed < self._seeds:
             raise ValueError(f"chance outcome {seed} outside the seeds 0..{self._seeds - 1}")
-        s = kr.new_game(self._players, seed, self._options)
+        s = GAME.new({"players": self._players, "options": self._options}, seed)
         s = evolve_chance(s, rng=_EMPTY_RNG, escape_deck=_normal_deck(s, self._n_cards))
         self._d = self._d._replace(state=s)
         self._d = self._d._replace(root_obs=tuple(self.obs_string(p) for p in range(self._players)))
@@ -376,7 +377,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             rest = tuple(c for c in range(self._n_cards) if c not in turned and c != p.card)
             s2 = evolve_chance(s2, escape_deck=(*turned, p.card, *rest))
         try:
-            after = kr.apply(s2, p.action)
+            after = GAME.apply(s2, p.action)
         except _NeedChance as need:
             self._d = d._replace(pending=p._replace(need=(need.kind, need.n)))
             return
@@ -386,7 +387,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if deck != after.escape_deck:  # (keeping the same tuple keeps view_for's caches of it)
             after = evolve_chance(after, escape_deck=deck)
         returns = None
-        if kr.is_over(after):
+        if GAME.is_over(after):
             n = self._players
             w = after.winner
             returns = tuple(0.0 if w is None else (1.0 if q == w else -1.0 / (n - 1)) for q in range(n))
@@ -455,7 +456,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         d = self._d
         if d.state is None:
             return f"P{player} before the seed"
-        v = kr.view_for(d.state, player)
+        v = GAME.view_for(d.state, player)
         cars = " ".join(
             f"P{c.player}@{'-' if c.field is None else f'{c.field[0]},{c.field[1]}'}{g.DIRS[c.heading]}"
             + ("R" if c.roof else "")
@@ -479,7 +480,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             return
         encoding = _ENCODINGS[self._obs_version]
         size = encoding.OBS_SIZE
-        encoding.encode_view_into(kr.view_for(d.state, player), out[:size], self._options)
+        encoding.encode_view_into(GAME.view_for(d.state, player), out[:size], self._options)
         if history:
             n = self._players
             block = out[size:]

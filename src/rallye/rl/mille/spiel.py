@@ -44,6 +44,7 @@ import numpy as np
 import pyspiel
 
 from rallye import mille
+from rallye.mille import GAME
 from rallye.mille.cards import CARD_INDEX, CARDS
 from rallye.mille.edition import Edition
 from rallye.mille.state import OVER_PHASE, MilleState
@@ -151,7 +152,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if s is None or player != s.current:
             return []
         code = _CODE_BY_ID
-        return sorted([code[id(a)] for a in mille.legal_actions(s)])
+        return sorted([code[id(a)] for a in GAME.legal_actions(s)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._d.left
@@ -169,11 +170,12 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             if sum(left):
                 self._d = d._replace(deck=deck, left=tuple(left))
                 return
+            # (the engine's own new_match: the face deals from a seed, here chance dealt the deck)
             state = mille.new_match(d.edition, d.players, 0, deck=tuple(CARDS[i] for i in deck))
             self._d = d._replace(deck=deck, left=tuple(left), state=state, dealt=state)
             return
         s = d.state
-        after = mille.apply(s, mille.decode_action(int(action)))
+        after = GAME.apply(s, GAME.decode_action(int(action)))
         returns = None
         if after.hand_no != s.hand_no or after.phase == OVER_PHASE:
             pts = after.sheets[0].hand_totals
@@ -186,7 +188,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"Deal:{CARDS[action]}"
-        return str(mille.decode_action(int(action)))
+        return GAME.format_action(GAME.decode_action(int(action)))
 
     def __str__(self) -> str:
         d = self._d
@@ -246,7 +248,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         d = self._d
         if d.state is None:
             return f"P{player} dealing {len(d.deck)}"
-        v = mille.view_for(d.state, player)
+        v = GAME.view_for(d.state, player)
         tabs = " ".join(
             f"[S{i + 1} {t.km} {'/'.join(t.battle[-1:]) or '-'} {'/'.join(t.speed[-1:]) or '-'} "
             f"{','.join(t.safeties)} {','.join(t.coups)} {'|'.join(t.distance)}]"
@@ -266,7 +268,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if d.state is None:
             out.fill(0.0)
             return
-        view = mille.view_for(d.state, player)
+        view = GAME.view_for(d.state, player)
         if encoder is not None:
             encoder.encode_into(view, obs)
         else:
