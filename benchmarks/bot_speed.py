@@ -22,8 +22,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
+# a bot spec ("pimc/deals=160/...") is read as the strength ladder reads it
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "research"))
 from ladder import build
 
 from rallye import mille

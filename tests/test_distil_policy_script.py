@@ -1,4 +1,4 @@
-"""``benchmarks/distil_policy.py``: fits what the search measured, and writes weights the bot reads."""
+"""``research/distil_policy.py``: fits what the search measured, and writes weights the bot reads."""
 
 from __future__ import annotations
 

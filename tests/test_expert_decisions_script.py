@@ -1,4 +1,4 @@
-"""``benchmarks/expert_decisions.py``: one JSON line per searched decision, each readable back."""
+"""``research/expert_decisions.py``: one JSON line per searched decision, each readable back."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``benchmarks/fit_decision_leaf.py``: the rollouts' summaries, the fit of the decision
+"""``research/fit_decision_leaf.py``: the rollouts' summaries, the fit of the decision
 leaf to the oracle gains, and the choice it is judged by."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``benchmarks/ladder.py --hands-csv`` (one row per hand) and ``benchmarks/hand_starts.py``
+"""``research/ladder.py --hands-csv`` (one row per hand) and ``research/hand_starts.py``
 (what starting a hand is worth to each bot)."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmark_modules import BENCHMARKS, load
+from benchmark_modules import RESEARCH, load
 from rallye.sim.stats import t95
 
 hand_starts = load("hand_starts")
-LADDER = BENCHMARKS / "ladder.py"
+LADDER = RESEARCH / "ladder.py"
 
 
 def _ladder(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[str]:

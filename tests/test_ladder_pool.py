@@ -1,4 +1,4 @@
-"""``benchmarks/ladder_pool.py``: pooling ladder runs counts each game once and refuses to
+"""``research/ladder_pool.py``: pooling ladder runs counts each game once and refuses to
 mix two versions of a bot."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from benchmark_modules import BENCHMARKS, EXPERT_SPEC
+from benchmark_modules import EXPERT_SPEC, RESEARCH
 
 Capture = pytest.CaptureFixture[str]
 FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
@@ -27,7 +27,7 @@ def _write(path: Path, rows: Sequence[tuple[object, ...]]) -> Path:
 
 @pytest.fixture
 def pool(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.syspath_prepend(str(RESEARCH))
     import ladder_pool
 
     return ladder_pool
@@ -172,14 +172,14 @@ def test_seats_pairs_the_two_seat_orders_of_each_deal(pool: Any, tmp_path: Path,
     assert "x vs y by seat: no deal played in both seat orders" in capsys.readouterr().out
 
 
-ROOT = BENCHMARKS.parent
+ROOT = RESEARCH.parent
 
 
 def test_the_bot_notes_state_expert_s_record_as_its_files_hold_it(pool: Any) -> None:
     """Expert's record in the bot notes (``docs/bots.md``, "The 70 % goal") is what the committed runs
     hold: the record's command names every file of today's expert (the first filter's
     ``h16track_2[23]1000.csv`` aside), and the wins and games it states are the files'."""
-    results = ROOT / "benchmarks" / "results"
+    results = ROOT / "research" / "results"
     notes = (results / "README.md").read_text(encoding="utf-8")
     lead = "Today's expert's record: `ladder_pool.py "
     assert lead in notes, "the results README no longer gives the record's command"

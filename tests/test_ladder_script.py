@@ -1,4 +1,4 @@
-"""``benchmarks/ladder.py``: the per-game CSV pairs the two seat orders of every deal."""
+"""``research/ladder.py``: the per-game CSV pairs the two seat orders of every deal."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rallye import mille
 from rallye.agents.levels import CPU_LIMITS
 from rallye.core.values import attributes
 
-LADDER = Path(__file__).resolve().parents[1] / "benchmarks" / "ladder.py"
+LADDER = Path(__file__).resolve().parents[1] / "research" / "ladder.py"
 
 
 def _run(out: Path, workers: int = 1, resume: bool = False) -> tuple[str, list[dict[str, str]]]:

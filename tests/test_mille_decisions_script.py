@@ -1,4 +1,4 @@
-"""``benchmarks/mille_decisions.py``: the ``truehands-but-GROUP`` diagnostic hides exactly that
+"""``research/mille_decisions.py``: the ``truehands-but-GROUP`` diagnostic hides exactly that
 group's cards again and keeps every other hidden card where it truly is."""
 
 from __future__ import annotations

@@ -160,7 +160,7 @@ def test_the_town_tests_are_named_after_documented_clauses_and_named_in_the_docs
 def test_no_reference_to_the_rule_models_outside_the_repository() -> None:
     """``shared/rules`` is not part of the repository: code, tests and docs point to docs/rules."""
     hits = []
-    for folder in ("src", "tests", "docs", "benchmarks", "examples", "scripts"):
+    for folder in ("src", "tests", "docs", "benchmarks", "research", "examples", "scripts"):
         for path in (ROOT / folder).rglob("*"):
             built = "__pycache__" in path.parts or any(p.endswith(".egg-info") for p in path.parts)
             if path.is_file() and path.suffix in {".py", ".md", ""} and not built:

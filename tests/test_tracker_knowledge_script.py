@@ -1,4 +1,4 @@
-"""``benchmarks/tracker_knowledge.py``: it scores the tracker and the sampler on the same
+"""``research/tracker_knowledge.py``: it scores the tracker and the sampler on the same
 decisions, and the tracker knows the heuristic's hand better."""
 
 from __future__ import annotations

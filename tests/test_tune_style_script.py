@@ -1,4 +1,4 @@
-"""``benchmarks/tune_style.py``: the duplicate score of a style, and a climb that takes a
+"""``research/tune_style.py``: the duplicate score of a style, and a climb that takes a
 step only when it wins by ``z`` paired standard errors."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from benchmark_modules import BENCHMARKS, load
+from benchmark_modules import RESEARCH, load
 from rallye.agents.mille_heuristic import CLASSIC, FITTED, STYLES
 
 tune = load("tune_style")
@@ -64,7 +64,7 @@ def test_the_climb_takes_only_steps_that_win_clearly(monkeypatch: pytest.MonkeyP
 
 
 def test_check_plays_real_hands_and_a_bad_field_is_refused() -> None:
-    script = str(BENCHMARKS / "tune_style.py")
+    script = str(RESEARCH / "tune_style.py")
     cmd = [sys.executable, script, "--deals", "3", "--workers", "1", "--check", '{"hazard_keep": 45}']
     done = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120)
     # the weight is a float: the whole number given is taken as one

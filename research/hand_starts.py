@@ -13,9 +13,9 @@ compare: a bot whose difference is larger gains more from starting, or plays wor
 does not. Intervals are 95 %, the wider of the one over hands and the one clustered by deal
 (the hands of a deal's games are not independent)::
 
-    PYTHONPATH=src python benchmarks/ladder.py --pairs fitted:medium --matches 1000 \\
+    PYTHONPATH=src python research/ladder.py --pairs fitted:medium --matches 1000 \\
         --first-seed 600000 --hands-csv /tmp/hands.csv
-    PYTHONPATH=src python benchmarks/hand_starts.py /tmp/hands.csv
+    PYTHONPATH=src python research/hand_starts.py /tmp/hands.csv
 
 Several files pool (each hand once: a hand recorded twice, by a game cut short and played
 again, must be recorded the same; two different records of one hand are refused, naming

@@ -9,7 +9,7 @@ difference minus the banked difference) is fitted by least squares on the differ
 the features, on 70 % of the hands; the other 30 % report R^2 of the fit and of the
 hand-set estimate (``mille_search._estimate``) the search uses by default.
 
-    PYTHONPATH=src python benchmarks/fit_leaf.py --hands 40000 --workers 2
+    PYTHONPATH=src python research/fit_leaf.py --hands 40000 --workers 2
 
 Prints the R^2 table, then the ``WEIGHTS`` literal for ``mille_leaf.py``. Deterministic
 for a ``--first-seed``.

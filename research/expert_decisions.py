@@ -22,7 +22,7 @@ records (in a prototype); with this script they can be made again, and a policy 
 from them (the best published Mille Bornes bot wins 75.8 % with a distilled network) is the
 next step towards the 70 % goal (docs/bots.md, "Mille Bornes bots").
 
-    python benchmarks/expert_decisions.py --matches 100 --out /tmp/expert.jsonl
+    python research/expert_decisions.py --matches 100 --out /tmp/expert.jsonl
 """
 
 from __future__ import annotations

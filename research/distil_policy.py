@@ -1,6 +1,6 @@
 """Fit the ``distilled`` bot's weights to ``expert``'s recorded estimates.
 
-Reads JSON-lines files written by ``benchmarks/expert_decisions.py`` (one line per searched
+Reads JSON-lines files written by ``research/expert_decisions.py`` (one line per searched
 decision of ``expert``: its view, its candidates with the ``fitted`` heuristic's choice
 first, and each alternative's paired gain over that choice with its standard error), and
 fits the linear model of :mod:`rallye.agents.mille_distilled`: for every measured
@@ -19,8 +19,8 @@ Expert's own choice is printed too, for scale: a policy cannot beat the estimate
 fitted to. Then it fits the chosen setting (the best on the judging half, or ``--lam`` and
 ``--margin``) on every decision and writes the weights file ``--out``:
 
-    python benchmarks/expert_decisions.py --matches 240 --first-seed 400000 --out /tmp/exp.jsonl
-    python benchmarks/distil_policy.py /tmp/exp.jsonl --out src/rallye/agents/data/distilled_wm2006.json
+    python research/expert_decisions.py --matches 240 --first-seed 400000 --out /tmp/exp.jsonl
+    python research/distil_policy.py /tmp/exp.jsonl --out src/rallye/agents/data/distilled_wm2006.json
 
 The weights name the editions they are for (``--editions``, by default those of the
 records); on any other edition the ``distilled`` bot plays the heuristic's move.
@@ -158,7 +158,7 @@ def mean_se(xs: Sequence[float]) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("records", nargs="+", type=Path, help="JSON-lines files of benchmarks/expert_decisions.py")
+    ap.add_argument("records", nargs="+", type=Path, help="JSON-lines files of research/expert_decisions.py")
     ap.add_argument("--out", type=Path, help="the weights file written (fitted on every decision)")
     ap.add_argument("--lams", default="10,30,100,300", help="ridge penalties tried")
     ap.add_argument("--margins", default="0,10,20,40", help="margins tried, in points")

@@ -10,7 +10,7 @@ against 20 deals of the sampler the searches use otherwise
 inferences). Prints the means, and how often the particles started afresh (the hands'
 first decisions included)::
 
-    PYTHONPATH=src python benchmarks/tracker_knowledge.py --hands 20 --first-seed 1
+    PYTHONPATH=src python research/tracker_knowledge.py --hands 20 --first-seed 1
 
 The true hand is read from the state only to score the two guesses; neither sees it.
 """

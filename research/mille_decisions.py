@@ -25,7 +25,7 @@ heuristic's), so it ranks search settings cheaply; game results (``ladder.py``) 
 proof. "oracle best" is the mean gain of the best candidate by the oracle values: an upper
 bound for a bot choosing among those candidates, biased upwards by the oracle's own noise.
 
-    PYTHONPATH=src python benchmarks/mille_decisions.py --hands 12 --rollouts 160 \\
+    PYTHONPATH=src python research/mille_decisions.py --hands 12 --rollouts 160 \\
         --bots medium,hard,expert --cache /tmp/positions.pkl
 
 Bots are registered names or ``pimc/key=value/...`` (see ``ladder.py``); levels play their
@@ -320,7 +320,7 @@ def gains_of(
     return gains, times, changed
 
 
-def _interval(xs: Sequence[float]) -> str:
+def interval(xs: Sequence[float]) -> str:
     if not xs:
         return "   n/a (no position scored)"
     m = statistics.fmean(xs)
@@ -341,14 +341,14 @@ def score(
     outside = len(gains) - len(scored)
     times.sort()
     line = (
-        f"{spec:>14}  gain/decision {_interval(scored)}  changed {changed}/{len(data)}"
+        f"{spec:>14}  gain/decision {interval(scored)}  changed {changed}/{len(data)}"
         + (f" ({outside} outside the candidates)" if outside else "")
         + f"  s/decision mean {statistics.fmean(times):.3f} p95 {times[int(0.95 * (len(times) - 1))]:.3f}"
         f" max {times[-1]:.3f}"
     )
     if first is not None:
         diffs = [g - f for g, f in zip(gains, first, strict=True) if g is not None and f is not None]
-        line += f"  vs first {_interval(diffs)}"
+        line += f"  vs first {interval(diffs)}"
     return line, gains
 
 

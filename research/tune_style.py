@@ -9,14 +9,14 @@ standard errors of the paired difference; a taken step is repeated while it keep
 winning. Later rounds halve the steps. Every trial is printed, and the end prints the
 style as Python and as JSON.
 
-    PYTHONPATH=src python benchmarks/tune_style.py --start fitted --deals 3000 --rounds 2
-    PYTHONPATH=src python benchmarks/tune_style.py --start climbed --only km_surplus,d200_keep
-    PYTHONPATH=src python benchmarks/tune_style.py --check '{"hazard_keep": 45}' --deals 2000
+    PYTHONPATH=src python research/tune_style.py --start fitted --deals 3000 --rounds 2
+    PYTHONPATH=src python research/tune_style.py --start climbed --only km_surplus,d200_keep
+    PYTHONPATH=src python research/tune_style.py --check '{"hazard_keep": 45}' --deals 2000
 
 ``--check JSON`` plays one style (the start style with these fields changed) against the
 start style on the deals and prints the paired margin and hands won; nothing is climbed.
 Climbing on one set of deals overfits it a little: check the result on fresh seeds, in
-matches, with ``benchmarks/ladder.py`` (the style goes in ``STYLES`` under a name). Not a
+matches, with ``research/ladder.py`` (the style goes in ``STYLES`` under a name). Not a
 test: a climb plays some hundred thousand hands (about 10 s per 6,000 on two cores).
 """
 

@@ -6,12 +6,12 @@ B A B A; the start player is rolled by the game). Prints per pairing the upper l
 share of the decided games with a 95 % Wilson interval, and the games ended by the turn
 limit::
 
-    python benchmarks/kr_ladder.py --games 100 [--pairs hard:medium,...] [--workers 2]
+    python research/kr_ladder.py --games 100 [--pairs hard:medium,...] [--workers 2]
 
 Speed: the time per decision of each level on one core (mean, median, 95th percentile
 and max), over every decision and over the decisions where the search ran::
 
-    python benchmarks/kr_ladder.py --speed [--games 4] [--players 2,4,5]
+    python research/kr_ladder.py --speed [--games 4] [--players 2,4,5]
 
 Everything is seeded (``--seed``); the search levels use no clock (their work is
 bounded by their candidate count), so the ladder figures reproduce on any machine (the

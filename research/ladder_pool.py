@@ -7,7 +7,7 @@ two seat orders of a deal are not independent) and the one reported, the wider o
 (``rallye.sim.stats.rate_ci95``, as a tournament reports); and A's mean margin per game
 averaged per deal, with its 95 % interval over the deals.
 
-    python benchmarks/ladder_pool.py /tmp/ladder101.csv /tmp/ladder111.csv ...
+    python research/ladder_pool.py /tmp/ladder101.csv /tmp/ladder111.csv ...
 
 A game is the row's (A, B, deal seed, A's seat). The same game in two files with the same
 result is counted once (a file given twice, or a run repeated at the same seeds); with a
@@ -24,7 +24,7 @@ on them, and the difference in win rate and in margin a game (first files minus
 independent (``rallye.sim.stats.clustered_mean_ci95``: the wider of the clustered-by-deal
 and the per-game interval):
 
-    python benchmarks/ladder_pool.py /tmp/th_181000.csv --against /tmp/expert_181000.csv
+    python research/ladder_pool.py /tmp/th_181000.csv --against /tmp/expert_181000.csv
 
 **Against a goal** (``--goal RATE``, a win rate such as ``0.7``): per pairing, whether A's
 reported interval (the wider one above) lies wholly above the goal (shown), wholly below
@@ -32,14 +32,14 @@ it, or holds it (not shown); and while it holds it, how many games in all would 
 Wilson's interval clear of the goal were A's true rate the rate measured (at a rate not
 above the goal, none would):
 
-    python benchmarks/ladder_pool.py benchmarks/results/h16track_3*.csv --goal 0.7
+    python research/ladder_pool.py research/results/h16track_3*.csv --goal 0.7
 
 **By seat** (``--seats``): per pairing, over the deals played in both seat orders, A's win
 rate from seat 0 (which starts the first, third and fifth hands) and from seat 1, and the
 difference, paired by deal: the mean over the deals of A's result from seat 0 less its result
 from seat 1, with its 95 % interval over the deals (and the same for A's margin):
 
-    python benchmarks/ladder_pool.py benchmarks/results/h16track_5*.csv --seats
+    python research/ladder_pool.py research/results/h16track_5*.csv --seats
 """
 
 from __future__ import annotations

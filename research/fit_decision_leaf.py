@@ -3,9 +3,9 @@
 of a hand.
 
 The search ranks two moves on the same deal by the difference of two leaves; the
-rest-of-hand leaf (``benchmarks/fit_leaf.py``) predicts the level of a hand twice as well as
+rest-of-hand leaf (``research/fit_leaf.py``) predicts the level of a hand twice as well as
 the hand-set estimate and ranks moves no better. This script fits the leaf to what ranking
-needs. It reads the positions of ``benchmarks/mille_decisions.py`` caches (true states,
+needs. It reads the positions of ``research/mille_decisions.py`` caches (true states,
 and for each of the classic heuristic's best candidates its oracle value: the mean margin
 of 160 rollouts to the end of the hand on the true hidden cards). For each position, each
 candidate is played and followed by the classic heuristic for every seat for
@@ -23,7 +23,7 @@ unless one is ahead), against the hand-set estimate (``mille_search._estimate``)
 same rollouts. This is an idealized choice (true hands, the classic heuristic's
 candidates); ``mille_decisions.py`` with ``pimc/.../leaf=decisions`` judges the search.
 
-    PYTHONPATH=src python benchmarks/fit_decision_leaf.py /tmp/pos50k.pkl /tmp/pos60k.pkl \\
+    PYTHONPATH=src python research/fit_decision_leaf.py /tmp/pos50k.pkl /tmp/pos60k.pkl \\
         /tmp/pos70k.pkl --summaries /tmp/decision_leaf.pkl
 
 The caches are those of ``mille_decisions.py --hands 96 --first-seed 50000``, ``--hands 64
@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from mille_decisions import _interval
+from mille_decisions import interval
 
 from rallye.agents.mille_leaf import DECISION_FEATURES, banked, decision_features
 from rallye.agents.mille_search import _estimate, hand_outcome, heuristic_policy, pile_counts
@@ -162,10 +162,10 @@ def main() -> None:
             hand_set, fitted = choice_gains(per_cache[i], w)
             pooled.append(fitted - hand_set)
             print(
-                f"  {path}: {len(hand_set)} positions  hand-set {_interval(list(hand_set))}"
-                f"  fitted {_interval(list(fitted))}  paired {_interval(list(fitted - hand_set))}"
+                f"  {path}: {len(hand_set)} positions  hand-set {interval(list(hand_set))}"
+                f"  fitted {interval(list(fitted))}  paired {interval(list(fitted - hand_set))}"
             )
-        print(f"  pooled paired {_interval(list(np.concatenate(pooled)))}")
+        print(f"  pooled paired {interval(list(np.concatenate(pooled)))}")
     w = fit([s for c in per_cache for s in c], args.ridge)
     print("# fmt: off\nDECISION_WEIGHTS: dict[tuple[str, int], tuple[float, ...]] = {")
     print('    ("wm2006", 2): (')

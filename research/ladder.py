@@ -6,8 +6,8 @@ luck of the deal cancels out. Prints, per pairing, A's win rate with a 95 % Wils
 interval (a drawn hand counts half) and A's mean point margin per game with a 95 %
 interval computed over the duplicate pairs (the two games of a deal are not independent).
 
-    PYTHONPATH=src python benchmarks/ladder.py --matches 20 --workers 2
-    PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --hands --matches 200
+    PYTHONPATH=src python research/ladder.py --matches 20 --workers 2
+    PYTHONPATH=src python research/ladder.py --pairs expert:medium --hands --matches 200
 
 ``--csv FILE`` also writes one row per game (pairing, deal seed, A's seat, A's result and
 points, B's points, hands), so two runs on the same seeds can be compared deal by deal.
@@ -18,7 +18,7 @@ their rows are appended (a file that is not such a CSV, or holds one game with t
 results, is refused before any game is played, naming the line). Without ``--resume`` a
 file that already holds games is refused, not overwritten::
 
-    PYTHONPATH=src python benchmarks/ladder.py --pairs expert:medium --exact --matches 400 \
+    PYTHONPATH=src python research/ladder.py --pairs expert:medium --exact --matches 400 \
         --first-seed 341000 --csv /tmp/expert_341000.csv --resume
 
 ``--hands-csv FILE`` writes one row per *hand* of every game (:data:`HAND_FIELDS`: the
@@ -26,7 +26,7 @@ game's deal seed and A's seat, the hand's number from 1, whether A started it, b
 points and match totals, who completed the trip or called an extension), written before the
 game's ``--csv`` row, so a game in that file has all its hands here (``--resume`` appends
 to it as well; a game cut short and played again repeats its rows, the same ones). What
-starting a hand is worth to each bot: ``benchmarks/hand_starts.py FILE``.
+starting a hand is worth to each bot: ``research/hand_starts.py FILE``.
 
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
 keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
@@ -35,7 +35,7 @@ keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=cl
 
 A diagnostic, not a bot: ``truehands:SPEC`` (``SPEC`` a level or a ``pimc`` spec) is that
 search given the opponent's *true* hand at every decision, only the draw pile's order
-reshuffled (``TrueHands`` of ``benchmarks/mille_decisions.py``; ``truehands-but-GROUP:SPEC``
+reshuffled (``TrueHands`` of ``research/mille_decisions.py``; ``truehands-but-GROUP:SPEC``
 hides one group of cards again, as there). It cheats; what it wins over ``SPEC`` on the
 same deals is the most that reading the hidden cards better could add to that search in
 play: ``--pairs truehands:expert:medium --exact``.

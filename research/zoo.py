@@ -1,0 +1,221 @@
+"""Mille Bornes levels against the opponent zoo, and the ladder, at every table size.
+
+One command for issue #63's tables: each level sits at one side of the table (both or all
+seats of that side in a team edition) and every other side is played by one opponent —
+a zoo style (``--against zoo``, the default: the six styles of ``rallye.agents`` named
+``zoo-*``) or the level below it (``--against below``: the ladder easy < medium < hard <
+expert, easy against random). Whole matches, duplicate deals: every deal is played once with
+the level at each side in turn, and the same deals serve every level and opponent of a size,
+so two levels' rows are paired deal by deal.
+
+Per cell (size, level, opponent): the level's share of the matches won (a shared win counts
+its share), its 95 % interval (the wider of Wilson's and the one clustered by deal, as
+``rallye tournament`` reports), the fair share (one over the number of sides) and the goal,
+1.5 times the fair share (2 players 75 %, 3 players 50 %, 4 players in teams 75 %, 6 players
+in three teams 50 %); a cell is *shown* when its interval lies wholly above the goal,
+*missed* when wholly below, else *open*. For the ladder the line is the fair share: a step is
+shown when the upper level's interval lies above it.
+
+    python research/zoo.py --edition wm2006 --sizes 2,3,4,6 --levels hard,expert --deals 50
+    python research/zoo.py --against below --sizes 3 --deals 100 --json
+
+Bots play their whole count budgets (``exact``: no CPU ceiling), so a run's figures are the
+same on any machine and any number of ``--workers``. ``--csv FILE`` writes one row per match
+(to pool runs or pair them later).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rallye.agents.base import LEVELS, agent_names
+from rallye.core.errors import GameError
+from rallye.core.rng import derive_seed
+from rallye.mille import get_edition
+from rallye.sim.play import MatchJob, MatchResult
+from rallye.sim.runner import run_jobs
+from rallye.sim.stats import rate_ci95
+
+#: the opponents of ``--against below``: each level's lower neighbour
+BELOW = {"easy": "random", "medium": "easy", "hard": "medium", "expert": "hard"}
+GOAL_FACTOR = 1.5
+
+
+def zoo_styles() -> tuple[str, ...]:
+    """The zoo's styles, as the bots are named (``zoo-racer``, ...)."""
+    return tuple(n for n in agent_names("mille") if n.startswith("zoo-"))
+
+
+@dataclass(frozen=True)
+class Cell:
+    size: int
+    level: str
+    opponent: str
+
+
+def opponents(against: str, level: str) -> list[str]:
+    if against == "zoo":
+        return list(zoo_styles())
+    if against == "below":
+        return [BELOW[level]]
+    names = [a.strip() for a in against.split(",") if a.strip()]
+    known = set(agent_names("mille"))
+    for n in names:
+        if n not in known:
+            raise ValueError(f"unknown bot {n!r}; bots are {', '.join(sorted(known))}")
+    return names
+
+
+def jobs_for(
+    edition: str, sizes: Sequence[int], levels: Sequence[str], against: str, deals: int, seed: int
+) -> tuple[list[MatchJob], dict[int, tuple[Cell, int, int]]]:
+    """Every match of the run, and per match index its cell, deal and the level's side."""
+    ed = get_edition(edition)
+    jobs: list[MatchJob] = []
+    where: dict[int, tuple[Cell, int, int]] = {}
+    for size in sizes:
+        sides = ed.sides_for(size)
+        for level in levels:
+            for opp in opponents(against, level):
+                cell = Cell(size, level, opp)
+                for deal in range(deals):
+                    game_seed = derive_seed("zoo", seed, edition, size, deal)
+                    for side in range(len(sides)):
+                        seat_bots = tuple(level if s in sides[side] else opp for s in range(size))
+                        index = len(jobs)
+                        bot_seeds = tuple(
+                            derive_seed("zoo-bot", seed, edition, size, deal, side, s, level, opp) for s in range(size)
+                        )
+                        jobs.append(MatchJob(index, "mille", size, seat_bots, game_seed, bot_seeds, edition=edition))
+                        where[index] = (cell, deal, side)
+    return jobs, where
+
+
+def summarize(
+    edition: str, against: str, results: Sequence[MatchResult], where: dict[int, tuple[Cell, int, int]]
+) -> list[dict[str, Any]]:
+    """One row per cell, in the order the cells were scheduled."""
+    per_cell: dict[Cell, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    order: list[Cell] = []
+    for r in results:
+        cell, deal, side = where[r.index]
+        if cell not in per_cell:
+            order.append(cell)
+        per_cell[cell][deal].append(r.side_scores()[side])
+    rows = []
+    ed = get_edition(edition)
+    for cell in order:
+        clusters = [(sum(v), len(v)) for v in per_cell[cell].values()]
+        won = sum(s for s, _ in clusters)
+        n = sum(t for _, t in clusters)
+        lo, hi = rate_ci95(clusters)
+        n_sides = len(ed.sides_for(cell.size))
+        fair = 1.0 / n_sides
+        line = fair if against == "below" else min(1.0, GOAL_FACTOR * fair)
+        status = "shown" if lo > line else "missed" if hi < line else "open"
+        rows.append(
+            {
+                "edition": edition,
+                "players": cell.size,
+                "sides": n_sides,
+                "level": cell.level,
+                "opponent": cell.opponent,
+                "matches": n,
+                "deals": len(clusters),
+                "won": won,
+                "rate": won / n,
+                "low": lo,
+                "high": hi,
+                "fair": fair,
+                "line": line,
+                "status": status,
+            }
+        )
+    return rows
+
+
+def print_table(rows: Sequence[dict[str, Any]], against: str) -> None:
+    line_name = "fair share" if against == "below" else "goal (1.5x fair)"
+    size = None
+    for row in rows:
+        if row["players"] != size:
+            size = row["players"]
+            print(
+                f"\n{row['edition']}, {size} players, {row['sides']} sides: the level's share of the matches won"
+                f" (95 % interval), against {line_name} {row['line']:.0%}"
+            )
+        print(
+            f"  {row['level']:>8} vs {row['opponent']:<13} {row['rate']:6.1%} [{row['low']:.1%}, {row['high']:.1%}]"
+            f"  {row['matches']:>5} matches  {row['status']}"
+        )
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        return [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"sizes are player counts separated by commas, not {text!r}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--edition", default="wm2006")
+    p.add_argument("--sizes", type=_sizes, default=None, help="player counts (default: every count of the edition)")
+    p.add_argument("--levels", default=",".join(LEVELS), help="levels to measure (default: all four)")
+    p.add_argument("--against", default="zoo", help="'zoo' (default), 'below' (the ladder) or bot names")
+    p.add_argument("--deals", type=_positive, default=20, help="duplicate deals per cell (default 20)")
+    p.add_argument("--seed", type=int, default=63)
+    p.add_argument("--workers", type=_positive, default=None, help="processes (default: every core)")
+    p.add_argument("--csv", metavar="FILE", help="one row per match")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = p.parse_args(argv)
+    try:
+        ed = get_edition(args.edition)
+        sizes = args.sizes or list(ed.players)
+        for n in sizes:
+            ed.sides_for(n)
+        levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
+        for lv in levels:
+            if lv not in LEVELS:
+                raise ValueError(f"unknown level {lv!r}; levels are {', '.join(LEVELS)}")
+            opponents(args.against, lv)
+        out = open(args.csv, "w", newline="", encoding="utf-8") if args.csv else None  # noqa: SIM115
+    except (ValueError, OSError, GameError) as exc:  # a ConfigError names the edition's player counts
+        p.exit(2, f"{p.prog}: error: {exc}\n")
+    jobs, where = jobs_for(ed.key, sizes, levels, args.against, args.deals, args.seed)
+    print(f"{len(jobs)} matches ...", file=sys.stderr)
+    start = time.perf_counter()
+    results = run_jobs(jobs, workers=args.workers)
+    if out is not None:
+        with out:
+            w = csv.writer(out)
+            w.writerow(["players", "level", "opponent", "deal", "side", "seed", "level_share"])
+            for r in results:
+                cell, deal, side = where[r.index]
+                w.writerow([cell.size, cell.level, cell.opponent, deal, side, r.seed, r.side_scores()[side]])
+    rows = summarize(ed.key, args.against, results, where)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        print_table(rows, args.against)
+        print(f"\n{len(jobs)} matches in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
