@@ -169,6 +169,8 @@ class MilleVector:
 
 
 class MilleVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """:class:`MilleVector` behind Gymnasium's ``VectorEnv`` API (see the module)."""
+
     metadata: dict[str, Any] = {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012 - gymnasium declares it an instance attribute
 
     def __init__(
