@@ -188,7 +188,7 @@ def _drawn_since(view: MilleView, seat: int, later: Sequence[Event]) -> int:
     """Cards ``seat`` has drawn during the events ``later`` (one per turn begun, one for
     each coup fourré's replacement), and for the turn now begun if it is theirs."""
     drawn = sum(1 for x in later if x.seat == seat and (x.kind in _TURN_KINDS or x.kind == "coup_fourre"))
-    if seat == view.current and view.phase == "play":
+    if seat == view.current and view.phase == PLAY_PHASE:
         drawn += 1  # the engine drew for the player to act
     return drawn
 

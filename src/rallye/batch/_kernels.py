@@ -228,7 +228,7 @@ def ends_on_empty(g: Row, cfg: Row) -> bool:
 
 @njit(cache=True)
 def lay_safety(g: Row, side: int, card: int, coup: bool) -> None:
-    """[core: Safeties] a matching hazard on top goes to the discard pile."""
+    """[core: safety] a matching hazard on top goes to the discard pile."""
     base = side_base(side)
     n = g[base + S_BATLEN]
     if n > 0:
@@ -327,7 +327,7 @@ def score_hand(g: Row, cfg: Row, completed_by: int) -> None:
 @njit(cache=True)
 def end_hand(g: Row, cfg: Row, completed_by: int) -> None:
     """Score the hand; then the match is over, or ``NEEDDEAL`` asks the step to deal the
-    next hand (:func:`rallye.mille.engine._end_hand`)."""
+    next hand (:func:`rallye.mille.engine.start_hand`)."""
     score_hand(g, cfg, completed_by)
     n_sides = cfg[C_S]
     for s in range(n_sides):
@@ -363,7 +363,7 @@ def end_hand(g: Row, cfg: Row, completed_by: int) -> None:
                 if g[TOTALS + s] == top:
                     leaders += 1
                     winners = 1 << s
-            if leaders != 1:  # [core: The match, Resolution] an exact tie plays another hand
+            if leaders != 1:  # [core: match, Resolution (match tie)] an exact tie plays another hand
                 winners = 0
     if winners:
         g[RES_WINNERS] = winners
@@ -424,7 +424,7 @@ def end_turn(g: Row, cfg: Row, extra: bool) -> None:
         return
     nxt = next_seat(g, cfg, seat)
     if nxt < 0:
-        end_hand(g, cfg, -1)  # [core: Empty draw pile, Resolution]
+        end_hand(g, cfg, -1)  # [core: empty draw pile, Resolution (empty draw pile)]
     else:
         begin_turn(g, cfg, nxt, 0, False)
 
@@ -559,7 +559,7 @@ def legal_codes(g: Row, cfg: Row, out: Row) -> int:
 # -- applying --------------------------------------------------------------------------
 @njit(cache=True)
 def reached_target(g: Row, cfg: Row, seat: int) -> None:
-    """[core: End of the trip] the hand ends, unless the player may extend."""
+    """[core: end of trip] the hand ends, unless the player may extend."""
     side = cfg[C_SIDEOF + seat]
     if (
         cfg[C_EXALLOWED]

@@ -36,11 +36,11 @@ from rallye.core.rng import Rng, derive_seed
 from rallye.mille.actions import NUM_ACTIONS, decode_action
 from rallye.mille.cards import CARD_INDEX, CARDS, DISTANCES, SAFETIES, SPEED_LIMIT
 from rallye.mille.edition import SCORE_LINES, Edition, get_edition
-from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, MilleState, ScoreSheet, Tableau
+from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, MilleState, Phase, ScoreSheet, Tableau
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-_PHASES = {PLAY_PHASE: k.PLAY_PHASE, EXTEND_PHASE: k.EXTEND_PHASE, OVER_PHASE: k.OVER_PHASE}
+_PHASES: dict[Phase, int] = {PLAY_PHASE: k.PLAY_PHASE, EXTEND_PHASE: k.EXTEND_PHASE, OVER_PHASE: k.OVER_PHASE}
 _PHASE_NAMES = {v: name for name, v in _PHASES.items()}
 _BATTLE_CARDS = frozenset({"ROLL", "STOP", "OUT_OF_GAS", "GASOLINE", "FLAT_TIRE", "SPARE_TIRE", "ACCIDENT", "REPAIRS"})
 _SPEED_CARDS = frozenset({SPEED_LIMIT, "END_OF_LIMIT"})
@@ -374,7 +374,7 @@ class MilleBatch:
         cur[self.rows[:, k.PHASE] == k.OVER_PHASE] = -1
         return cur
 
-    def phase(self, game: int) -> str:
+    def phase(self, game: int) -> Phase:
         return _PHASE_NAMES[int(self.rows[self._game(game), k.PHASE])]
 
     def match_seed(self, game: int) -> int:

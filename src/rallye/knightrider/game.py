@@ -26,6 +26,7 @@ from rallye.knightrider.engine import (
     is_over,
     legal_actions,
     new_game,
+    winners,
 )
 from rallye.knightrider.sampling import legal_from_view
 from rallye.knightrider.state import RULES, Options, State
@@ -109,8 +110,7 @@ class KnightRiderGame(Game[State, Action, View]):
         return is_over(state)
 
     def outcome(self, state: State) -> Outcome:
-        winners = () if state.winner is None else (state.winner,)
-        return Outcome(sides=tuple((s,) for s in range(state.players)), winners=winners)
+        return Outcome(sides=tuple((s,) for s in range(state.players)), winners=winners(state))
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

@@ -3,52 +3,32 @@
 from __future__ import annotations
 
 import argparse
-import io
 import itertools
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hotseat import ClearingConsole, assert_each_person_alone
 from rich.console import Console
+from tests.tui.helpers import feed, recording_console
+from tests.tui.hotseat import ClearingConsole, hot_seat_input
 
 from rallye.agents import base as agents_base
 from rallye.core.record import read_jsonl
 from rallye.i18n import translator
 from rallye.mille.edition import LANGUAGES
 from rallye.mille.record import replay_file
-from rallye.mille.view import MilleView
-from rallye.tui import mille_app, render
-from rallye.tui.mille_app import MilleSession, run_session
+from rallye.tui.mille.app import MilleSession, run_session
 from rallye.tui.play import play_mille, resolve_bots
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 
 
 def console() -> Console:
-    return Console(file=io.StringIO(), width=120, record=True, color_system=None, force_terminal=False)
-
-
-def feed(lines: Iterable[str], limit: int = 100_000) -> Callable[[str], str]:
-    """An input function answering with ``lines`` then EOF; more than ``limit`` reads fails."""
-    it = iter(lines)
-    count = 0
-
-    def read(prompt: str) -> str:
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise AssertionError("the loop asked for too many lines")
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
+    return recording_console(120)
 
 
 #: the pause between hands, in every language (a move typed there is not taken for Enter)
@@ -97,7 +77,7 @@ def test_full_two_player_match_choosing_1_shows_hand_and_wm2006_score_sheet() ->
 def test_core_rolling_refused_move_names_the_rule_and_loses_nothing() -> None:
     # seed 1: P1 holds D100 at the start but nobody is rolling yet [core: Rolling]
     session = MilleSession.new("wm2006", 2, 1, 0, ["random"])
-    before = session.recorder.state
+    before = session.state
     assert "D100" in session.view().hand
     c = console()
     run_session(session, feed(["play D100", "attack 1 ACCIDENT", "attack 9 STOP", "quit", ""]), c, lang="en")
@@ -106,8 +86,8 @@ def test_core_rolling_refused_move_names_the_rule_and_loses_nothing() -> None:
     assert "refused: 'attack 1 ACCIDENT': hazards go onto an opposing side, not your own" in out
     assert "not understood: 'attack 9 STOP': that is not a move (see 'help')" in out
     assert "[rule:" not in out  # the engine's own line is not shown (issue 65, item 8)
-    assert session.recorder.state == before  # nothing was played
-    assert not any(line["type"] == "action" for line in session.recorder.lines)
+    assert session.state == before  # nothing was played
+    assert not any(line["type"] == "action" for line in session.lines)
 
 
 def test_number_out_of_range_and_unknown_words_are_explained() -> None:
@@ -121,22 +101,6 @@ def test_number_out_of_range_and_unknown_words_are_explained() -> None:
     assert "attack 2 STOP" in out  # the help text
     assert "No hand has been scored yet." in out
     assert "Bye." in out
-
-
-def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
-    path = tmp_path / "game.jsonl"
-    session = MilleSession.new("hu", 3, 5, 1, ["random", "random"])
-    c = console()
-    run_session(session, feed(["1", "2", "1", "1", f"save {path}", "quit", "n"]), c, lang="en")
-    assert f"saved to {path}" in c.export_text()
-    moves = sum(1 for line in session.recorder.lines if line["type"] == "action")
-    assert moves >= 4
-    resumed, replay = MilleSession.resume(path)
-    assert not replay.finished
-    assert resumed.recorder.state == session.recorder.state
-    assert resumed.human_seat == 1
-    assert resumed.bot_names == session.bot_names == ("random", None, "random")
-    assert resumed.view() == session.view()
 
 
 def test_resume_through_the_command_continues_and_saves_back(tmp_path: Path) -> None:
@@ -177,41 +141,6 @@ def test_eof_without_save_file_says_nothing_was_saved() -> None:
     c = console()
     assert play_mille(play_args(seed=8), c, feed([])) == 0
     assert "the game was not saved" in c.export_text()
-
-
-def test_the_terminal_renders_only_the_humans_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[object] = []
-    real = render.render_screen
-
-    def spy(view: object, *a: object, **k: object) -> object:
-        seen.append(view)
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(mille_app, "render_screen", spy)
-    session = MilleSession.new("wm2006", 4, 2, 2, ["random"] * 3)
-    run_session(session, feed(["1"] * 40 + ["quit", ""]), console(), lang="en")
-    assert len(seen) >= 10
-    assert all(isinstance(v, MilleView) and v.seat == 2 for v in seen)
-
-
-def test_bots_are_asked_with_their_own_views(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[tuple[int, int]] = []
-
-    class Spy:
-        name = "spy"
-
-        def __init__(self, seed: int) -> None:
-            self.rng = agents_base.RandomAgent(seed)
-
-        def choose(self, view: object, legal: object) -> object:
-            assert isinstance(view, MilleView)
-            asked.append((view.seat, view.current))
-            return self.rng.choose(view, legal)  # type: ignore[arg-type]
-
-    monkeypatch.setitem(agents_base._REGISTRY, ("mille", "spy"), Spy)
-    session = MilleSession.new("meilen", 3, 4, 0, ["spy", "spy"])
-    run_session(session, feed(["1"] * 15 + ["quit", ""]), console(), lang="en")
-    assert asked and all(seat == current and seat != 0 for seat, current in asked)
 
 
 def test_team_game_labels_sides_and_seat_two() -> None:
@@ -321,7 +250,7 @@ def test_knightrider_without_its_app_is_a_clear_error(
 ) -> None:
     from rallye.tui import play
 
-    monkeypatch.setitem(sys.modules, "rallye.tui.knightrider_app", None)
+    monkeypatch.setitem(sys.modules, "rallye.tui.knightrider.app", None)
     assert play.run_play(play_args(game="knightrider")) == 2
     assert "Knight Rider terminal play is not available" in capsys.readouterr().err
 
@@ -357,47 +286,6 @@ def test_python_m_rallye_play_in_a_subprocess_quits_cleanly() -> None:
     assert proc.stderr == ""
 
 
-def hot_seat_input(log: list[object], move: str = "1", limit: int = 20_000) -> Callable[[str], str]:
-    """Enter at each 'pass the keyboard' prompt, ``move`` at every other one."""
-    count = 0
-
-    def read(prompt: str) -> str:
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise EOFError
-        if "press Enter" in prompt:
-            log.append(("pass", prompt))
-            return ""
-        return move
-
-    return read
-
-
-def test_several_humans_at_one_keyboard_see_only_their_own_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    log: list[object] = []
-    real = render.render_screen
-
-    def spy(view: MilleView, *a: object, **k: object) -> object:
-        log.append(("screen", view.seat))
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(mille_app, "render_screen", spy)
-    session = MilleSession.new("meilen", 3, 21, (0, 2), ["random"])
-    assert session.bot_names == (None, "random", None)
-    c = ClearingConsole(log)
-    assert run_session(session, hot_seat_input(log), c, lang="en") == 0
-    assert session.over
-    screens = [e for e in log if isinstance(e, tuple) and e[0] == "screen"]
-    assert {s for _, s in screens} == {0, 2}  # both people played, the bot's seat never shown
-    # between two clears of the screen only one person's cards were ever shown, and every
-    # change of person went through the pass screen, which names the next one
-    assert_each_person_alone(log)
-    out = c.export_text()
-    assert "Pass the keyboard to P1 (human)" in out and "Pass the keyboard to P3 (human)" in out
-    assert "People at this keyboard: P1 (human), P3 (human)" in out
-
-
 def test_humans_option_saves_and_resumes_both_people(tmp_path: Path) -> None:
     path = tmp_path / "hot.jsonl"
     log: list[object] = []
@@ -406,7 +294,7 @@ def test_humans_option_saves_and_resumes_both_people(tmp_path: Path) -> None:
     assert play_mille(args, c, hot_seat_input(log, limit=12)) == 0
     header = read_jsonl(path)[0][1]
     assert header["tui"] == {"human_seat": 0, "bots": [None, "random", None], "human_seats": [0, 2]}
-    resumed, _ = MilleSession.resume(path)
+    resumed = MilleSession.resume(path)
     assert resumed.human_seats == (0, 2) and resumed.bot_names == (None, "random", None)
 
 

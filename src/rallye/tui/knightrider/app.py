@@ -1,18 +1,16 @@
-"""Knight Rider in the terminal: a session (the controller) and the input loop.
+"""Knight Rider in the terminal: its session and its loop's screens, menus and commands.
 
-:class:`KRSession` holds the game in a :class:`~rallye.knightrider.record.Recorder` and
-the bots; it hands the terminal the human's view only (``view_for(state, human_seat)``)
-and asks each bot with that bot's own view and the legal actions. :func:`run_session` is
-the loop: it renders views, reads lines through an injectable ``input_fn`` and prints to
-a rich ``Console``, so tests drive it with a list of lines and a recording console.
+:class:`KRSession` is the one terminal controller (:class:`rallye.tui.session.GameSession`)
+on Knight Rider's game face, with the game's own ways to start (players, the variants) and
+the ``rallye play knightrider`` options that deal a game again. :func:`run_session` is the
+loop: it renders the view of the person at the keyboard, reads lines through an injectable
+``input_fn`` and prints to a rich ``Console``, so tests drive it with a list of lines and a
+recording console.
 
-A save file is the game record so far (``rallye.knightrider.record``). Its header
-carries, besides players, seed and options, a ``"tui"`` object
-``{"human_seat": 0, "bots": [null, "random", "random"]}`` (0-based seat; a bot name per
-seat, ``null`` for the human; with several people also ``"human_seats": [0, 2]``) so
-``--resume`` continues with the same seats; replay verifies the game without that
-field. (The record module's ``Recorder`` has no way to add header fields, so
-:meth:`KRSession.lines` adds it to a copy of the header.)
+A save file is the game record so far (``rallye.knightrider.record``): its header carries
+players, seed, rules and options and the terminal's ``"tui"`` object (the seats, see
+:mod:`rallye.tui.session`) so ``--resume`` continues with the same seats; replay verifies
+the game without that field.
 
 The menus a person sees: while building, the placements of the drawn tile, numbered and
 grouped by square (the squares are lettered on the map); in a turn, the moves sorted by
@@ -27,26 +25,22 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from rallye.agents.base import Agent, make_agent
 from rallye.core.errors import GameError
-from rallye.core.record import Line, read_jsonl
+from rallye.core.record import read_jsonl
 from rallye.core.rng import new_seed
 from rallye.i18n import translator
 from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDetour, PlayKitt, Recover, StartAt
 from rallye.knightrider.actions import parse_action as _parse_action
-from rallye.knightrider.engine import legal_actions
-from rallye.knightrider.pieces import Pieces
-from rallye.knightrider.record import Recorder, replay, save
-from rallye.knightrider.state import Options
-from rallye.knightrider.view import EventView, View, view_for
-from rallye.tui.knightrider_render import (
+from rallye.knightrider.game import GAME as KNIGHTRIDER
+from rallye.knightrider.state import Options, State
+from rallye.knightrider.view import View
+from rallye.tui.knightrider.render import (
     Labels,
     MoveInfo,
     action_text,
@@ -62,28 +56,25 @@ from rallye.tui.knightrider_render import (
     variant_words,
 )
 from rallye.tui.loop import (
-    HEADER_FIELD,
-    Quit,
-    SavingLoop,
-    bot_seed,
+    GameLoop,
     choice_number,
     human_seats_arg,
-    people,
+    play_failed,
+    play_note,
     resume_args,
-    resumed_seats,
     saved_settings,
-    seat_names,
-    seat_options,
-    session_seats,
     told,
 )
 from rallye.tui.loop import resolve_bots as _resolve_bots
+from rallye.tui.session import GameSession, Played, Session
 from rallye.tui.words import common, ui_language
 
 GAME = "knightrider"
 DEFAULT_PLAYERS = 3
 MOVES_SHOWN = 9
 InputFn = Callable[[str], str]
+#: a Knight Rider action as the person at the keyboard learns of it (its events: ``after.events``)
+KRPlayed = Played[Action, View]
 
 
 def resolve_bots(spec: str | None, count: int, note: Callable[[str], None], lang: str = "en") -> list[str]:
@@ -91,44 +82,16 @@ def resolve_bots(spec: str | None, count: int, note: Callable[[str], None], lang
     return _resolve_bots(GAME, spec, count, note, lang)
 
 
-@dataclass(frozen=True)
-class Step:
-    """One action as the human may learn of it: who, what, and the public events it caused."""
-
-    seat: int
-    action: Action
-    events: tuple[EventView, ...]
-
-
-class KRSession:
-    """The controller of one terminal game: the record, the bots, the people's seats.
-
-    Several people may play at one keyboard (``human_seats``); the terminal shows the view
-    of the one at the keyboard (:attr:`viewer`: the person to act, else the last one who did).
-    """
-
-    def __init__(self, recorder: Recorder, human_seat: int | Sequence[int], bot_names: Sequence[str | None]) -> None:
-        state = recorder.state
-        humans, self.bot_names = session_seats(state.players, human_seat, bot_names)
-        self.recorder = recorder
-        self.human_seats: tuple[int, ...] = humans
-        self.viewer = humans[0]
-        self.options: Options = state.options
-        self.players = state.players
-        self.seed = state.seed
-        ply = self.actions_played
-        self._bots: dict[int, Agent] = {}
-        for seat, name in enumerate(self.bot_names):
-            if name is not None:
-                self._bots[seat] = make_agent(GAME, name, bot_seed(state.seed, seat, ply))
-        self._follow()
+class KRTable(Session[Action, View], Protocol):
+    """A Knight Rider game for the loop: the session, and the variants it is played with."""
 
     @property
-    def human_seat(self) -> int:
-        """The first person's seat (the only one in a game against bots)."""
-        return self.human_seats[0]
+    def options(self) -> Options: ...
 
-    # -- building --------------------------------------------------------------------
+
+class KRSession(GameSession[State, Action, View]):
+    """A Knight Rider game at this keyboard (see :class:`~rallye.tui.session.GameSession`)."""
+
     @classmethod
     def new(
         cls,
@@ -139,26 +102,22 @@ class KRSession:
         options: Options | None = None,
     ) -> KRSession:
         """A fresh game; ``bots`` names the bots of the other seats, in seat order."""
-        humans = people(human_seat, players)
-        return cls(Recorder(players, seed, options), humans, seat_names(players, humans, bots))
+        settings = {"players": players, "options": options or Options()}
+        return cls.start(KNIGHTRIDER, settings, seed, human_seat, bots)
 
     @classmethod
     def resume(
         cls, path: str | Path, human_seat: int | Sequence[int] | None = None, bots: Sequence[str] | None = None
     ) -> KRSession:
-        """Replay (and verify) a save file and continue it. The seats come from the file's
-        header unless given; a :class:`~rallye.core.errors.RecordError` names a bad line."""
-        lines = read_jsonl(path)
-        replay(lines, source=str(path))  # verifies every line, naming the first bad one
-        head = lines[0][1]
-        recorder = Recorder(
-            head["players"], head["seed"], Options.from_json(head["options"]), rules=head.get("rules", 1)
-        )  # an old save goes on with the set-up of its rules (issue #62)
-        for _, line in lines[1:]:
-            if line.get("type") == "action":
-                recorder.play(_parse_action(line["action"]))
-        humans, names = resumed_seats(head, recorder.state.players, human_seat, bots, path)
-        return cls(recorder, humans, names)
+        """Replay (and verify) a save file and continue it, with the set-up of its rules
+        (issue #62). The seats come from the file's header unless given; a
+        :class:`~rallye.core.errors.RecordError` names a bad line."""
+        return cls.load(KNIGHTRIDER, path, human_seat, bots)
+
+    @property
+    def options(self) -> Options:
+        """The variants and the box (public: the table's settings)."""
+        return self.state.options
 
     def deal_options(self) -> list[str]:
         """The ``rallye play knightrider`` options (but ``--seed``) that deal this game again
@@ -170,84 +129,7 @@ class KRSession:
         out += [flag for flag, on in (("--deal-spares", o.deal_spares), ("--shuffle-cards", o.shuffle_cards)) if on]
         out += ["--tiles", o.tiles_path] if o.tiles_path else []
         out += ["--escape-cards", o.escape_path] if o.escape_path else []
-        return out + seat_options(self.human_seats, self.bot_names)
-
-    # -- what the terminal may ask -------------------------------------------------------
-    def _follow(self) -> None:
-        """The keyboard passes to the person whose turn it is."""
-        state = self.recorder.state
-        if state.phase != "over" and state.current in self.human_seats:
-            self.viewer = state.current
-
-    def view(self) -> View:
-        """The view of the person at the keyboard: the only window the terminal has on the game."""
-        return view_for(self.recorder.state, self.viewer)
-
-    def legal(self) -> tuple[Action, ...]:
-        """The legal actions of the person at the keyboard (empty when it is not their turn)."""
-        if not self.human_to_act:
-            return ()
-        return legal_actions(self.recorder.state)
-
-    @property
-    def pieces(self) -> Pieces:
-        """The box's tiles and escape cards (public: printed on the pieces)."""
-        return self.options.pieces()
-
-    @property
-    def over(self) -> bool:
-        return self.view().over
-
-    @property
-    def human_to_act(self) -> bool:
-        v = self.view()
-        return not v.over and v.current == self.viewer
-
-    @property
-    def actions_played(self) -> int:
-        return sum(1 for line in self.recorder.lines() if line.get("type") == "action")
-
-    def seat_tags(self) -> dict[int, str]:
-        person = "you" if len(self.human_seats) == 1 else "human"
-        return {s: (person if n is None else n) for s, n in enumerate(self.bot_names)}
-
-    # -- moves -------------------------------------------------------------------------
-    def _step(self, seat: int, action: Action) -> Step:
-        self.recorder.play(action)
-        step = Step(seat, action, self.view().events)
-        self._follow()
-        return step
-
-    def play(self, action: Action) -> Step:
-        """The action of the person at the keyboard; an illegal one raises the engine's
-        error and changes nothing."""
-        if not self.human_to_act:
-            raise RuntimeError("it is not a person's turn")
-        return self._step(self.viewer, action)
-
-    def bot_move(self) -> Step:
-        """Let the bot whose turn it is choose, from its own view and the legal actions."""
-        state = self.recorder.state
-        seat = state.current
-        bot = self._bots.get(seat)
-        if bot is None:
-            raise RuntimeError(f"P{seat + 1} is a person's seat, not a bot's")
-        view = view_for(state, seat)
-        return self._step(seat, bot.choose(view, legal_actions(state)))
-
-    def lines(self) -> list[Line]:
-        """The record so far, its header carrying the seats (``"tui"``)."""
-        out = self.recorder.lines()
-        tui: dict[str, object] = {"human_seat": self.human_seats[0], "bots": list(self.bot_names)}
-        if len(self.human_seats) > 1:
-            tui["human_seats"] = list(self.human_seats)
-        out[0] = {**out[0], HEADER_FIELD: tui}
-        return out
-
-    def save(self, path: str | Path) -> Path:
-        p = Path(path)
-        save(p, self.lines())
-        return p
+        return out + self.seat_options()
 
 
 # -- the loop -------------------------------------------------------------------------------
@@ -256,16 +138,13 @@ _KITT_WORDS = {"mantle": "MANTLE", "turbo1": "TURBO1", "turbo2": "TURBO2"}
 _SAID_BY_THE_ACTION = frozenset({"detour", "enter", "recover"})
 
 
-_Quit = Quit
-
-
-class _Loop(SavingLoop):
+class _Loop(GameLoop[Action, View]):
     game = GAME
-    s: KRSession
+    s: KRTable
 
     def __init__(
         self,
-        session: KRSession,
+        session: KRTable,
         input_fn: InputFn,
         console: Console,
         lang: str,
@@ -273,18 +152,19 @@ class _Loop(SavingLoop):
         delay: float,
         sleep: Callable[[float], None],
     ) -> None:
-        super().__init__(session, input_fn, console, save_path, delay, sleep, lang)
+        super().__init__(session, input_fn, console, save_path, delay, sleep, lang, translator(lang, "kr"))
         self.lang = lang
-        self.t = translator(lang, "kr")
         self.menu: list[Action] = []
         self.dmenu: list[PlayDetour] = []
         self.letters: dict[tuple[int, int], str] = {}
         self.show_all = False
         self.infos: list[MoveInfo] = []
-        self.at_keyboard: int | None = None  # the person who saw their screen last
 
     def labels(self) -> Labels:
-        return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang, self.s.pieces)
+        return Labels.for_view(self.s.view(), self.s.seat_tags(), self.lang, self.s.options.pieces())
+
+    def seat_label(self, seat: int) -> str:
+        return self.labels().seat(seat)
 
     # -- menus -----------------------------------------------------------------------------
     def build_menu(self) -> None:
@@ -370,13 +250,13 @@ class _Loop(SavingLoop):
             )
         )
 
-    def announce(self, step: Step) -> None:
+    def announce(self, played: KRPlayed) -> None:
         lab = self.labels()
         line = Text("  ")  # every action is echoed, the person's too: a log to scroll back through
-        line.append_text(lab.seat_text(step.seat))
-        line.append(" " + action_text(step.action, lab))
+        line.append_text(lab.seat_text(played.seat))
+        line.append(" " + action_text(played.action, lab))
         self.c.print(line)
-        for e in step.events:
+        for e in played.after.events:  # what the action caused
             if e.kind in _SAID_BY_THE_ACTION:
                 continue  # the action line above said it (a detour with its square)
             if e.kind == "turn":
@@ -387,16 +267,8 @@ class _Loop(SavingLoop):
             self.c.print(line)
 
     # -- commands ------------------------------------------------------------------------------
-    def command(self, line: str) -> Step | None:
-        """Handle one input line; the step when an action was played."""
-        text = line.strip()
-        if not text:
-            return None
-        word, _, rest = text.partition(" ")
-        w = word.lower()
-        if w in ("help", "?", "h"):
-            self.say(self.t("help", game=GAME))
-        elif w in ("show", "map", "board"):
+    def game_command(self, text: str, w: str, rest: str) -> KRPlayed | None:
+        if w in ("show", "map", "board"):
             self.show()
         elif w in ("cards", "hand"):
             self.c.print(hand_text(self.s.view(), self.labels()))
@@ -407,10 +279,6 @@ class _Loop(SavingLoop):
                 self.c.print(p)
         elif w == "detours":
             self.show_detours(rest.strip())
-        elif w == "save":
-            self.save(rest.strip() or None)
-        elif w in ("quit", "exit", "q"):
-            self.quit()
         elif (k := choice_number(text[1:] if text.startswith("#") else text)) is not None:
             digits = text.removeprefix("#")  # '#3' as the map marks move 3
             if not 1 <= k <= len(self.menu):
@@ -428,13 +296,7 @@ class _Loop(SavingLoop):
         elif self.s.view().phase == "build" and text.split()[0] in self.letters.values():
             place = self._letter_place(text)
             return None if place is None else self.act(place)
-        else:
-            try:
-                action = _parse_action(text)
-            except GameError as exc:
-                self.refuse(exc, self.t, understood=False, typed=text)
-                self.say(self.t("type_an_action"), "dim")
-                return None
+        elif (action := self.typed(text, _parse_action, "type_an_action")) is not None:
             return self.act(action)
         return None
 
@@ -465,17 +327,11 @@ class _Loop(SavingLoop):
         )
         return None
 
-    def act(self, action: Action) -> Step | None:
+    def act(self, action: Action) -> KRPlayed | None:
         if isinstance(action, Place) and action.rot not in (0, 90, 180, 270):
             self.say(self.t("place.bad_rotation"), "red")
             return None
-        try:
-            step = self.s.play(action)
-        except GameError as exc:
-            self.refuse(exc, self.t, typed=str(action))
-            return None
-        self.announce(step)
-        return step
+        return self.move(action)
 
     # -- the game -------------------------------------------------------------------------------
     def intro(self) -> None:
@@ -494,10 +350,7 @@ class _Loop(SavingLoop):
             if p == v.start_player:
                 line.append("  " + self.t("intro.start_player"), style="dim")
             self.c.print(line)
-        if len(self.s.human_seats) == 1:
-            self.say(self.tc("you_play", seat=lab.seat(v.me)), "dim")
-        else:
-            self.say(self.tc("people_play", seats=", ".join(lab.seat(p) for p in self.s.human_seats)), "dim")
+        self.who_plays()
         if self.s.actions_played == 0:
             for e in v.events:
                 if e.kind in ("draw", "return", "centre"):
@@ -510,12 +363,12 @@ class _Loop(SavingLoop):
         """A variant in words (``--tour 2``: "tour: 2 target tiles"); an unknown one by its key."""
         return variant_words(self.t, key, value)
 
-    def hand_over_keyboard(self) -> None:
-        """With several people at the keyboard: the pass screen before a new person's turn."""
-        seat = self.s.viewer
-        if len(self.s.human_seats) > 1 and seat != self.at_keyboard:
-            self.pass_keyboard(self.labels().seat(seat))
-        self.at_keyboard = seat
+    def new_turn(self) -> None:
+        self.build_menu()
+        self.show_all = False
+
+    def pause_after(self, played: KRPlayed) -> bool:
+        return not isinstance(played.action, Place | Enter | StartAt)  # the set-up goes at once
 
     def finish(self) -> None:
         v = self.s.view()
@@ -527,41 +380,11 @@ class _Loop(SavingLoop):
                 self.say(self.t("caught_you"), "bold green")
             else:
                 self.say(self.t("caught", who=lab.seat(v.winner)), "bold green")
-        self.seed_line(self.s.seed)
-        if self.save_path is not None:
-            self.save(None)
-
-    def run(self) -> int:
-        try:
-            self.intro()
-            while not self.s.over:
-                if self.s.human_to_act:
-                    self.hand_over_keyboard()
-                    self.build_menu()
-                    self.show_all = False
-                    self.show()
-                    step = None
-                    while step is None:
-                        try:
-                            line = self.read(self.t("prompt") + " ")
-                        except EOFError:
-                            self.on_eof()
-                        step = self.command(line)
-                else:
-                    step = self.s.bot_move()
-                    self.announce(step)
-                    if self.delay and not isinstance(step.action, Place | Enter | StartAt):
-                        self.sleep(self.delay)
-            self.finish()
-        except _Quit:
-            pass
-        except KeyboardInterrupt:
-            return self.interrupted()
-        return 0
+        self.ended()
 
 
 def run_session(
-    session: KRSession,
+    session: KRTable,
     input_fn: InputFn,
     console: Console,
     *,
@@ -570,7 +393,8 @@ def run_session(
     delay: float = 0.0,
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
-    """Play ``session`` to its end (or until the person quits): 0 on a clean exit.
+    """Play ``session`` (a game here, or at an online table) to its end (or until the person
+    quits): 0 on a clean exit, 130 on Ctrl-C.
 
     ``input_fn(prompt)`` returns one line (raising ``EOFError`` at the end of input);
     ``console`` receives everything shown, in ``lang`` (German by default, the box's).
@@ -606,15 +430,16 @@ _VARIANT_FLAGS = (
 )
 
 
-def play_knightrider(args: argparse.Namespace, console: Any, input_fn: InputFn, *, interactive: bool = False) -> int:
+def play_knightrider(
+    args: argparse.Namespace, console: Console, input_fn: InputFn, *, interactive: bool = False
+) -> int:
     """``rallye play knightrider`` with an injectable console and input (tests use this)."""
 
     def note(msg: str) -> None:
-        console.print(Text(msg, style="yellow"), soft_wrap=True)
+        play_note(console, msg)
 
     def fail(msg: str) -> int:
-        console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
-        return 2
+        return play_failed(console, msg)
 
     lang = ui_language(getattr(args, "lang", None), "de")  # the box is German
     tc = common(lang)
@@ -656,4 +481,4 @@ def run_play(args: argparse.Namespace) -> int:
     return play_knightrider(args, console, console.input, interactive=sys.stdin.isatty())
 
 
-__all__ = ["KRSession", "Step", "play_knightrider", "resolve_bots", "run_play", "run_session", "saved_settings"]
+__all__ = ["KRSession", "KRTable", "play_knightrider", "resolve_bots", "run_play", "run_session", "saved_settings"]

@@ -11,7 +11,7 @@ from rich.console import Console
 from rallye.knightrider import Options, apply, legal_actions, new_game, view_for
 from rallye.knightrider.actions import Enter, Move, PlayDetour
 from rallye.knightrider.view import CarView, DetourView, View
-from rallye.tui.knightrider_render import (
+from rallye.tui.knightrider.render import (
     Labels,
     action_text,
     detour_glyph,
@@ -169,7 +169,7 @@ def test_the_map_labels_squares_and_fields_so_a_car_can_be_found_by_its_field() 
 
 def test_move_choices_are_marked_so_they_cannot_be_read_as_cars() -> None:
     """Issue #54 item 5: a move is '#n' on the map and in the list; a car is 'n' + arrow."""
-    from rallye.tui.knightrider_render import move_mark, moves_table
+    from rallye.tui.knightrider.render import move_mark, moves_table
 
     s = new_game(3, seed=7, options=Options(quick_build=True))
     while s.phase != "turn":
@@ -197,6 +197,6 @@ def test_seat_numbers_are_the_same_everywhere_no_second_car_numbering() -> None:
     lab = Labels.for_view(v, lang="en")
     start = next(e for e in v.events if e.kind == "start_player")
     assert "(car 1)" in start.text
-    from rallye.tui.knightrider_render import event_text
+    from rallye.tui.knightrider.render import event_text
 
     assert event_text(start, lab).plain == f"P{v.start_player + 1} is the start player"

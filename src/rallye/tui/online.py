@@ -1,11 +1,12 @@
 """``rallye join URL``: sit at an online table from the terminal, on the same screen as a
 terminal game against bots.
 
-The terminal loops of both games (:mod:`rallye.tui.mille_app`, :mod:`rallye.tui.knightrider_app`)
-drive a *session*; here the session is the server: the view comes from the last ``state``
-message, a move is an ``act`` message, and "the bot's move" is whatever the next state
-shows another seat did. No rule is checked here: the server's answer is the rule. When the
-connection drops, the client reconnects with its seat token by itself.
+The terminal loops of both games (:mod:`rallye.tui.mille.app`, :mod:`rallye.tui.knightrider.app`)
+drive a :class:`~rallye.tui.session.Session`; here the session is the server
+(:class:`RemoteSession`): the view comes from the last ``state`` message, a move is an
+``act`` message, and "the bot's move" is whatever the next state shows another seat did.
+No rule is checked here: the server's answer is the rule. When the connection drops, the
+client reconnects with its seat token by itself.
 
 A seat's token is kept in the user's data directory (``tokens.json``), so running the same
 command again returns to the same seat; ``--token`` takes a token from another device.
@@ -22,9 +23,21 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rallye.core.errors import ConfigError, IllegalAction
+from rallye.tui.session import Played
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from rallye.core.game import Game
+    from rallye.knightrider.actions import Action as KRAction
+    from rallye.knightrider.state import Options
+    from rallye.knightrider.view import View
+
+A = TypeVar("A")
+V = TypeVar("V")
 
 PROTOCOL = 1
 RETRIES = 30
@@ -199,14 +212,17 @@ class Connection:
                 self.ws.close()
 
 
-class _Remote:
-    """What both games' remote sessions share."""
+class RemoteSession(Generic[A, V]):
+    """A game at an online table, as the terminal loops see a game (a
+    :class:`~rallye.tui.session.Session`): the server keeps the game and checks the moves."""
 
     #: the server keeps the game: leaving (Ctrl-C too) loses nothing
     kept_by_server = True
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, game: Game[Any, A, V], view_of: Callable[[dict[str, Any]], V]) -> None:
         self.conn = conn
+        self.game = game
+        self._view_of = view_of
         assert conn.seat is not None
         self.viewer = conn.seat
         self.human_seats: tuple[int, ...] = (conn.seat,)
@@ -235,6 +251,10 @@ class _Remote:
         return bool(self.conn.state["legal"])
 
     @property
+    def actions_played(self) -> int:
+        return int(self.conn.state["move_no"])
+
+    @property
     def seed(self) -> int | None:
         """The deal's seed: the server tells it (in the record) once the game is over."""
         if self._seed is None and self.over:
@@ -245,6 +265,26 @@ class _Remote:
                 return None
         return self._seed
 
+    def view(self) -> V:
+        return self._view_of(self.conn.state["view"])
+
+    def legal(self) -> tuple[A, ...]:
+        return tuple(self.game.parse_action(e["action"]) for e in self.conn.state["legal"])
+
+    def play(self, action: A) -> Played[A, V]:
+        before = self.view()
+        self.conn.act(self.game.format_action(action))
+        return Played(self.viewer, action, before, self.view())
+
+    def bot_move(self) -> Played[A, V]:
+        before = self.view()
+        entry = self.conn.next_move()
+        return Played(entry["seat"], self.game.parse_action(entry["action"]), before, self.view())
+
+    def deal_options(self) -> list[str]:
+        """None: the server dealt (the seed line names the seed alone)."""
+        return []
+
     def save(self, path: str | Path) -> Path:
         if not self.over:
             raise OSError("an online game is kept by the server; come back with the same rallye join command")
@@ -253,78 +293,20 @@ class _Remote:
         return p
 
 
-class RemoteMilleSession(_Remote):
-    """A :class:`~rallye.tui.mille_app.MilleSession` whose match is on the server."""
-
-    def view(self) -> Any:
-        from rallye.mille.view import MilleView
-
-        return MilleView.from_json(self.conn.state["view"])
-
-    def legal(self) -> tuple[Any, ...]:
-        from rallye.mille.actions import parse_action
-
-        return tuple(parse_action(e["action"]) for e in self.conn.state["legal"])
-
-    def _move(self, seat: int, notation: str, before: Any) -> Any:
-        from rallye.mille.actions import parse_action
-        from rallye.tui.mille_app import Move, new_events
-
-        after = self.view()
-        action = parse_action(notation)
-        return Move(seat, action, new_events(before, after, seat, action), after.sheets[len(before.sheets) :])
-
-    def play(self, action: Any) -> Any:
-        before = self.view()
-        self.conn.act(str(action))
-        return self._move(self.viewer, str(action), before)
-
-    def bot_move(self) -> Any:
-        before = self.view()
-        entry = self.conn.next_move()
-        return self._move(entry["seat"], entry["action"], before)
+if TYPE_CHECKING:
+    _RemoteKR = RemoteSession[KRAction, View]
+else:
+    _RemoteKR = RemoteSession
 
 
-class RemoteKRSession(_Remote):
-    """A :class:`~rallye.tui.knightrider_app.KRSession` whose game is on the server."""
-
-    def __init__(self, conn: Connection) -> None:
-        super().__init__(conn)
-        from rallye.knightrider import Options
-
-        self.options = Options.from_json(dict(conn.table["options"]))
-        self.players = conn.table["players"]
+class RemoteKRSession(_RemoteKR):
+    """A Knight Rider game at an online table: the session and the table's variants."""
 
     @property
-    def pieces(self) -> Any:
-        return self.options.pieces()
+    def options(self) -> Options:
+        from rallye.knightrider.state import Options
 
-    @property
-    def actions_played(self) -> int:
-        return int(self.conn.state["move_no"])
-
-    def view(self) -> Any:
-        from rallye.knightrider import View
-
-        return View.from_json(self.conn.state["view"])
-
-    def legal(self) -> tuple[Any, ...]:
-        from rallye.knightrider import parse_action
-
-        return tuple(parse_action(e["action"]) for e in self.conn.state["legal"])
-
-    def play(self, action: Any) -> Any:
-        from rallye.tui.knightrider_app import Step
-
-        self.conn.act(str(action))
-        return Step(self.viewer, action, self.view().events)
-
-    def bot_move(self) -> Any:
-        from rallye.knightrider import parse_action
-        from rallye.tui.knightrider_app import Step
-
-        entry = self.conn.next_move()
-        return Step(entry["seat"], parse_action(entry["action"]), self.view().events)
+        return Options.from_json(dict(self.conn.table["options"]))
 
 
 def add_join_arguments(p: argparse.ArgumentParser) -> None:
@@ -342,7 +324,7 @@ def run_join(args: argparse.Namespace) -> int:
     return join(args, console, console.input)
 
 
-def join(args: argparse.Namespace, console: Any, input_fn: Callable[[str], str]) -> int:
+def join(args: argparse.Namespace, console: Console, input_fn: Callable[[str], str]) -> int:
     """``rallye join`` with an injectable console and input (tests use this)."""
     base, code = parse_table_url(args.url)
     token = args.token or saved_token(base, code)
@@ -368,17 +350,21 @@ def join(args: argparse.Namespace, console: Any, input_fn: Callable[[str], str])
     conn = Connection(base, code, token)
     try:
         if conn.table["game"] == "mille":
-            from rallye.tui.mille_app import run_session as mille_run
-            from rallye.tui.render import pick_language
+            from rallye.mille.game import GAME as MILLE
+            from rallye.mille.view import MilleView
+            from rallye.tui.mille.app import run_session as mille_run
+            from rallye.tui.mille.render import pick_language
 
-            remote = RemoteMilleSession(conn)
+            remote = RemoteSession(conn, MILLE, MilleView.from_json)
             lang, _ = pick_language(remote.view().edition, args.lang)
-            return mille_run(remote, input_fn, console, lang=lang)  # type: ignore[arg-type]
-        from rallye.tui.knightrider_app import run_session as kr_run
+            return mille_run(remote, input_fn, console, lang=lang)
+        from rallye.knightrider.game import GAME as KNIGHTRIDER
+        from rallye.knightrider.view import View
+        from rallye.tui.knightrider.app import run_session as kr_run
 
-        return kr_run(RemoteKRSession(conn), input_fn, console, lang=args.lang or "de")  # type: ignore[arg-type]
+        return kr_run(RemoteKRSession(conn, KNIGHTRIDER, View.from_json), input_fn, console, lang=args.lang or "de")
     finally:
         conn.close()
 
 
-__all__ = ["Connection", "RemoteKRSession", "RemoteMilleSession", "ServerError", "join", "parse_table_url"]
+__all__ = ["Connection", "RemoteKRSession", "RemoteSession", "ServerError", "join", "parse_table_url"]

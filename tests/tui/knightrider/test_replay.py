@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 from pathlib import Path
 
-import pytest
 from rich.console import Console
+from tests.tui.helpers import random_record, rewrite_line
 
-from rallye.cli import main
-from rallye.knightrider import Options, is_over, legal_actions
-from rallye.knightrider.record import Recorder, save
-from rallye.tui.knightrider_app import KRSession, run_session
+from rallye.knightrider import Options
+from rallye.tui.knightrider.app import KRSession, run_session
 from rallye.tui.replay import replay_command
 
 
@@ -23,15 +20,8 @@ def console() -> Console:
 
 
 def record(tmp_path: Path, seed: int = 4, moves: int | None = None, players: int = 3) -> Path:
-    rec = Recorder(players, seed, Options(quick_build=True, tour=1))
-    rng = random.Random(seed)
-    n = 0
-    while not is_over(rec.state) and (moves is None or n < moves):
-        rec.play(rng.choice(legal_actions(rec.state)))
-        n += 1
-    path = tmp_path / f"kr-{seed}.jsonl"
-    save(path, rec.lines())
-    return path
+    settings = {"players": players, "options": Options(quick_build=True, tour=1)}
+    return random_record(tmp_path / f"kr-{seed}.jsonl", "knightrider", settings, seed, moves)
 
 
 def test_a_finished_record_is_summarised(tmp_path: Path) -> None:
@@ -69,10 +59,8 @@ def test_an_altered_record_is_refused_naming_the_line(tmp_path: Path) -> None:
     path = record(tmp_path, seed=6)
     lines = path.read_text(encoding="utf-8").splitlines()
     k = next(i for i, x in enumerate(lines) if '"type":"action"' in x and " rolls " in x)
-    obj = json.loads(lines[k])
-    obj["events"] = [re.sub(r" rolls (\d)", lambda m: f" rolls {7 - int(m[1])}", e) for e in obj["events"]]
-    lines[k] = json.dumps(obj)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    events = [re.sub(r" rolls (\d)", lambda m: f" rolls {7 - int(m[1])}", e) for e in json.loads(lines[k])["events"]]
+    rewrite_line(path, k, events=events)
     c = console()
     assert replay_command(path, c) == 2
     out = c.export_text()
@@ -80,36 +68,12 @@ def test_an_altered_record_is_refused_naming_the_line(tmp_path: Path) -> None:
     assert "[rule: record-events]" in out
 
 
-def test_a_save_file_keeps_its_seed_secret(tmp_path: Path) -> None:
-    path = record(tmp_path, seed=6, moves=12)
-    c = console()
-    assert replay_command(path, c, lang="en") == 0
-    out = c.export_text()
-    assert "in progress" in out and "seed (shown when the game is over)" in out and "seed 6" not in out
-
-
 def test_an_altered_action_is_refused_with_the_engines_rule(tmp_path: Path) -> None:
     path = record(tmp_path, seed=6, moves=12)
     lines = path.read_text(encoding="utf-8").splitlines()
     k = next(i for i, x in enumerate(lines) if '"action":"end"' in x)
-    obj = json.loads(lines[k])
-    obj["action"] = "kitt TURBO2"
-    lines[k] = json.dumps(obj)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rewrite_line(path, k, action="kitt TURBO2")
     c = console()
     assert replay_command(path, c) == 2
     out = c.export_text()
     assert f"line {k + 1}: action 'kitt TURBO2' by P" in out and "does not replay" in out
-
-
-def test_the_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    good = record(tmp_path, seed=3)
-    assert main(["replay", str(good), "--quiet", "--lang", "en"]) == 0
-    assert "valid Knight Rider record" in capsys.readouterr().out
-    assert main(["replay", str(good), "--quiet"]) == 0  # German, as the box
-    assert "gültiges Spielprotokoll von Knight Rider" in capsys.readouterr().out
-    lines = good.read_text(encoding="utf-8").splitlines()
-    lines[0] = lines[0].replace('"seed":3', '"seed":4')
-    good.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert main(["replay", str(good)]) == 2
-    assert "line 2" in capsys.readouterr().out

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
+from tests.tui.helpers import random_record, rewrite_line
 
 from rallye import mille
-from rallye.cli import main
-from rallye.mille.record import Recorder
 from rallye.tui.replay import replay_command
 from rallye.tui.words import common, summary_row
 
@@ -24,15 +23,8 @@ def console() -> Console:
 
 
 def record(tmp_path: Path, edition: str = "wm2006", players: int = 2, seed: int = 4, moves: int | None = None) -> Path:
-    rec = Recorder.start(mille.new_match(edition, players, seed=seed))
-    rng = random.Random(seed)
-    n = 0
-    while not mille.is_over(rec.state) and (moves is None or n < moves):
-        rec.step(rec.state.current, rng.choice(mille.legal_actions(rec.state)))
-        n += 1
-    path = tmp_path / f"{edition}-{seed}.jsonl"
-    rec.save(path)
-    return path
+    settings = {"edition": edition, "players": players}
+    return random_record(tmp_path / f"{edition}-{seed}.jsonl", "mille", settings, seed, moves)
 
 
 def test_a_finished_record_is_summarised_with_every_score_sheet(tmp_path: Path) -> None:
@@ -66,18 +58,8 @@ def test_a_finished_record_in_english(tmp_path: Path) -> None:
     assert f"with {max(rec.final.totals)} points" in out
 
 
-def test_a_save_file_is_in_progress(tmp_path: Path) -> None:
-    path = record(tmp_path, "meilen", 3, seed=2, moves=20)
-    c = console()
-    assert replay_command(path, c, lang="en") == 0
-    out = c.export_text()
-    assert "in progress (a save file)" in out
-    assert "--resume" in out
-    assert "seed (shown when the game is over)" in out  # the seed of a game still on is a secret
-
-
 def test_a_save_of_several_people_names_them_all(tmp_path: Path) -> None:
-    from rallye.tui.mille_app import MilleSession
+    from rallye.tui.mille.app import MilleSession
 
     session = MilleSession.new("meilen", 3, 8, (0, 2), ["random"])
     path = session.save(tmp_path / "hot.jsonl")
@@ -91,10 +73,7 @@ def test_an_altered_action_is_rejected_with_its_line_number(tmp_path: Path) -> N
     path = record(tmp_path)
     lines = path.read_text(encoding="utf-8").splitlines()
     n = next(i for i, raw in enumerate(lines) if json.loads(raw)["type"] == "action" and i > 5)
-    obj = json.loads(lines[n])
-    obj["player"] = 1 - obj["player"]  # the other player acts out of turn
-    lines[n] = json.dumps(obj)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rewrite_line(path, n, player=1 - json.loads(lines[n])["player"])  # the other player acts out of turn
     c = console()
     assert replay_command(path, c) == 2
     out = c.export_text()
@@ -105,10 +84,11 @@ def test_an_altered_score_is_rejected_with_its_line_number(tmp_path: Path) -> No
     path = record(tmp_path)
     lines = path.read_text(encoding="utf-8").splitlines()
     n = next(i for i, raw in enumerate(lines) if json.loads(raw)["type"] == "score")
-    obj = json.loads(lines[n])
-    obj["sheet"]["totals"][0] += 100
-    lines[n] = json.dumps(obj, ensure_ascii=False)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def change(obj: dict[str, Any]) -> None:
+        obj["sheet"]["totals"][0] += 100
+
+    rewrite_line(path, n, change)
     c = console()
     assert replay_command(path, c) == 2
     assert f"line {n + 1}: the score sheet of hand 1 is wrong" in c.export_text()
@@ -142,27 +122,9 @@ def test_knightrider_record_without_its_module_is_a_clear_error(
     assert "kann Knight-Rider-Protokolle nicht nachspielen" in c.export_text()
 
 
-def test_the_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    good = record(tmp_path, "meilen", 2, seed=3)
-    assert main(["replay", str(good), "--quiet", "--lang", "en"]) == 0
-    assert "valid Mille Bornes record" in capsys.readouterr().out
-    assert main(["replay", str(good), "--quiet"]) == 0  # meilen is a German edition
-    assert "gültiges Spielprotokoll von Mille Bornes" in capsys.readouterr().out
-    lines = good.read_text(encoding="utf-8").splitlines()
-    lines[1] = lines[1].replace('"dealer":1', '"dealer":0')
-    good.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert main(["replay", str(good)]) == 2
-    assert "line 2: expected hand 0 dealt by seat 1" in capsys.readouterr().out
-    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
-
-
 def test_an_out_of_turn_action_names_the_rule_once(tmp_path: Path) -> None:
     path = record(tmp_path, "wm2006", 2, seed=6, moves=10)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    obj = json.loads(lines[2])
-    obj["player"] = 1
-    lines[2] = json.dumps(obj)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rewrite_line(path, 2, player=1)
     c = console()
     assert replay_command(path, c) == 2
     out = c.export_text()

@@ -7,49 +7,31 @@ whose refusal or effect they show on screen.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hotseat import ClearingConsole, assert_each_person_alone
 from rich.console import Console
+from tests.tui.helpers import feed, recording_console
+from tests.tui.hotseat import ClearingConsole
 
 from rallye.agents import base as agents_base
 from rallye.core.record import read_jsonl
-from rallye.knightrider import Move, Options, Place, View, legal_actions
+from rallye.knightrider import Move, Options, Place, legal_actions
 from rallye.knightrider import record as kr_record
-from rallye.tui import knightrider_app, knightrider_render
-from rallye.tui.knightrider_app import KRSession, play_knightrider, resolve_bots, run_session
+from rallye.tui.knightrider import app as knightrider_app
+from rallye.tui.knightrider.app import KRSession, play_knightrider, resolve_bots, run_session
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 QUICK = Options(quick_build=True)
 
 
 def console() -> Console:
-    return Console(file=io.StringIO(), width=140, record=True, color_system=None, force_terminal=False)
-
-
-def feed(lines: Iterable[str], limit: int = 100_000) -> Callable[[str], str]:
-    """An input function answering with ``lines`` then EOF; more than ``limit`` reads fails."""
-    it = iter(lines)
-    count = 0
-
-    def read(prompt: str) -> str:
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise AssertionError("the loop asked for too many lines")
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
+    return recording_console(140)
 
 
 def always(answer: str, limit: int = 5_000) -> Callable[[str], str]:
@@ -88,9 +70,9 @@ def test_whole_game_choosing_the_first_offered_action_runs_to_the_end() -> None:
     assert "escape card" in out and "the villain moves to tile" in out  # the villain's escapes announced
     assert "VV" in out or "caught the villain" in out
     # the record the session kept replays to the same final state
-    final = kr_record.replay(session.lines())
-    assert final == session.recorder.state
-    assert session.lines()[-1]["type"] == "result"
+    final = kr_record.replay(session.lines)
+    assert final == session.state
+    assert session.lines[-1]["type"] == "result"
 
 
 def test_table_rolls_are_announced_from_the_events() -> None:
@@ -104,7 +86,7 @@ def test_table_rolls_are_announced_from_the_events() -> None:
     assert ram and oil
     assert all(" rolls " in line for line in ram + oil)
     # each announced roll is the engine's event, shown once per event
-    rolls = [e for line in session.lines()[1:] for e in line.get("events", []) if " rams " in e or " oil: " in e]
+    rolls = [e for line in session.lines[1:] for e in line.get("events", []) if " rams " in e or " oil: " in e]
     assert len(rolls) == len(ram) + len(oil)
 
 
@@ -112,7 +94,7 @@ def test_moving_exactly_the_rolled_pips_refused_choices_name_the_rule() -> None:
     """Moving: the car moves exactly the rolled pips; 'end' before moving is refused, named."""
     session = KRSession.new(3, 7, 0, ["random", "random"], QUICK)
     to_the_chase(session)
-    before = session.recorder.state
+    before = session.state
     v = session.view()
     left = v.pips - v.used
     c = console()
@@ -126,7 +108,7 @@ def test_moving_exactly_the_rolled_pips_refused_choices_name_the_rule() -> None:
     assert "there is no choice 99" in out
     assert "not understood: 'fly': that is not an action (see 'help')" in out
     assert "[rule:" not in out  # the engine's own line is not shown (issue 65, item 8)
-    assert session.recorder.state == before  # nothing was played
+    assert session.state == before  # nothing was played
 
 
 def test_moves_are_offered_nearest_to_the_villain_first_and_all_lists_the_rest() -> None:
@@ -203,23 +185,6 @@ def test_quick_build_lays_every_tile_and_the_map_shows_cars_and_villain() -> Non
     assert any(f"{car.player + 1}{'↑→↓←'[car.heading]}" in out for car in on_road)
 
 
-def test_save_then_resume_gives_the_same_state(tmp_path: Path) -> None:
-    path = tmp_path / "kr.jsonl"
-    session = KRSession.new(3, 5, 1, ["random", "random"], QUICK)
-    c = console()
-    run_session(session, feed(["1", "1", "1", "1", f"save {path}", "quit", "n"]), c, lang="en")
-    assert f"saved to {path}" in c.export_text()
-    header = read_jsonl(path)[0][1]
-    assert header["tui"] == {"human_seat": 1, "bots": ["random", None, "random"]}
-    assert header["options"]["quick_build"] is True
-    resumed = KRSession.resume(path)
-    assert resumed.recorder.state == session.recorder.state
-    assert resumed.human_seat == 1
-    assert resumed.bot_names == session.bot_names
-    assert resumed.view() == session.view()
-    assert resumed.actions_played == session.actions_played >= 4
-
-
 def test_resume_through_the_command_continues_and_saves_back(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     first = console()
@@ -257,42 +222,6 @@ def test_eof_saves_to_the_save_file_and_exits_cleanly(tmp_path: Path) -> None:
     assert f"saved to {path}" in c.export_text()
     state = kr_record.load(path)
     assert state.phase != "over"
-
-
-def test_the_terminal_renders_only_the_humans_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[object] = []
-    real = knightrider_render.render_screen
-
-    def spy(view: object, *a: object, **k: object) -> object:
-        seen.append(view)
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(knightrider_app, "render_screen", spy)
-    session = KRSession.new(4, 2, 2, ["random"] * 3, QUICK)
-    run_session(session, feed(["1"] * 30 + ["quit", ""]), console(), lang="en")
-    assert len(seen) >= 5
-    assert all(type(v) is View and v.me == 2 for v in seen)
-
-
-def test_bots_are_asked_with_their_own_views_and_the_legal_actions(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[tuple[int, int | None]] = []
-
-    class Spy:
-        name = "spy"
-
-        def __init__(self, seed: int) -> None:
-            self.rng = agents_base.RandomAgent(seed)
-
-        def choose(self, view: object, legal: object) -> object:
-            assert type(view) is View
-            assert isinstance(legal, tuple) and legal
-            asked.append((view.me, view.current))
-            return self.rng.choose(view, legal)
-
-    monkeypatch.setitem(agents_base._REGISTRY, ("knightrider", "spy"), Spy)
-    session = KRSession.new(3, 4, 0, ["spy", "spy"], QUICK)
-    run_session(session, feed(["1"] * 15 + ["quit", ""]), console(), lang="en")
-    assert asked and all(me == current and me != 0 for me, current in asked)
 
 
 def test_bad_settings_get_clear_errors() -> None:
@@ -340,7 +269,7 @@ def test_every_word_and_card_name_in_the_chosen_language_german_by_default(
 
 def test_legal_actions_the_session_offers_are_the_engines() -> None:
     session = KRSession.new(2, 9, 0, ["random"], QUICK)
-    assert session.legal() == legal_actions(session.recorder.state)
+    assert session.legal() == legal_actions(session.state)
 
 
 def test_python_m_rallye_play_knightrider_in_a_subprocess_quits_cleanly() -> None:
@@ -378,7 +307,7 @@ def test_own_piece_files_are_used_and_a_broken_one_is_refused_naming_the_piece(
     from rallye.cli import main
     from rallye.knightrider import Options, new_game
 
-    shipped = Path(__file__).parents[2] / "src/rallye/knightrider/data/tiles.json"
+    shipped = Path(__file__).parents[3] / "src/rallye/knightrider/data/tiles.json"
     data = _json.loads(shipped.read_text(encoding="utf-8"))
     own = tmp_path / "tiles.json"
     own.write_text(_json.dumps(data), encoding="utf-8")
@@ -408,33 +337,6 @@ def test_seed_is_secret_until_the_game_ends_then_printed_to_play_again(tmp_path:
         f"play this deal again with: rallye play knightrider --players 3 --quick-build --bots random --seed {SECRET}"
         in out[end:]
     )
-
-
-def test_several_humans_at_one_keyboard_see_only_their_own_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    log: list[object] = []
-    real = knightrider_render.render_screen
-
-    def spy(view: View, *a: object, **k: object) -> object:
-        log.append(("screen", view.me))
-        return real(view, *a, **k)  # type: ignore[arg-type]
-
-    def answer(prompt: str) -> str:
-        if "press Enter" in prompt:
-            log.append(("pass", prompt))
-            return ""
-        if len(log) > 4000:
-            raise EOFError
-        return "1"
-
-    monkeypatch.setattr(knightrider_app, "render_screen", spy)
-    session = KRSession.new(3, 5, (0, 2), ["random"], QUICK)
-    c = ClearingConsole(log)
-    run_session(session, answer, c, lang="en")
-    screens = [e[1] for e in log if isinstance(e, tuple) and e[0] == "screen"]
-    assert {0, 2} <= set(screens) and 1 not in screens[:-1]  # the bot's seat is never shown (the end is public)
-    assert_each_person_alone(log[: len(log) - 1])
-    out = c.export_text()
-    assert "Pass the keyboard to P3 (human)" in out and "P1 (human)" in out
 
 
 def test_humans_option_for_knight_rider_saves_both_people(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from rallye.cli import main
 from rallye.knightrider import OIL_TABLE, RAM_TABLE, load_pieces
-from rallye.tui.knightrider_info import OIL_TABLE_DE, RAM_TABLE_DE, oil_rows, print_rules, ram_rows
+from rallye.tui.knightrider.info import OIL_TABLE_DE, RAM_TABLE_DE, oil_rows, print_rules, ram_rows
 
 
 def rules(lang: str | None) -> str:

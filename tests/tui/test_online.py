@@ -13,7 +13,7 @@ from rich.console import Console
 from tests.server.test_processes import Serve, _port
 
 from rallye.core.errors import ConfigError
-from rallye.server import client
+from rallye.tui import online as client
 
 
 @pytest.fixture

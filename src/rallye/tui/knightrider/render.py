@@ -446,8 +446,8 @@ _EVENT_TAG = {"ram": "tag.ram", "oil": "tag.oil", "ram_fail": "tag.ram_fail"}
 
 def event_text(event: EventView, labels: Labels) -> Text:
     """An engine event in words of the screen's language, the rolled table named, seats
-    tagged (``P2 (random)``), squares and fields told apart (see :mod:`rallye.tui.kr_events`)."""
-    from rallye.tui.kr_events import event_words
+    tagged (``P2 (random)``), squares and fields told apart (see :mod:`rallye.tui.knightrider.events`)."""
+    from rallye.tui.knightrider.events import event_words
 
     t = Text()
     tag = _EVENT_TAG.get(event.kind)

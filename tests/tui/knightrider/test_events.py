@@ -1,4 +1,4 @@
-"""Knight Rider's engine events said again in the screen's language (rallye.tui.kr_events)."""
+"""Knight Rider's engine events said again in the screen's language (rallye.tui.knightrider.events)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from rallye.i18n import LANGUAGES, translator
 from rallye.knightrider import OIL_TABLE, RAM_TABLE, Options, apply, legal_actions, new_game, view_for
 from rallye.knightrider.names import NAMES
 from rallye.knightrider.view import EventView
-from rallye.tui.knightrider_info import OIL_TABLE_DE, RAM_TABLE_DE
-from rallye.tui.knightrider_render import Labels, event_text
-from rallye.tui.kr_events import match
+from rallye.tui.knightrider.events import match
+from rallye.tui.knightrider.info import OIL_TABLE_DE, RAM_TABLE_DE
+from rallye.tui.knightrider.render import Labels, event_text
 
 
 def played_events(games: int = 6, limit: int = 400) -> list[EventView]:

@@ -12,8 +12,8 @@ from rich.console import Console
 from rallye import mille
 from rallye.mille.actions import parse_action
 from rallye.mille.state import Event, MilleState, Tableau
-from rallye.tui.mille_app import new_events
-from rallye.tui.render import Labels, event_text, render_screen, sheet_table, tableau_table
+from rallye.tui.mille.app import new_events
+from rallye.tui.mille.render import Labels, event_text, render_screen, sheet_table, tableau_table
 
 
 def text_of(renderable: object) -> str:

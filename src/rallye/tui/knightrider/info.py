@@ -9,8 +9,7 @@ a test checks the keys agree).
 
 from __future__ import annotations
 
-from typing import Any
-
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -18,7 +17,7 @@ from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.engine import MAX_PLAYERS, MIN_PLAYERS, OIL_TABLE, RAM_TABLE
 from rallye.knightrider.names import card_name
 from rallye.knightrider.pieces import ESCAPE_KINDS, SHAPES, Pieces, load_pieces
-from rallye.tui.knightrider_render import detour_glyph, pick_language, tile_picture
+from rallye.tui.knightrider.render import detour_glyph, pick_language, tile_picture
 
 RAM_TABLE_DE = {
     1: "von der Straße abgekommen: das Auto liegt auf dem Dach",
@@ -207,7 +206,7 @@ def _arrow(dx: int, dy: int) -> str:
     return " ".join(parts)
 
 
-def print_rules(console: Any, lang: str | None = None, pieces: Pieces | None = None) -> None:
+def print_rules(console: Console, lang: str | None = None, pieces: Pieces | None = None) -> None:
     """Print the components, the turn, the cards and the ram and oil tables."""
     lang, note = pick_language(lang)
     if note:

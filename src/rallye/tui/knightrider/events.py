@@ -8,7 +8,7 @@ and fields told apart. An event whose words match no pattern is shown as the eng
 wrote it (a test plays games and requires every event to match).
 
 >>> from rallye.knightrider.view import EventView
->>> from rallye.tui.knightrider_render import Labels
+>>> from rallye.tui.knightrider.render import Labels
 >>> ev = EventView("skid", 1, 2, "P2 skids 2 field(s) back to 10,4")
 >>> event_words(ev, Labels("de", ("du", "random")))
 'S2 (Zufall) schleudert 2 Felder zurück auf Feld 10,4'
@@ -25,7 +25,7 @@ from rallye.knightrider import geometry as g
 from rallye.knightrider.view import EventView
 
 if TYPE_CHECKING:
-    from rallye.tui.knightrider_render import Labels
+    from rallye.tui.knightrider.render import Labels
 
 _XY = r"-?\d+,-?\d+"
 _WHO = r"P(?P<who>\d+)"
