@@ -248,7 +248,7 @@ def test_records_of_a_quick_built_town_replay() -> None:
 def test_quick_build_is_the_same_for_the_terminal_the_tables_and_the_research_environments() -> None:
     """One build serves every caller: a server table with the quick build, the terminal's
     ``--quick-build`` and the research environments lay the engine's rules-3 town."""
-    from rallye.rl.games import KnightRiderAdapter
+    from rallye.rl.knightrider.adapter import KnightRiderAdapter
     from rallye.server.games import game_for
     from rallye.tui.knightrider.app import options_from_args
 

@@ -790,14 +790,14 @@ def batch_rollouts(
 
 
 # -- observations -----------------------------------------------------------------------
-# The observation encoding (version 1 of :mod:`rallye.rl.mille_encoding`), compiled, from a
+# The observation encoding (version 1 of :mod:`rallye.rl.mille.encoding`), compiled, from a
 # batched game's row for one seat.
 #
 # It reads only what that seat's view holds: its own hand, every hand's size, the tableaus,
 # the discard pile, the draw pile's size, whose turn, phase, target, extension, hand number and
 # totals; never another hand's cards nor the draw pile's order. Every value is computed as
 # ``encode_view`` computes it (in double precision, then rounded to float32), so the two are
-# equal to the bit (``tests/batch/test_mille_vector.py`` checks it seat by seat).
+# equal to the bit (``tests/batch/test_mille_observe.py`` checks it seat by seat).
 
 OBS_SIZE = 270
 SIDE_BLOCK = 31
@@ -913,7 +913,7 @@ def batch_encode(st: Rows, cfg: Row, enc: Floats, seats: Row, out: Obs) -> None:
 
 
 # -- the vector environment --------------------------------------------------------------
-# Compiled pieces of the vector environment (:mod:`rallye.batch.vector`): the learner's
+# Compiled pieces of the vector environment (:mod:`rallye.rl.mille.vector`): the learner's
 # reward of a step, and the other seats played by the random policy until the learner is to
 # act again.
 
@@ -921,7 +921,7 @@ def batch_encode(st: Rows, cfg: Row, enc: Floats, seats: Row, out: Obs) -> None:
 @njit(cache=True)
 def learner_reward(g: Row, cfg: Row, seat: int, f: int, episode_hand: bool, reward_win: bool) -> tuple[float, bool]:
     """``(reward, episode over)`` for ``seat``'s side after a step that returned ``f``; the
-    rewards of :class:`rallye.rl.games.MilleAdapter` (``score``: the side's hand points
+    rewards of :class:`rallye.rl.mille.adapter.MilleAdapter` (``score``: the side's hand points
     minus the others' mean, / 1000, at each hand; ``win``: at the episode's end, +1 / -1
     for the match, +1 / 0 (tied) / -1 for the hand)."""
     done = (f & 2) != 0 or (episode_hand and (f & 1) != 0)

@@ -1,6 +1,6 @@
 """Self-play collection workers on the vector environment, in this process or as Ray actors.
 
-A :class:`Collector` holds a :class:`~rallye.batch.vector.MilleVector` and plays ``steps``
+A :class:`Collector` holds a :class:`~rallye.rl.mille.vector.MilleVector` and plays ``steps``
 learner decisions in each of its games with the policy it is given, returning the
 trajectories as arrays. :func:`collectors` makes ``n`` of them, here (``backend="local"``) or
 as Ray actors (``backend="ray"``, the ``dist`` extra: each actor a process, on any node of
@@ -15,7 +15,7 @@ samples the action from the masked logits with its own generator and keeps ``ext
 in NumPy (no deep-learning framework in the workers): the weights of a trained network.
 
 >>> import numpy as np
->>> from rallye.batch.collect import MlpPolicy, collect_all, collectors
+>>> from rallye.rl.mille.collect import MlpPolicy, collect_all, collectors
 >>> policy = MlpPolicy.random(hidden=(32,), seed=1)
 >>> workers = collectors(2, num_envs=4, seed=7)
 >>> out = collect_all(workers, policy, steps=3)
@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rallye.batch.vector import MilleVector
 from rallye.mille.edition import Edition
+from rallye.rl.mille.vector import MilleVector
 
 Arrays = dict[str, npt.NDArray[Any]]
 PolicyFn = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.NDArray[np.float64], Arrays]]

@@ -4,7 +4,7 @@ action space with a legal-action mask, and a separate *oracle* encoding for crit
 **Observation encoding, version** :data:`OBS_VERSION` (``encode_view``). Computed from a
 :class:`~rallye.knightrider.view.View` only (plus the game's public rules: the piece set and
 the turn limit, from :class:`~rallye.knightrider.state.Options`), so it cannot depend on
-anything the player has not seen: ``tests/rl/test_kr_encoding.py`` changes the escape
+anything the player has not seen: ``tests/rl/knightrider/test_encoding.py`` changes the escape
 deck order, the other hands and the Rng and checks the vector is unchanged. One fixed
 length, :data:`OBS_SIZE`, for every player count and variant.
 
@@ -577,7 +577,7 @@ def _encode(view: View, out: np.ndarray, options: Options | None) -> np.ndarray:
     item write costs several times more; the flee squares change with every move of the
     villain, so caching their cells as arrays missed often and cost more than it saved),
     then the scalars. The writers take the plane offsets of this encoding; the compact
-    one (:mod:`rallye.rl.kr_compact`) passes its own."""
+    one (:mod:`rallye.rl.knightrider.compact`) passes its own."""
     opts = options if options is not None else _BASIC
     index, values = _map.tiles(view.tiles)[0]
     out[index] = values

@@ -2,7 +2,7 @@
 grid of squares instead of a 48 × 48 grid of cells.
 
 **Observation encoding, version** :data:`OBS_VERSION` (``encode_view``). Version 1
-(:mod:`rallye.rl.kr_encoding`) gives every one of the table's 48 × 48 cells 29 planes;
+(:mod:`rallye.rl.knightrider.encoding`) gives every one of the table's 48 × 48 cells 29 planes;
 but the pieces move on *fields* only (the middle and the four arms of a square: five of
 its nine cells), and the square-level planes repeat one value on all nine cells. Version
 2 keeps each field-level plane once per field position and each square-level plane once
@@ -36,10 +36,10 @@ flee
 =======================  ===================================================================
 
 The environments take ``obs_version=2`` (``knightrider_v0.env``, ``KnightRiderEnv``,
-:class:`~rallye.rl.games.KnightRiderAdapter`); version 1 stays their default.
+:class:`~rallye.rl.knightrider.adapter.KnightRiderAdapter`); version 1 stays their default.
 
 >>> from rallye import knightrider as kr
->>> from rallye.rl import kr_encoding
+>>> from rallye.rl.knightrider import encoding as kr_encoding
 >>> s = kr.new_game(2, seed=5, options=kr.Options(quick_build=True))
 >>> v = kr.view_for(s, s.current)
 >>> x = encode_view(v, s.options)
@@ -58,8 +58,8 @@ import numpy as np
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import Options
 from rallye.knightrider.view import View
-from rallye.rl import kr_encoding as v1
-from rallye.rl.kr_encoding import SCALAR_FIELDS, SCALARS_SIZE
+from rallye.rl.knightrider import encoding as v1
+from rallye.rl.knightrider.encoding import SCALAR_FIELDS, SCALARS_SIZE
 
 OBS_VERSION = 2
 GRID = g.SQ_SPAN  # 16 squares a side

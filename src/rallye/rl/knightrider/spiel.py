@@ -3,7 +3,7 @@
 Importing this module registers the game with ``pyspiel``::
 
     import pyspiel
-    import rallye.rl.kr_spiel
+    import rallye.rl.knightrider.spiel
     game = pyspiel.load_game("python_rallye_knightrider(players=3,turn_limit=60)")
 
 Parameters: ``players`` (2..5, default 2), ``turn_limit`` (chase turns before the game ends
@@ -39,12 +39,12 @@ every draw is an explicit chance node instead:
 A history is thus: the seed, then decisions, each followed by the chance outcomes it needed.
 Chance outcomes after the root are public (dice and cards are seen by everybody).
 
-**Actions**: the compact codes of :mod:`rallye.rl.kr_encoding` (``NUM_ACTIONS``), one per
+**Actions**: the compact codes of :mod:`rallye.rl.knightrider.encoding` (``NUM_ACTIONS``), one per
 legal engine action. **Returns** (terminal only, zero-sum): +1 for the winner, -1/(players-1)
 for the others; 0 for all when the turn limit ends the game.
 
-**Observations.** The observation tensor is ``kr_encoding.encode_view`` of the player's
-view (the game parameter ``obs_version=2``: ``kr_compact.encode_view``, the same values on
+**Observations.** The observation tensor is ``knightrider.encoding.encode_view`` of the player's
+view (the game parameter ``obs_version=2``: ``knightrider.compact.encode_view``, the same values on
 the 16 × 16 squares, 24,765 floats). The information-state tensor is that vector followed by a summary of the history:
 per seat relative to the player, how many decisions of each kind it took (place, start,
 enter, move, ram, kitt, detour, end, recover) / 50, and how often each die face came up / 50.
@@ -76,11 +76,12 @@ import pyspiel
 
 from rallye import knightrider as kr
 from rallye.core.rng import Rng
+from rallye.knightrider import GAME
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import State, evolve, evolve_chance
-from rallye.rl import kr_compact as kcomp
-from rallye.rl import kr_encoding as kenc
-from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
+from rallye.rl.knightrider import compact as kcomp
+from rallye.rl.knightrider import encoding as kenc
+from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache, SpielObserver, game_type
 
 SHORT_NAME = "python_rallye_knightrider"
 MAX_PLAYERS = 5
@@ -103,22 +104,7 @@ _DEFAULTS: dict[str, Any] = {
     "obs_version": 1,
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Knight Rider (rallye)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
-)
+_GAME_TYPE = game_type(SHORT_NAME, "Knight Rider (rallye)", MAX_PLAYERS, _DEFAULTS)
 
 
 class _NeedChance(Exception):
@@ -224,7 +210,7 @@ class KnightRiderGame(ObserverCache, pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.options = opts
         self.seeds = seeds
-        self.obs_version = obs_version  # the observation: kr_encoding (version 1) or kr_compact (2)
+        self.obs_version = obs_version  # the observation: encoding (version 1) or compact (2)
         self.n_cards = len(opts.pieces().escape)
         self.initial = _Data(
             state=None, pending=None, root_obs=(), public=(),
@@ -358,7 +344,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
     def _root(self, seed: int) -> None:
         if not 0 <= seed < self._seeds:
             raise ValueError(f"chance outcome {seed} outside the seeds 0..{self._seeds - 1}")
-        s = kr.new_game(self._players, seed, self._options)
+        s = GAME.new({"players": self._players, "options": self._options}, seed)
         s = evolve_chance(s, rng=_EMPTY_RNG, escape_deck=_normal_deck(s, self._n_cards))
         self._d = self._d._replace(state=s)
         self._d = self._d._replace(root_obs=tuple(self.obs_string(p) for p in range(self._players)))
@@ -391,7 +377,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             rest = tuple(c for c in range(self._n_cards) if c not in turned and c != p.card)
             s2 = evolve_chance(s2, escape_deck=(*turned, p.card, *rest))
         try:
-            after = kr.apply(s2, p.action)
+            after = GAME.apply(s2, p.action)
         except _NeedChance as need:
             self._d = d._replace(pending=p._replace(need=(need.kind, need.n)))
             return
@@ -401,7 +387,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if deck != after.escape_deck:  # (keeping the same tuple keeps view_for's caches of it)
             after = evolve_chance(after, escape_deck=deck)
         returns = None
-        if kr.is_over(after):
+        if GAME.is_over(after):
             n = self._players
             w = after.winner
             returns = tuple(0.0 if w is None else (1.0 if q == w else -1.0 / (n - 1)) for q in range(n))
@@ -426,18 +412,11 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
                 return str(a)
         return kenc.describe_code(int(action))
 
-    def is_terminal(self) -> bool:
-        return self._d.returns is not None
-
-    def returns(self) -> list[float]:
-        r = self._d.returns
-        return list(r) if r is not None else [0.0] * self._players
-
     def __str__(self) -> str:
         d = self._d
         if d.state is None:
             return "choosing the seed"
-        from rallye.rl.games import render_knightrider
+        from rallye.rl.knightrider.adapter import render_knightrider
 
         text = render_knightrider(d.state, None)
         if d.pending is not None:
@@ -477,7 +456,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         d = self._d
         if d.state is None:
             return f"P{player} before the seed"
-        v = kr.view_for(d.state, player)
+        v = GAME.view_for(d.state, player)
         cars = " ".join(
             f"P{c.player}@{'-' if c.field is None else f'{c.field[0]},{c.field[1]}'}{g.DIRS[c.heading]}"
             + ("R" if c.roof else "")
@@ -501,7 +480,7 @@ class KnightRiderState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             return
         encoding = _ENCODINGS[self._obs_version]
         size = encoding.OBS_SIZE
-        encoding.encode_view_into(kr.view_for(d.state, player), out[:size], self._options)
+        encoding.encode_view_into(GAME.view_for(d.state, player), out[:size], self._options)
         if history:
             n = self._players
             block = out[size:]
@@ -531,26 +510,12 @@ def _redeal(hands: tuple[tuple[int, ...], ...], keep: int, rng: random.Random) -
     return tuple(out)
 
 
-class KnightRiderObserver:
-    """Observation and information-state tensors and strings (PyObserver interface)."""
+class KnightRiderObserver(SpielObserver):
+    """Observation and information-state tensors and strings (PyObserver interface); the
+    information state's history is ``dict["history"]`` (``HISTORY_SIZE`` floats)."""
 
     def __init__(self, iig_obs_type: Any, params: Any, obs_size: int = kenc.OBS_SIZE) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError(f"{SHORT_NAME} observes one player's view only (private_info=SINGLE_PLAYER)")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = obs_size + (HISTORY_SIZE if self.perfect_recall else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[:obs_size]}
-        if self.perfect_recall:
-            self.dict["history"] = self.tensor[obs_size:]
-
-    def set_from(self, state: KnightRiderState, player: int) -> None:
-        state.fill_tensor(player, self.tensor, self.perfect_recall)
-
-    def string_from(self, state: KnightRiderState, player: int) -> str:
-        return state.info_string(player) if self.perfect_recall else state.obs_string(player)
+        super().__init__(iig_obs_type, params, SHORT_NAME, obs_size, ("history", (HISTORY_SIZE,)))
 
 
 pyspiel.register_game(_GAME_TYPE, KnightRiderGame)

@@ -1,4 +1,4 @@
-"""The compact Knight Rider observation (encoding version 2, rallye.rl.kr_compact)."""
+"""The compact Knight Rider observation (encoding version 2, rallye.rl.knightrider.compact)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import rallye.rl  # noqa: F401  (registers rallye/KnightRider-v0)
 from rallye import knightrider as kr
 from rallye.knightrider import geometry as g
 from rallye.rl import knightrider_v0
-from rallye.rl import kr_compact as kc
-from rallye.rl import kr_encoding as ke
-from rallye.rl.games import KnightRiderAdapter
+from rallye.rl.knightrider import compact as kc
+from rallye.rl.knightrider import encoding as ke
+from rallye.rl.knightrider.adapter import KnightRiderAdapter
 
-from .test_kr_encoding import CONFIGS, _hide, _states
+from .test_encoding import CONFIGS, _hide, _states
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +155,7 @@ def test_openspiel_takes_obs_version_2():
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    import rallye.rl.kr_spiel as ks
+    import rallye.rl.knightrider.spiel as ks
 
     game = pyspiel.load_game(ks.SHORT_NAME + "(players=3,turn_limit=6,obs_version=2)")
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)

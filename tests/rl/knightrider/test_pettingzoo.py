@@ -1,29 +1,18 @@
-"""The PettingZoo AEC environment rallye.rl.knightrider_v0."""
+"""The PettingZoo AEC environment rallye.rl.knightrider_v0 (what both games' environments
+do: ``tests/rl/test_pettingzoo.py``)."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import seed_test
 
 from rallye import knightrider as kr
-from rallye.core.errors import ConfigError, IllegalAction
+from rallye.core.errors import ConfigError
 from rallye.rl import knightrider_v0
-from rallye.rl import kr_encoding as ke
+from rallye.rl.knightrider import encoding as ke
 
-# api_test's two advisory warnings about dict observations (PettingZoo exempts its own
-# classic games from them by name); everything else it warns about fails the test.
-ADVISORY = ("Observation space for each agent probably", "Observation is not a NumPy array")
-
-
-def _api_test(env, cycles):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for text in ADVISORY:
-            warnings.filterwarnings("ignore", message=text, category=UserWarning)
-        api_test(env, num_cycles=cycles)
+from ..helpers import api_test_quietly, play_aec
 
 
 @pytest.mark.parametrize(
@@ -35,11 +24,11 @@ def _api_test(env, cycles):
     ],
 )
 def test_api_test(kwargs):
-    _api_test(knightrider_v0.env(**kwargs), 120)
+    api_test_quietly(knightrider_v0.env(**kwargs), 120)
 
 
 def test_raw_env_api_test_with_the_players_building_the_track():
-    _api_test(knightrider_v0.raw_env(players=4, quick_build=False, turn_limit=5), 100)
+    api_test_quietly(knightrider_v0.raw_env(players=4, quick_build=False, turn_limit=5), 100)
 
 
 def test_seed_test():
@@ -47,49 +36,12 @@ def test_seed_test():
     seed_test(lambda: knightrider_v0.raw_env(players=3, quick_build=False, turn_limit=5), num_cycles=40)
 
 
-def _first_obs(e, seed):
-    e.reset(seed=seed)
-    return e.observe(e.agent_selection)["observation"].copy()
-
-
-def test_reset_reseeds_without_rebuilding():
-    e = knightrider_v0.raw_env()
-    spaces_before = e.observation_space("player_0")
-    a = _first_obs(e, 3)
-    assert e.state_value == kr.new_game(2, 3, kr.Options(quick_build=True, turn_limit=200))
-    b = _first_obs(e, 4)
-    assert not np.array_equal(a, b)
-    assert np.array_equal(_first_obs(e, 3), a)
-    assert e.observation_space("player_0") is spaces_before
-    e.reset(seed=8)
-    e.reset()
-    c = e.observe(e.agent_selection)["observation"].copy()
-    e.reset(seed=8)
-    e.reset()
-    assert np.array_equal(e.observe(e.agent_selection)["observation"], c)
-
-
-def _play(e, seed, rng):
-    e.reset(seed=seed)
-    totals = dict.fromkeys(e.possible_agents, 0.0)
-    for agent in e.agent_iter():
-        obs, reward, term, trunc, _ = e.last()
-        totals[agent] += reward
-        if term or trunc:
-            e.step(None)
-            continue
-        mask = obs["action_mask"]
-        assert mask.sum() == len(kr.legal_actions(e.unwrapped.state_value))
-        e.step(int(rng.choice(np.flatnonzero(mask))))
-    return totals
-
-
 def test_the_winner_gets_one_and_the_others_share_minus_one():
     rng = np.random.default_rng(0)
     e = knightrider_v0.raw_env(players=3, turn_limit=60)
     results = set()
     for seed in range(6):
-        totals = _play(e, seed, rng)
+        totals = play_aec(e, seed, rng)
         w = e.state_value.winner
         assert sum(totals.values()) == pytest.approx(0.0)
         if w is None:
@@ -119,27 +71,6 @@ def test_the_mask_and_the_codes_follow_the_acting_players_view():
         assert e.state_value == kr.apply(s, table[code])
         if all(e.terminations.values()):
             break
-
-
-def test_raw_env_raises_on_an_illegal_action():
-    e = knightrider_v0.raw_env()
-    e.reset(seed=1)
-    mask = e.observe(e.agent_selection)["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(IllegalAction, match="not legal now"):
-        e.step(illegal)
-
-
-def test_wrapped_env_ends_the_episode_with_a_penalty_on_an_illegal_action():
-    e = knightrider_v0.env(illegal_reward=-1.0)
-    e.reset(seed=1)
-    agent = e.agent_selection
-    mask = e.observe(agent)["action_mask"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # PettingZoo logs the illegal move
-        e.step(int(np.flatnonzero(mask == 0)[0]))
-    assert all(e.terminations.values())
-    assert e.rewards[agent] == -1.0
 
 
 def test_bad_arguments_are_clear_errors():

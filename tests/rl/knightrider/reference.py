@@ -1,4 +1,4 @@
-"""The Knight Rider observation encoder as first written (``rallye.rl.kr_encoding`` before
+"""The Knight Rider observation encoder as first written (``rallye.rl.knightrider.encoding`` before
 its speed-ups), kept verbatim as the reference the fast encoder is checked against bit for
 bit: whole plane stacks per map and detours (``_static_planes``), a 16 × 16 grid broadcast
 for the square planes, the scalars as one list."""
@@ -12,7 +12,7 @@ from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.pieces import TILE_NUMBERS
 from rallye.knightrider.state import Options
-from rallye.rl.kr_encoding import (
+from rallye.rl.knightrider.encoding import (
     CAR_SIZE,
     GRID,
     MAX_SEATS,

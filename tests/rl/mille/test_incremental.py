@@ -10,7 +10,7 @@ import pytest
 
 from rallye import mille
 from rallye.mille.cards import CARDS, SAFETIES
-from rallye.rl import mille_encoding as menc
+from rallye.rl.mille import encoding as menc
 
 from .helpers import reshuffle_hidden
 

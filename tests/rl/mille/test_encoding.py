@@ -7,7 +7,7 @@ import pytest
 
 from rallye import mille
 from rallye.mille.cards import CARD_INDEX, CARDS
-from rallye.rl import mille_encoding as menc
+from rallye.rl.mille import encoding as menc
 
 from .helpers import play_random, reshuffle_hidden
 

@@ -1,4 +1,4 @@
-"""Self-play collectors (``rallye.batch.collect``): trajectories of legal moves with the
+"""Self-play collectors (``rallye.rl.mille.collect``): trajectories of legal moves with the
 episodes' rewards, the same from the same seeds, and the same on Ray actors as here."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from rallye.batch.collect import Collector, MlpPolicy, collect_all, collectors, sample_masked
+from rallye.rl.mille.collect import Collector, MlpPolicy, collect_all, collectors, sample_masked
 
 
 def test_rounds_hold_legal_moves_rewards_and_carry_on() -> None:

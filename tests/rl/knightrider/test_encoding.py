@@ -12,7 +12,7 @@ from rallye.core.errors import IllegalAction
 from rallye.core.rng import Rng
 from rallye.knightrider import geometry as g
 from rallye.knightrider.state import evolve
-from rallye.rl import kr_encoding as ke
+from rallye.rl.knightrider import encoding as ke
 
 CONFIGS = [
     (2, kr.Options(quick_build=True, turn_limit=40)),
@@ -298,7 +298,7 @@ def test_a_turn_alone_beside_a_car_is_a_normal_move_not_a_ram_stop():
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "knightrider"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "knightrider"))
     from test_kr_rule_model import turn_alone_beside_a_car
 
     s = turn_alone_beside_a_car()
@@ -331,9 +331,9 @@ def test_describe_and_field_slice_reject_bad_input():
 
 def test_fast_encoder_matches_the_reference_bit_for_bit(games):
     """``encode_view`` (sparse writes, identity caches) against the encoder as first
-    written (``kr_reference``), for every seat of every state of the test games, and
+    written (``reference``), for every seat of every state of the test games, and
     ``encode_view_into`` into a used buffer and into a non-contiguous one."""
-    from .kr_reference import encode_view as reference
+    from .reference import encode_view as reference
 
     buf = np.full(ke.OBS_SIZE, 3.0, np.float32)
     strided = np.full(2 * ke.OBS_SIZE, 5.0, np.float32)[::2]

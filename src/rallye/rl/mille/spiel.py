@@ -3,7 +3,7 @@
 Importing this module registers the game with ``pyspiel``::
 
     import pyspiel
-    import rallye.rl.mille_spiel
+    import rallye.rl.mille.spiel
     game = pyspiel.load_game("python_rallye_mille(edition=hu,players=3)")
 
 Parameters: ``edition`` (an edition key or alias, default ``wm2006``) and ``players``
@@ -19,7 +19,7 @@ history is the deck (``deck_size`` chance outcomes) followed by the decisions.
 sides). **Returns** (terminal only, zero-sum): each side's hand points minus the mean of the
 other sides' hand points, / 1000; every seat gets its side's value.
 
-**Observations.** The observation tensor is ``rallye.rl.mille_encoding.encode_view`` of the
+**Observations.** The observation tensor is ``rallye.rl.mille.encoding.encode_view`` of the
 player's view. The information-state tensor is that vector followed by, for each seat
 relative to the player (own seat first), how many times each action code has been taken
 this hand / 10 (6 × 70): a summary of the public history, not its order. The
@@ -44,34 +44,19 @@ import numpy as np
 import pyspiel
 
 from rallye import mille
+from rallye.mille import GAME
 from rallye.mille.cards import CARD_INDEX, CARDS
 from rallye.mille.edition import Edition
 from rallye.mille.state import OVER_PHASE, MilleState
-from rallye.rl import mille_encoding as menc
-from rallye.rl.mille_encoding import _CODE_BY_ID
-from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache
+from rallye.rl.mille import encoding as menc
+from rallye.rl.mille.encoding import _CODE_BY_ID
+from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache, SpielObserver, game_type
 
 SHORT_NAME = "python_rallye_mille"
 MAX_PLAYERS = 6
 _UTILITY_BOUND = 10.0  # |returns| < 10: hand points are below ~5000 apart
-_HISTORY_SIZE = menc.MAX_SEATS * mille.NUM_ACTIONS
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Mille Bornes (rallye, one hand)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"edition": "wm2006", "players": 2},
-)
+_GAME_TYPE = game_type(SHORT_NAME, "Mille Bornes (rallye, one hand)", MAX_PLAYERS, {"edition": "wm2006", "players": 2})
 
 
 class _Move(NamedTuple):
@@ -167,7 +152,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if s is None or player != s.current:
             return []
         code = _CODE_BY_ID
-        return sorted([code[id(a)] for a in mille.legal_actions(s)])
+        return sorted([code[id(a)] for a in GAME.legal_actions(s)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._d.left
@@ -185,11 +170,12 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
             if sum(left):
                 self._d = d._replace(deck=deck, left=tuple(left))
                 return
+            # (the engine's own new_match: the face deals from a seed, here chance dealt the deck)
             state = mille.new_match(d.edition, d.players, 0, deck=tuple(CARDS[i] for i in deck))
             self._d = d._replace(deck=deck, left=tuple(left), state=state, dealt=state)
             return
         s = d.state
-        after = mille.apply(s, mille.decode_action(int(action)))
+        after = GAME.apply(s, GAME.decode_action(int(action)))
         returns = None
         if after.hand_no != s.hand_no or after.phase == OVER_PHASE:
             pts = after.sheets[0].hand_totals
@@ -202,20 +188,13 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"Deal:{CARDS[action]}"
-        return str(mille.decode_action(int(action)))
-
-    def is_terminal(self) -> bool:
-        return self._d.returns is not None
-
-    def returns(self) -> list[float]:
-        r = self._d.returns
-        return list(r) if r is not None else [0.0] * self._d.players
+        return GAME.format_action(GAME.decode_action(int(action)))
 
     def __str__(self) -> str:
         d = self._d
         if d.state is None:
             return f"dealing: {len(d.deck)} of {len(d.deck) + sum(d.left)} cards"
-        from rallye.rl.games import render_mille
+        from rallye.rl.mille.adapter import render_mille
 
         return render_mille(d.state, None) + "\n" + " ".join(str(e) for e in d.state.events[-6:])
 
@@ -269,7 +248,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         d = self._d
         if d.state is None:
             return f"P{player} dealing {len(d.deck)}"
-        v = mille.view_for(d.state, player)
+        v = GAME.view_for(d.state, player)
         tabs = " ".join(
             f"[S{i + 1} {t.km} {'/'.join(t.battle[-1:]) or '-'} {'/'.join(t.speed[-1:]) or '-'} "
             f"{','.join(t.safeties)} {','.join(t.coups)} {'|'.join(t.distance)}]"
@@ -289,7 +268,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         if d.state is None:
             out.fill(0.0)
             return
-        view = mille.view_for(d.state, player)
+        view = GAME.view_for(d.state, player)
         if encoder is not None:
             encoder.encode_into(view, obs)
         else:
@@ -306,27 +285,18 @@ def _hand_token(state: MilleState, seat: int) -> str:
     return "(" + " ".join(state.hands[seat]) + ")"
 
 
-class MilleObserver:
-    """Observation and information-state tensors and strings (PyObserver interface)."""
+class MilleObserver(SpielObserver):
+    """Observation and information-state tensors and strings (PyObserver interface); the
+    information state's history is ``dict["action_counts"]`` (seats × action codes)."""
 
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError("python_rallye_mille observes one player's view only (private_info=SINGLE_PLAYER)")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        super().__init__(
+            iig_obs_type, params, SHORT_NAME, menc.OBS_SIZE, ("action_counts", (menc.MAX_SEATS, mille.NUM_ACTIONS))
+        )
         self._encoders = [menc.ViewEncoder() for _ in range(MAX_PLAYERS)]
-        size = menc.OBS_SIZE + (_HISTORY_SIZE if self.perfect_recall else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[: menc.OBS_SIZE]}
-        if self.perfect_recall:
-            self.dict["action_counts"] = self.tensor[menc.OBS_SIZE :].reshape(menc.MAX_SEATS, mille.NUM_ACTIONS)
 
-    def set_from(self, state: MilleSpielState, player: int) -> None:
+    def set_from(self, state: MilleSpielState, player: int) -> None:  # type: ignore[override]
         state.fill_tensor(player, self.tensor, self.perfect_recall, self._encoders[player])
-
-    def string_from(self, state: MilleSpielState, player: int) -> str:
-        return state.info_string(player) if self.perfect_recall else state.obs_string(player)
 
 
 pyspiel.register_game(_GAME_TYPE, MilleGame)

@@ -1,34 +1,21 @@
-"""Knight Rider as an OpenSpiel game: random simulation, explicit chance, resampling."""
+"""Knight Rider as an OpenSpiel game: explicit chance, resampling (what both games do
+alike: ``tests/rl/test_openspiel.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
 
-import rallye.rl.kr_spiel as ks
+import rallye.rl.knightrider.spiel as ks
 from rallye import knightrider as kr
-from rallye.rl import kr_encoding as ke
+from rallye.rl.knightrider import encoding as ke
 
 
 def _chance(state, rng):
     outcomes, probs = zip(*state.chance_outcomes(), strict=True)
     assert sum(probs) == pytest.approx(1.0)
     state.apply_action(int(rng.choice(outcomes, p=probs)))
-
-
-@pytest.mark.parametrize(
-    "params",
-    [
-        "(turn_limit=15)",
-        "(players=3,turn_limit=6,quick_build=False,seeds=20)",
-        "(players=4,turn_limit=8,shuffle_cards=True,tour=1)",
-    ],
-)
-def test_random_sim_test(params):
-    game = pyspiel.load_game(ks.SHORT_NAME + params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 def test_serialized_states_replay_their_history():
@@ -174,70 +161,8 @@ def test_without_shuffled_cards_the_hands_are_public_and_stay():
     assert r._d.state == s._d.state
 
 
-def test_ismcts_plays_against_a_rallye_bot():
-    game = pyspiel.load_game(ks.SHORT_NAME + "(turn_limit=3,seeds=5)")
-    rs = np.random.RandomState(0)
-    bot = ismcts.ISMCTSBot(
-        game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
-        uct_c=2.0, max_simulations=3, random_state=rs,
-    )  # fmt: skip
-    from rallye.agents.base import make_agent
-
-    opponent = make_agent("knightrider", "random", 1)
-    s = game.new_initial_state()
-    decisions = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            _chance(s, rs)
-        elif s.current_player() == 0:
-            action = bot.step(s)
-            assert action in s.legal_actions()
-            s.apply_action(action)
-            decisions += 1
-        else:
-            engine = s._d.state
-            choice = opponent.choose(kr.view_for(engine, 1), kr.legal_actions(engine))
-            s.apply_action(ke.action_code(choice, kr.view_for(engine, 1)))
-    assert decisions >= 3
-    assert sum(s.returns()) == pytest.approx(0.0)
-
-
 def test_bad_parameters_are_clear_errors():
     with pytest.raises(Exception, match="2 to 5 players, not 6"):
         pyspiel.load_game(ks.SHORT_NAME + "(players=6)")
     with pytest.raises(Exception, match="seeds must be at least 1"):
         pyspiel.load_game(ks.SHORT_NAME + "(seeds=0)")
-    game = pyspiel.load_game(ks.SHORT_NAME)
-    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
-        everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
-
-
-def test_python_shortcuts_match_the_cpp_path():
-    """The Python ``legal_actions`` / ``*_tensor`` overrides give what pyspiel's C++ path
-    gives, at decision, chance and terminal nodes."""
-    game = pyspiel.load_game(ks.SHORT_NAME + "(players=3,turn_limit=4)")
-    base = pyspiel.State
-    rng = np.random.default_rng(5)
-    s = game.new_initial_state()
-    step = 0
-    while True:
-        assert s.legal_actions() == base.legal_actions(s)
-        for p in range(3):
-            assert s.legal_actions(p) == base.legal_actions(s, p)
-        if step % 6 == 0 or s.is_terminal():  # (the tensors are large: some nodes only)
-            for p in range(3):
-                assert s.observation_tensor(p) == base.observation_tensor(s, p)
-                assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
-            if s.current_player() < 0:
-                with pytest.raises(pyspiel.SpielError):
-                    s.observation_tensor()
-            with pytest.raises(pyspiel.SpielError):
-                s.observation_tensor(3)
-        if s.is_terminal():
-            break
-        if s.is_chance_node():
-            _chance(s, rng)
-        else:
-            s.apply_action(int(rng.choice(s.legal_actions())))
-        step += 1
