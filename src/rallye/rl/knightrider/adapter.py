@@ -9,6 +9,7 @@ import numpy as np
 from rallye import knightrider as kr
 from rallye.core.errors import ConfigError
 from rallye.knightrider import GAME, Action, State, View
+from rallye.knightrider.state import OVER_PHASE
 from rallye.rl.games import GameAdapter, Rewards, check_choice, check_players
 from rallye.rl.knightrider import compact as kcomp
 from rallye.rl.knightrider import encoding as kenc
@@ -106,7 +107,7 @@ class KnightRiderAdapter(GameAdapter[State, Action, View]):
 
     def transition(self, first: State, before: State, after: State) -> tuple[Rewards, int]:
         # On every decision: the engine state's phase read directly (face.is_over, without a call)
-        if after.phase != "over":
+        if after.phase != OVER_PHASE:
             return None, after.current
         return self.rewards(first, before, after), -1
 

@@ -76,7 +76,7 @@ from rallye.mille.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from rallye.mille.cards import CARD_INDEX, CARDS, DISTANCE_KM, SAFETIES
 from rallye.mille.edition import Edition
 from rallye.mille.engine import legal_from_view
-from rallye.mille.state import EXTEND_PHASE, PLAY_PHASE, MilleState, Tableau
+from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, MilleState, Tableau
 from rallye.mille.view import MilleView, view_for
 
 OBS_VERSION = 1
@@ -271,7 +271,7 @@ def _view_list(view: MilleView) -> list[float]:
     out += disc_block
     deck_size = view.deck_size or 1
     ext = view.extended_by
-    mine = view.current == view.seat and view.phase != "over"
+    mine = view.current == view.seat and view.phase != OVER_PHASE
     sizes = view.hand_sizes
     seat = view.seat
     out += (
@@ -588,7 +588,7 @@ class ViewEncoder:
         mv[_DRAW_AT + 1] = 0.0 if draw else 1.0
         # the rest of the draw and phase blocks, the hand sizes and the hand number change
         # seldom: rewritten when their inputs do
-        mine = view.current == self._seat and phase != "over"
+        mine = view.current == self._seat and phase != OVER_PHASE
         flags = (view.target, phase, mine, mine and view.cf_turn, view.extended_by)
         if flags != self._flags:
             self._flags = flags
