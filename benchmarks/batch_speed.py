@@ -9,7 +9,7 @@ A *decision* is one legal-action list, a uniformly random legal pick and the ste
   compiled (numba), one core; matches to the end, reset automatically;
 * ``batch python loop``: the same through the array API a training loop uses, one call
   each a round: ``legal_mask()``, ``random_actions()``, ``step(actions, check=False)``;
-* ``vector env``: :class:`rallye.batch.vector.MilleVector`, the learner's random pick (the
+* ``vector env``: :class:`rallye.rl.mille.vector.MilleVector`, the learner's random pick (the
   batch's compiled policy) then the other seats' random moves (compiled), each step
   returning every game's observation (270 floats, the learner's view) and mask: learner
   steps a second, and all seats' decisions a second;
@@ -86,11 +86,11 @@ def batch_python_rate(edition: str, players: int, size: int, seconds: float, see
 
 
 def vector_rate(edition: str, players: int, size: int, seconds: float, seed: int = 0) -> tuple[float, float]:
-    """The vector environment (``rallye.batch.vector.MilleVector``, random opponents
+    """The vector environment (``rallye.rl.mille.vector.MilleVector``, random opponents
     compiled): ``(learner steps a second, all seats' decisions a second)``, each learner
     step returning every game's observation (270 floats) and mask; the learner's pick is
     the batch's compiled random policy."""
-    from rallye.batch.vector import MilleVector
+    from rallye.rl.mille.vector import MilleVector
 
     env = MilleVector(edition, players, size, seed)
     env.reset()

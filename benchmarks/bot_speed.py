@@ -14,7 +14,7 @@ takes it.
 
 Targets (issue): ``hard`` ≤ 0.2 s and ``expert`` ≤ 0.5 s per move. The search levels
 stop sampling deals at a ceiling of CPU time under those limits
-(``rallye.agents.levels.CPU_LIMITS``); ``capped`` counts the moves where it acted, which a
+(``rallye.agents.mille.levels.CPU_LIMITS``); ``capped`` counts the moves where it acted, which a
 machine fast enough to spend the whole budget in time never shows.
 """
 

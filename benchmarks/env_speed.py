@@ -24,7 +24,7 @@ As the engine row times ``new_game`` apart, the PettingZoo and Gymnasium rows ti
 its observation row uses ``make_observation(game).set_from`` (a NumPy buffer), because
 ``state.observation_tensor()`` copies the 67,005 floats into a Python list (~3 ms). The
 last four Knight Rider rows are PettingZoo, Gymnasium and OpenSpiel's ``set_from`` again
-with the compact observation (``obs_version=2``, :mod:`rallye.rl.kr_compact`: the same
+with the compact observation (``obs_version=2``, :mod:`rallye.rl.knightrider.compact`: the same
 values on the 16 × 16 squares, 24,765 floats).
 
 ``--phases EPISODES`` prints instead where a decision's time goes in the engine loop and in
@@ -192,7 +192,7 @@ def openspiel_loop(observe: str | None, keep: int = 0) -> Loop:
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    import rallye.rl.mille_spiel as ms
+    import rallye.rl.mille.spiel as ms
 
     game = pyspiel.load_game(ms.SHORT_NAME)
     return _openspiel_hands(game, make_observation(game), observe, keep)
@@ -269,7 +269,7 @@ def kr_openspiel_loop(observe: bool, obs_version: int = 1, keep: int = 0) -> Loo
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    import rallye.rl.kr_spiel as ks
+    import rallye.rl.knightrider.spiel as ks
 
     game = pyspiel.load_game(f"{ks.SHORT_NAME}(turn_limit={KR_LIMIT},obs_version={obs_version})")
     observer = make_observation(game)  # a NumPy buffer; state.observation_tensor() builds a 67k-float list
@@ -305,11 +305,13 @@ def _kr_openspiel_games(game: Any, observer: Any, observe: bool, keep: int = 0) 
 
 @contextlib.contextmanager
 def _timed(owner: Any, name: str, acc: dict[str, int], key: str, open_calls: list[int] | None = None) -> Iterator[None]:
-    """While open, ``owner.name`` (a module function or a class's method) adds its time to
+    """While open, ``owner.name`` (a module function, a class's method or an object's, such
+    as a game face's ``GAME.apply``) adds its time to
     ``acc[key]`` (nanoseconds). With ``open_calls`` (one list shared by the timers) a timed
     call inside another counts for its own key only: the outer one gets its time less the
     inner calls'."""
     fn = getattr(owner, name)
+    own = name in vars(owner)  # (an object's method lives in its class: put back by deleting)
     clock = time.perf_counter_ns
     inner = open_calls if open_calls is not None else []
 
@@ -328,22 +330,26 @@ def _timed(owner: Any, name: str, acc: dict[str, int], key: str, open_calls: lis
     try:
         yield
     finally:
-        setattr(owner, name, fn)
+        if own:
+            setattr(owner, name, fn)
+        else:
+            delattr(owner, name)
 
 
 def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
     """Microseconds per decision spent in each part of a decision, in the engine loop and in
     the PettingZoo ``raw_env`` loop, over the same random games (``--phases``): the engine's
-    own calls (``legal_actions``, ``apply``, timed in both loops), the adapter's (action
+    own calls (``legal_actions``, ``apply``, timed in both loops: the environments call them
+    through the game's face, ``GAME``), the adapter's (action
     codes, mask, view, encoding) and the rest (the random pick, PettingZoo's protocol and
     the loop itself). A timed call made inside another (the engine's ``legal_actions``
     inside Knight Rider's ``state_table``) counts for its own part only. Wall clock, each
     timed call paying for its two clock reads: a map of where the time goes, not a figure
     to compare with the rows above."""
     from rallye import knightrider as kr
-    from rallye.rl import kr_compact as kcomp
-    from rallye.rl import kr_encoding as kenc
-    from rallye.rl import mille_encoding as menc
+    from rallye.rl.knightrider import compact as kcomp
+    from rallye.rl.knightrider import encoding as kenc
+    from rallye.rl.mille import encoding as menc
 
     clock = time.perf_counter_ns
     if game == "mille":
@@ -351,13 +357,16 @@ def phases(game: str, episodes: int) -> dict[str, dict[str, float]]:
         make: Callable[[], Loop] = lambda: pettingzoo_loop(wrapped=False)  # noqa: E731
         parts: list[tuple[Any, str, str]] = [
             (mille, "legal_actions", "legal_actions"), (mille, "apply", "apply"),
-            (menc, "mask_from_legal", "mask"), (mille, "view_for", "view"), (menc.ViewEncoder, "encode", "encoding"),
+            (mille.GAME, "legal_actions", "legal_actions"), (mille.GAME, "apply", "apply"),
+            (menc, "mask_from_legal", "mask"), (mille.GAME, "view_for", "view"),
+            (menc.ViewEncoder, "encode", "encoding"),
         ]  # fmt: skip
     else:
         engine, make = kr_engine_loop, kr_pettingzoo_loop
         parts = [
             (kr, "legal_actions", "legal_actions"), (kenc, "legal_actions", "legal_actions"), (kr, "apply", "apply"),
-            (kenc, "state_table", "action codes"), (kenc, "mask_from_table", "mask"), (kr, "view_for", "view"),
+            (kr.GAME, "apply", "apply"), (kenc, "state_table", "action codes"), (kenc, "mask_from_table", "mask"),
+            (kr.GAME, "view_for", "view"),
             (kenc, "encode_view", "encoding"), (kcomp, "encode_view", "encoding"),
         ]  # fmt: skip
     out: dict[str, dict[str, float]] = {}

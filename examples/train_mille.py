@@ -1,7 +1,7 @@
 """Learn to play 2-player Mille Bornes hands against the ``random`` bot, with plain NumPy.
 
 REINFORCE (policy gradient) with a linear softmax policy over the observation encoding
-(``rallye.rl.mille_encoding``), illegal actions masked out, a running-mean baseline, on the
+(``rallye.rl.mille.encoding``), illegal actions masked out, a running-mean baseline, on the
 Gymnasium environment ``rallye/Mille-v0`` (one hand per episode, reward = hand score
 difference / 1000). Then it plays greedy evaluation hands against ``random`` and prints the
 win rate with a 95% Wilson interval (a tie counts as half a win).
@@ -21,7 +21,7 @@ import gymnasium as gym
 import numpy as np
 
 import rallye.rl  # registers rallye/Mille-v0
-from rallye.rl.mille_encoding import OBS_SIZE
+from rallye.rl.mille.encoding import OBS_SIZE
 
 NUM_ACTIONS = 70
 del rallye  # imported for its registration only

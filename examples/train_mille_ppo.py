@@ -11,8 +11,8 @@ plays the clone against ``medium`` before PPO; ``--save-clone`` keeps it; ``--lo
 from saved weights instead.
 
 **PPO**: the learner plays seat 0 of ``--envs`` matches in each of ``--workers`` self-play
-collectors (:mod:`rallye.batch.collect`, on the vector environment
-:class:`rallye.batch.vector.MilleVector`: observations from the learner's view, legal-action
+collectors (:mod:`rallye.rl.mille.collect`, on the vector environment
+:class:`rallye.rl.mille.vector.MilleVector`: observations from the learner's view, legal-action
 masks, matches to 5000, auto-reset). Seat 1: each iteration, with probability
 ``--pool-anchor`` the frozen start (the clone, or the ``--load`` weights), otherwise one of
 the last ``--pool`` snapshots of the learner, taken every ``--refresh`` iterations (``--pool
@@ -72,8 +72,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from rallye.batch.collect import MlpPolicy, collect_all, collectors
-from rallye.batch.vector import MilleVector
+from rallye.rl.mille.collect import MlpPolicy, collect_all, collectors
+from rallye.rl.mille.vector import MilleVector
 from rallye.sim.stats import wilson
 
 OBS, ACTIONS = 270, 70

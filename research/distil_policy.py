@@ -3,7 +3,7 @@
 Reads JSON-lines files written by ``research/expert_decisions.py`` (one line per searched
 decision of ``expert``: its view, its candidates with the ``fitted`` heuristic's choice
 first, and each alternative's paired gain over that choice with its standard error), and
-fits the linear model of :mod:`rallye.agents.mille_distilled`: for every measured
+fits the linear model of :mod:`rallye.agents.mille.distilled`: for every measured
 alternative, the difference of its features and the default's should predict the gain
 the search measured. Weighted least squares (each gain weighted by ``1 / (se^2 + tau^2)``,
 gains below ``-clip`` clipped there: how bad a bad move is matters little for choosing),
@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from rallye.agents.mille_distilled import FEATURE_VERSION, Weights, context, features
-from rallye.agents.mille_heuristic import FITTED, Reading, score_action
+from rallye.agents.mille.distilled import FEATURE_VERSION, Weights, context, features
+from rallye.agents.mille.heuristic import FITTED, Reading, score_action
 from rallye.core.errors import GameError
 from rallye.mille.actions import parse_action
 from rallye.mille.edition import get_edition

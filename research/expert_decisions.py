@@ -37,7 +37,7 @@ from typing import Any
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille.search import PimcAgent
 
 
 def play(job: tuple[int, str]) -> list[dict[str, Any]]:

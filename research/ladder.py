@@ -31,7 +31,7 @@ starting a hand is worth to each bot: ``research/hand_starts.py FILE``.
 A bot is a registered name (``medium``, ``expert``, …) or, for tuning, ``pimc`` with
 keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=classic``,
 ``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
-``rallye.agents.mille_heuristic.STYLES``).
+``rallye.agents.mille.heuristic.STYLES``).
 
 A diagnostic, not a bot: ``truehands:SPEC`` (``SPEC`` a level or a ``pimc`` spec) is that
 search given the opponent's *true* hand at every decision, only the draw pile's order
@@ -40,7 +40,7 @@ hides one group of cards again, as there). It cheats; what it wins over ``SPEC``
 same deals is the most that reading the hidden cards better could add to that search in
 play: ``--pairs truehands:expert:medium --exact``.
 
-Levels play as a person meets them, with their CPU ceiling (``rallye.agents.levels.CPU_LIMITS``;
+Levels play as a person meets them, with their CPU ceiling (``rallye.agents.mille.levels.CPU_LIMITS``;
 on a machine too slow to spend a level's budget within it, the ceiling cuts some searches
 short, and those moves depend on the machine); ``--exact`` lifts it, as tournaments do, so
 every level plays its whole count budget and a run reproduces on any machine. Not a test:
@@ -61,8 +61,8 @@ from typing import Any
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import STYLES
-from rallye.agents.mille_search import PimcAgent
+from rallye.agents.mille.heuristic import STYLES
+from rallye.agents.mille.search import PimcAgent
 
 DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
@@ -95,7 +95,7 @@ def split_pair(pair: str) -> tuple[str, str]:
 
 
 def build(spec: str, seed: int, exact: bool = False) -> Any:
-    """A bot from a name, or ``pimc/key=value/...`` (numbers; a word for :data:`WORD_SETTINGS`), or the
+    """A bot from a name, or ``pimc/key=value/...`` (numbers; ``style`` a style's name), or the
     diagnostic ``truehands:SPEC``; ``exact``: a level's CPU ceiling lifted
     (``make_agent(..., exact=True)``)."""
     if spec.startswith(CHEAT):
@@ -116,19 +116,13 @@ def build(spec: str, seed: int, exact: bool = False) -> Any:
     return PimcAgent(seed, name=spec, **kw)
 
 
-#: the ``pimc`` settings whose value is a word (``leaf=decisions``); ``style`` names a style
-WORD_SETTINGS = frozenset({"leaf"})
-
-
-def _number(key: str, v: str) -> int | float | str:
-    """A spec's value: an integer or a float, or for :data:`WORD_SETTINGS` the word itself."""
+def _number(key: str, v: str) -> int | float:
+    """A spec's value: an integer or a float (``style`` alone takes a word, a style's name)."""
     for kind in (int, float):
         try:
             return kind(v)
         except ValueError:
             pass
-    if key in WORD_SETTINGS:
-        return v
     raise ValueError(f"pimc setting {key}={v!r}: the value must be a number")
 
 

@@ -60,12 +60,12 @@ positions of ``--hands 96 --first-seed 50000``, paired against ``expert``, next 
 the same change did in matches against ``medium`` (points of win rate, ``ladder.py``):
 with ``--own fitted --candidates 0`` the cheat ``truehands:expert`` +7.2 (matches +8.0),
 expert in the classic style -2.5 (matches -3.3, unpaired), in the tuned style -1.0 (-0.8),
-``leaf=decisions`` +1.4 (-1.0), ``leaf=1`` +1.8 (+0.2); by the classic continuation +6.2,
+``leaf=decisions`` +1.4 (-1.0), ``leaf=1`` +1.8 (+0.2) (two leaves since retired); by the classic continuation +6.2,
 +2.5 (the wrong sign), -0.1, +3.6 and +1.2. Neither sees what the ``distilled`` default
 costs (+0.2 and +0.1; matches -6.8). Those oracle values came from this option's prototype
 (equal to the option's at the same seeds), on other shuffles: docs/bots.md, "Mille Bornes bots".
 
-A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille_tracker`) is
+A bot that follows the hand (``pimc/.../track=N``, :mod:`rallye.agents.mille.tracker`) is
 first shown the views its seat had at its earlier decisions of that hand, as in a game:
 the positions' games are played once more for them (the same games, as every bot in them
 is deterministic; checked against the cached positions).
@@ -88,9 +88,9 @@ from ladder import CHEAT, build
 
 from rallye import mille
 from rallye.agents.base import make_agent
-from rallye.agents.mille_heuristic import CLASSIC, STYLES, Style, rank_actions
-from rallye.agents.mille_sampler import Exclusion, TurnReplay
-from rallye.agents.mille_search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
+from rallye.agents.mille.heuristic import CLASSIC, STYLES, Style, rank_actions
+from rallye.agents.mille.sampler import Exclusion
+from rallye.agents.mille.search import PimcAgent, hand_outcome, heuristic_policy, pile_counts
 from rallye.core.values import attributes
 from rallye.mille.actions import Action
 from rallye.mille.cards import DISTANCE_KM, HAZARDS, REMEDIES, SAFETIES
@@ -204,9 +204,7 @@ class TrueHands(PimcAgent):
             setattr(bot, name, value)
         return bot
 
-    def _sample(
-        self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str], replay: TurnReplay | None
-    ) -> MilleState:
+    def _sample(self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str]) -> MilleState:
         s = self.state
         pile = list(s.deck[s.draw_pos :])
         self.rng.shuffle(pile)
@@ -227,9 +225,7 @@ class TrueButGroup(TrueHands):
 
     hidden: frozenset[str]
 
-    def _sample(
-        self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str], replay: TurnReplay | None
-    ) -> MilleState:
+    def _sample(self, view: MilleView, excl: Sequence[Exclusion], pool: Sequence[str]) -> MilleState:
         s = self.state
         me = view.seat
         # every hidden place: the others' hands, then the draw pile

@@ -2,11 +2,11 @@
 
 Plays 2-player wm2006 hands of ``fitted`` (seat 0, the expert's own side) against the
 classic heuristic (seat 1, ``medium``: the opponent the tracker models), feeds
-:class:`~rallye.agents.mille_tracker.HandTracker` seat 0's views at each of its decisions
+:class:`~rallye.agents.mille.tracker.HandTracker` seat 0's views at each of its decisions
 in the play phase, and at each decision where the particles are active counts how many
 cards a particle shares with the opponent's true hand (20 particles drawn at random),
 against 20 deals of the sampler the searches use otherwise
-(:func:`~rallye.agents.mille_sampler.sample_deal` with the exclusions and last-discard
+(:func:`~rallye.agents.mille.sampler.sample_deal` with the exclusions and last-discard
 inferences). Prints the means, and how often the particles started afresh (the hands'
 first decisions included)::
 
@@ -22,10 +22,10 @@ import random
 from collections import Counter
 
 from rallye import mille
-from rallye.agents.mille_heuristic import CLASSIC, FITTED
-from rallye.agents.mille_sampler import discard_inferences, exclusions, sample_deal, unseen_cards
-from rallye.agents.mille_search import heuristic_policy
-from rallye.agents.mille_tracker import HandTracker
+from rallye.agents.mille.heuristic import CLASSIC, FITTED
+from rallye.agents.mille.sampler import discard_inferences, exclusions, sample_deal, unseen_cards
+from rallye.agents.mille.search import heuristic_policy
+from rallye.agents.mille.tracker import HandTracker
 from rallye.mille.playout import Playout
 
 DRAWS = 20  # particles and sampled deals scored a decision

@@ -1,6 +1,6 @@
 """Climb the Mille Bornes heuristic's weights (``Style``) against the classic heuristic.
 
-A coordinate search over the fields of :class:`rallye.agents.mille_heuristic.Style`, scored
+A coordinate search over the fields of :class:`rallye.agents.mille.heuristic.Style`, scored
 in duplicate single hands of 2-player wm2006 against the classic heuristic (``medium``):
 every deal seed is played twice with the seats swapped, and a style's score on a deal is
 its mean point margin over the two hands. A step (one weight moved up or down by its step
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rallye import mille
-from rallye.agents.mille_heuristic import CLASSIC, STYLES, Style, best_action
+from rallye.agents.mille.heuristic import CLASSIC, STYLES, Style, best_action
 
 #: The weights climbed and their first step sizes (bools are flipped, ints step by whole units).
 STEPS: dict[str, float] = {

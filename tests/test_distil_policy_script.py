@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from benchmark_modules import load
-from rallye.agents.mille_distilled import DistilledAgent, Weights
+from rallye.agents.mille.distilled import DistilledAgent, Weights
 
 
 @pytest.fixture(scope="module")

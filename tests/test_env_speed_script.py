@@ -51,9 +51,10 @@ def test_phases_account_for_every_part_and_restore_the_functions(
 ) -> None:
     from rallye import knightrider as kr
     from rallye import mille
-    from rallye.rl import mille_encoding as menc
+    from rallye.rl.mille import encoding as menc
 
     before = (mille.legal_actions, mille.apply, kr.view_for, menc.ViewEncoder.encode)
+    faces = (dict(vars(mille.GAME)), dict(vars(kr.GAME)))
     for game, parts in (("mille", {"mask", "view", "encoding"}), ("knightrider", {"action codes", "encoding"})):
         table = env_speed.phases(game, 2)
         engine, adapter = table["engine"], table["pettingzoo raw_env"]
@@ -62,6 +63,7 @@ def test_phases_account_for_every_part_and_restore_the_functions(
             assert all(v > 0 for k, v in per.items() if k != "the rest")
             assert sum(v for k, v in per.items() if k != "total") == pytest.approx(per["total"])
     assert (mille.legal_actions, mille.apply, kr.view_for, menc.ViewEncoder.encode) == before
+    assert (dict(vars(mille.GAME)), dict(vars(kr.GAME))) == faces  # the faces' methods are their own again
     env_speed.main(["--game", "mille", "--phases", "1"])
     out = capsys.readouterr().out
     assert "pettingzoo raw_env" in out and "encoding" in out

@@ -195,5 +195,5 @@ def test_the_bot_notes_state_expert_s_record_as_its_files_hold_it(pool: Any) -> 
     assert f"| all its games | | | **{stated}** |" in bots
     assert f"| expert vs medium | | | {stated} ({wins / n:.1%}".replace("%", " %") in bots
     assert f"has won {stated} 5000-point matches".replace(" ", "") in bots.replace("\n", "").replace(" ", "")
-    search = (ROOT / "src" / "rallye" / "agents" / "mille_search.py").read_text(encoding="utf-8")
+    search = (ROOT / "src" / "rallye" / "agents" / "mille" / "search.py").read_text(encoding="utf-8")
     assert f"{stated} matches ({wins / n:.1%})".replace("%", " %") in search

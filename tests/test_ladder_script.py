@@ -12,7 +12,7 @@ import pytest
 
 from benchmark_modules import EXPERT_SPEC
 from rallye import mille
-from rallye.agents.levels import CPU_LIMITS
+from rallye.agents.mille.levels import CPU_LIMITS
 from rallye.core.values import attributes
 
 LADDER = Path(__file__).resolve().parents[1] / "research" / "ladder.py"
@@ -99,12 +99,11 @@ def test_ladder_specs_take_numbers_and_words(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.syspath_prepend(str(LADDER.parent))
     import ladder
 
-    bot = ladder.build("pimc/deals=7/z=0.5/leaf=decisions/style=fitted", 0)
-    assert (bot.deals, bot.z, bot.leaf) == (7, 0.5, "decisions")
-    assert ladder.build("pimc/leaf=1", 0).leaf == "hand"
-    with pytest.raises(ValueError, match="leaf is one of"):
-        ladder.build("pimc/leaf=wrong", 0)
-    for spec in ("pimc/deals=abc", "pimc/z=x"):  # words only where a setting takes one
+    bot = ladder.build("pimc/deals=7/z=0.5/style=fitted", 0)
+    assert (bot.deals, bot.z, bot.style) == (7, 0.5, ladder.STYLES["fitted"])
+    with pytest.raises(ValueError, match="unknown style"):
+        ladder.build("pimc/style=wrong", 0)
+    for spec in ("pimc/deals=abc", "pimc/z=x"):  # a word only for the style
         with pytest.raises(ValueError, match="the value must be a number"):
             ladder.build(spec, 0)
 

@@ -39,7 +39,7 @@ def test_only_the_groups_cards_move(decisions: ModuleType, group: str) -> None:
         view = mille.view_for(s, me)
         bot = decisions.TrueButGroup.of(make_agent("mille", "hard", seed, exact=True))
         bot.state, bot.hidden = s, hidden
-        t = bot._sample(view, (), (), None)
+        t = bot._sample(view, (), ())
         assert t.hands[me] == s.hands[me]  # my own hand is mine
         assert mille.view_for(t, me) == view  # nothing I can see changes
         assert [len(h) for h in t.hands] == [len(h) for h in s.hands]
@@ -84,7 +84,7 @@ def test_pairs_group_the_oracles_preference_over_the_styles_move(decisions: Modu
     """``--pairs``: every other candidate's oracle value minus the style's own move's, under
     (that move's kind, the candidate's kind); positions whose move the oracle did not value
     are left out."""
-    from rallye.agents.mille_heuristic import FITTED, rank_actions
+    from rallye.agents.mille.heuristic import FITTED, rank_actions
 
     data = []
     want: dict[tuple[str, str], list[float]] = {}
@@ -108,8 +108,8 @@ def test_pairs_group_the_oracles_preference_over_the_styles_move(decisions: Modu
 def test_the_oracle_continues_the_deciding_side_in_its_own_style(decisions: ModuleType) -> None:
     """``--own STYLE``: after the move, the deciding side's turns are the heuristic's in that
     style and every other seat's the classic heuristic's, to the end of the hand."""
-    from rallye.agents.mille_heuristic import CLASSIC, FITTED, best_action
-    from rallye.agents.mille_search import hand_outcome, pile_counts
+    from rallye.agents.mille.heuristic import CLASSIC, FITTED, best_action
+    from rallye.agents.mille.search import hand_outcome, pile_counts
 
     def reference(s: mille.MilleState, side: int, own: object) -> tuple[float, list[object]]:
         moves = []
@@ -134,7 +134,7 @@ def test_the_oracle_continues_the_deciding_side_in_its_own_style(decisions: Modu
 
 
 def test_the_oracle_values_every_legal_move_with_zero_candidates(decisions: ModuleType) -> None:
-    from rallye.agents.mille_heuristic import rank_actions
+    from rallye.agents.mille.heuristic import rank_actions
 
     s = _midhand(3)
     v = mille.view_for(s, s.current)

@@ -170,3 +170,41 @@ def test_no_reference_to_the_rule_models_outside_the_repository() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "shared/rules" not in readme
     assert not hits, f"still pointing to shared/rules: {hits}"
+
+
+def _mille_names() -> dict[str, set[str]]:
+    """The names a citation may use: the common core's clauses, the edition table's rows, the
+    Resolutions (as ``clause`` spells them)."""
+    core = section(MILLE, "The common core")
+    clauses = {clause(c) for c in re.findall(r"^- \*([^*]+)\*:", core, re.M)}
+    clauses |= {clause(c) for c in re.findall(r"\. \*([^*]+)\*:", core)}
+    rows = table_rows(section(MILLE, "Where the editions differ").split("\n\n")[1])
+    table = {clause(re.match(r"\*([^*]+)\*", r[0]).group(1)) for r in rows}  # type: ignore[union-attr]
+    resolutions = {clause(c) for c in re.findall(r"^- \*([^*]+)\*", section(MILLE, "Resolutions"), re.M)}
+    return {"core": clauses, "table": table, "resolution": resolutions}
+
+
+def test_every_rules_citation_in_the_source_names_a_documented_clause() -> None:
+    """The source cites ``docs/rules/mille-bornes.md`` in brackets instead of repeating it:
+    ``[core: coup fourré, Resolution (declaring)]``, ``[table: extension]``, several joined by
+    ``;``. Each name must be a clause of the common core, a row of the edition table or a
+    Resolution there."""
+    names = _mille_names()
+    cited = 0
+    unknown = []
+    for path in sorted((ROOT / "src" / "rallye").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"\[(core|table):([^\]]*)\]", text):
+            kind = m.group(1)
+            for group in re.sub(r"[\s#]+", " ", m.group(2)).split(";"):
+                head, sep, rest = group.partition(":")
+                if sep and head.strip() in ("core", "table"):
+                    kind, group = head.strip(), rest
+                for item in group.split(","):
+                    res = re.fullmatch(r"\s*Resolution \(([^)]+)\)\s*", item)
+                    where, name = ("resolution", res.group(1)) if res else (kind, item)
+                    cited += 1
+                    if clause(name) not in names[where]:
+                        unknown.append(f"{path.relative_to(ROOT)}: {where} {name.strip()!r}")
+    assert cited > 20, "no citations found"
+    assert not unknown, f"citations of names the rules page does not have: {unknown}"

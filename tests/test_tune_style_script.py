@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from benchmark_modules import RESEARCH, load
-from rallye.agents.mille_heuristic import CLASSIC, FITTED, STYLES
+from rallye.agents.mille.heuristic import CLASSIC, FITTED, STYLES
 
 tune = load("tune_style")
 

@@ -19,7 +19,7 @@ from rallye.core.errors import GameError
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("serve", "rallye.server.cli", "run the online table server (play in the browser, with friends and bots)"),
     ("admin", "rallye.server.admin", "look after a server's database: tables, export, prune, backup"),
-    ("join", "rallye.server.client", "sit at an online table from the terminal (rallye join URL)"),
+    ("join", "rallye.tui.online", "sit at an online table from the terminal (rallye join URL)"),
     ("play", "rallye.tui.play", "play a game in the terminal against bots"),
     ("editions", "rallye.tui.info", "list the Mille Bornes editions"),
     ("rules", "rallye.tui.info", "how a game is played: the turn, the cards, the scoring"),

@@ -115,7 +115,7 @@ def test_bot_process_exact_lifts_the_cpu_ceiling(monkeypatch) -> None:
     import argparse
 
     from rallye.agents import process
-    from rallye.agents.levels import CPU_LIMITS
+    from rallye.agents.mille.levels import CPU_LIMITS
 
     made = []
     monkeypatch.setattr(process, "serve", lambda agent, *a: made.append(agent) or 0)

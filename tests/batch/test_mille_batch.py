@@ -147,7 +147,7 @@ def test_without_numba_the_batch_says_how_to_get_it(monkeypatch: pytest.MonkeyPa
 def test_a_view_with_a_sampled_deal_loads_and_rolls_out() -> None:
     """Determinized search: a seat's view plus a deal of its hidden cards (the search's
     sampler) becomes a game of the batch, which plays it to the end of the hand."""
-    from rallye.agents.mille_sampler import sample_deal, state_from_view
+    from rallye.agents.mille.sampler import sample_deal, state_from_view
     from rallye.mille import view_for
 
     rnd = random.Random(8)

@@ -199,7 +199,7 @@ def test_rules_mille_in_english_and_french_for_every_edition(lang: str, capsys: 
 
 
 def test_rules_explain_in_the_language_asked_else_the_editions() -> None:
-    from rallye.tui.info import rules_language
+    from rallye.tui.mille.info import rules_language
 
     assert [rules_language(get_edition(k), None) for k in EDITION_KEYS] == ["de", "hu", "de", "de"]
     assert rules_language(get_edition("wm2006"), "hu") == "hu"
@@ -217,7 +217,7 @@ def test_every_rules_sentence_exists_in_every_language_with_the_same_fields() ->
     """A sentence missing in one language, or one that drops or invents a field, fails here."""
     import string
 
-    from rallye.tui.info import HOW_TO_PLAY
+    from rallye.tui.mille.info import HOW_TO_PLAY
 
     def fields(text: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}

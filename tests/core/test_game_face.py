@@ -3,6 +3,7 @@ game: a generic random-play loop that knows no game, run over both (issue #60)."
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -91,3 +92,24 @@ def test_settings_from_a_client_never_name_a_file() -> None:
         game_for("knightrider").settings({"players": 2, "options": {"tiles_path": "/etc/passwd"}})
     with pytest.raises(ConfigError, match="'game' must be one of mille, knightrider"):
         game_for("chess")
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_refused_record_line_is_named_by_its_line_in_the_file(key: str, tmp_path: Any) -> None:
+    """A file's blank lines are skipped but counted: the face's replay keeps read_jsonl's numbers."""
+    from rallye.core.record import read_jsonl
+
+    game = game_for(key)
+    state = game.new(game.settings(SETTINGS[key][0]), 5)
+    lines = game.record_start(state)
+    for _ in range(3):
+        seat = game.current_player(state)
+        assert seat is not None
+        state = game.record_move(lines, state, seat, game.legal_actions(state)[0])
+    last = len(lines)
+    lines[last - 1] = dict(lines[last - 1], action="nonsense")
+    path = tmp_path / "game.jsonl"
+    text = [json.dumps(line) for line in lines]
+    path.write_text("\n".join([*text[:2], "", *text[2:]]) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=f"line {last + 1}:"):
+        game.replay(read_jsonl(path), str(path))

@@ -103,7 +103,7 @@ def test_every_message_id_the_terminal_names_literally_is_in_a_catalog() -> None
     call = re.compile(
         r'(?:\b(?:t|tr|tc|resumed)|\bUsageError|\bcommon\((?:[^()]|\([^()]*\))*\))(?:\.n|\.raw)?\(\s*"([a-z][a-z0-9_.-]*)"'
     )
-    used = {m for path in tui.glob("*.py") for m in call.findall(path.read_text(encoding="utf-8"))}
+    used = {m for path in tui.rglob("*.py") for m in call.findall(path.read_text(encoding="utf-8"))}
     known = {k for d in domains() for k in i18n.catalog(d, "en")}
     assert len(used) > 100
     assert {"play.resume_clash", "play.kr_options", "play.seat_range", "replay.valid", "replay.winner"} <= used

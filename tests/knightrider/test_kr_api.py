@@ -14,10 +14,19 @@ from kr_helpers import E, chase, playout
 from rallye.core.errors import GameOver, IllegalAction, InvalidNotation, NotYourTurn, RecordError
 from rallye.knightrider import (
     ACTION_SPACE,
+    DETOUR_KINDS,
+    KITT_KINDS,
+    Action,
     End,
+    Enter,
     Move,
     Options,
     Place,
+    PlayDetour,
+    PlayKitt,
+    Recover,
+    StartAt,
+    State,
     View,
     apply,
     card_name,
@@ -31,6 +40,7 @@ from rallye.knightrider import (
     render_grid,
     view_for,
     winner,
+    winners,
 )
 from rallye.knightrider import actions as A
 from rallye.knightrider import record as R
@@ -289,9 +299,57 @@ def test_records_of_rules_1_replay_or_are_refused_naming_the_rules_version() -> 
     assert "played under Knight Rider rules 1" in msg and "this rallye plays rules 3" in msg
 
 
+def _candidates(s: State) -> list[Action]:
+    """The listed actions and others like them: a move one pip off, facing another way or
+    with the jump toggled, a tile on the next square or with another number, every
+    K.I.T.T. card, a detour of every kind in every rotation on every laid tile and off the
+    track, end, recover and the set-up actions."""
+    out: list[Action] = list(legal_actions(s))
+    for a in legal_actions(s):
+        if isinstance(a, Move):
+            plain = replace(a, path=())
+            out += [replace(plain, cost=a.cost + 1), replace(plain, heading=(a.heading + 1) % 4)]
+            out += [replace(plain, jump=not a.jump)]
+        elif isinstance(a, Place):
+            out += [replace(a, x=a.x + 1), replace(a, rot=(a.rot + 90) % 360, number=0)]
+            out += [replace(a, number=a.number + 1)]
+    squares = {(x, y) for _, x, y, _ in s.laid} | {(-9, -9)}
+    out += [PlayDetour(k, x, y, r) for k in DETOUR_KINDS for x, y in squares for r in (0, 90, 180, 270)]
+    return out + [PlayKitt(k) for k in KITT_KINDS] + [End(), Recover(), StartAt(0, 0), Enter(0), Enter(2)]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_apply_refuses_exactly_the_actions_legal_actions_does_not_list(seed: int) -> None:
+    """``apply`` checks an action by the conditions ``legal_actions`` lists actions by (one set
+    of checks, which also names the rule an illegal one breaks): over a game the players
+    build and a quick-built one, every listed action applies and every other candidate is
+    refused with a rule id, on the state and on a copy without its memo."""
+    for options in (Options(turn_limit=12), Options(quick_build=True, tour=1, turn_limit=25)):
+        for s in states_along(seed, 2 + seed % 3, options, every=4):
+            listed = set(legal_actions(s))
+            for i, a in enumerate(_candidates(s)):
+                on = evolve(s) if i % 2 else s
+                if a in listed and getattr(a, "number", 0) in (0, s.drawn):
+                    apply(on, a)
+                else:
+                    with pytest.raises(IllegalAction) as err:
+                        apply(on, a)
+                    assert err.value.rule not in (None, "unknown"), a
+
+
 def test_winner_function() -> None:
     final, _ = playout(2, 15, Options(quick_build=True))
     assert is_over(final) and winner(final) == final.winner and final.winner in (0, 1)
+
+
+def test_winners_as_in_mille_bornes_the_winning_sides_or_none() -> None:
+    """``winners`` means what ``rallye.mille.winners`` means: the winning sides once the game
+    is over; ``()`` while it runs and when the turn limit ends it with no winner."""
+    final, _ = playout(2, 15, Options(quick_build=True))
+    assert winners(final) == (final.winner,) and final.winner is not None
+    assert winners(new_game(3, 1, QUICK)) == ()
+    stopped, _ = playout(2, 3, Options(quick_build=True, turn_limit=1))
+    assert is_over(stopped) and winner(stopped) is None and winners(stopped) == ()
 
 
 def test_evolve_chance_keeps_the_memo_and_changes_only_chance() -> None:

@@ -249,9 +249,9 @@ def test_quick_build_is_the_same_for_the_terminal_the_tables_and_the_research_en
     """One build serves every caller: a server table with the quick build, the terminal's
     ``--quick-build`` and the research environments lay the engine's rules-3 town."""
     from rallye.games import game_for
-    from rallye.rl.games import KnightRiderAdapter
+    from rallye.rl.knightrider.adapter import KnightRiderAdapter
     from rallye.server.games import Match
-    from rallye.tui.knightrider_app import options_from_args
+    from rallye.tui.knightrider.app import options_from_args
 
     want = new_game(3, 9, QUICK)
     game = game_for("knightrider")
@@ -268,7 +268,7 @@ def test_quick_build_is_the_same_for_the_terminal_the_tables_and_the_research_en
 def test_records_of_rules_2_saved_in_the_terminal_resume_with_their_own_set_up(tmp_path: Path) -> None:
     """A save of rules 2 (the quick build at random) resumes in the terminal with the town
     it was played in, and saving it again keeps its rules version."""
-    from rallye.tui.knightrider_app import KRSession
+    from rallye.tui.knightrider.app import KRSession
 
     lines = (DATA / "rules2_quick_build.jsonl").read_text("utf-8").splitlines()
     save = [json.loads(x) for x in lines[:-6]]  # an unfinished game: a save
@@ -276,5 +276,5 @@ def test_records_of_rules_2_saved_in_the_terminal_resume_with_their_own_set_up(t
     path = tmp_path / "old.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in save), "utf-8")
     session = KRSession.resume(path)
-    assert session.recorder.state == R.replay(save) and session.recorder.state.rules == 2
-    assert session.lines()[0]["rules"] == 2
+    assert session.state == R.replay(save) and session.state.rules == 2
+    assert session.lines[0]["rules"] == 2

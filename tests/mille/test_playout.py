@@ -1,8 +1,8 @@
 """The engine's fast path (:mod:`rallye.mille.playout`): the same rules as ``apply``, in
 place. Stepped side by side with the engine through random matches of every edition and
 player count, it must offer the same legal actions and reach the same state after every
-step, through every rule it plays itself and every one it hands to the engine [core: Coup
-fourré; Safeties; End of the trip; Empty draw pile; The match; table: extension]."""
+step, through every rule it plays itself and every one it hands to the engine [core: coup
+fourré, safety, end of trip, empty draw pile, match; table: extension]."""
 
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ import pytest
 
 from rallye.mille import apply, editions, get_edition, legal_actions, new_match, view_for
 from rallye.mille.cards import SAFETIES
-from rallye.mille.engine import _W
 from rallye.mille.playout import Playout
-from rallye.mille.state import MilleState, Tableau
+from rallye.mille.state import MilleState, Tableau, WorkingState
 
 CONFIGS = [(ed.key, n) for ed in editions() for n in ed.players]
 
@@ -124,7 +123,8 @@ def test_playout_checked_move_names_the_rule_and_changes_nothing() -> None:
 def test_the_working_copy_takes_every_field_of_a_state_in_order() -> None:
     """The engine's working copy unpacks a state into its slots in one written-out statement:
     its targets are the state's fields, in order, so a copy frozen again is the state."""
-    assert tuple(getattr(_W, "__mypyc_attrs__", None) or _W.__slots__) == MilleState._fields  # compiled: its own slots
+    slots = getattr(WorkingState, "__mypyc_attrs__", None) or WorkingState.__slots__  # compiled: its own slots
+    assert tuple(slots) == MilleState._fields
     s = new_match("hu", 3, seed=4)
     for _ in range(30):
         assert Playout(s).state() == s

@@ -252,7 +252,7 @@ def test_every_edition_round_trips_through_its_json():
 
 def test_house_rule_game_replays_and_resumes_without_its_file(tmp_path):
     from rallye.mille.edition import get_edition
-    from rallye.tui.mille_app import MilleSession
+    from rallye.tui.mille.app import MilleSession
 
     path = _house_file(tmp_path, target_alone=300)
     house = get_edition(str(path))
@@ -265,8 +265,8 @@ def test_house_rule_game_replays_and_resumes_without_its_file(tmp_path):
     path.unlink()  # the record alone is enough
     rep = replay_file(save)
     assert rep.final == rec.state and rep.final.edition == house and rep.final.edition.target_alone == 300
-    session, _ = MilleSession.resume(save, 0, ["random"])
-    assert session.recorder.state == rec.state
+    session = MilleSession.resume(save, 0, ["random"])
+    assert session.state == rec.state
 
 
 def test_house_file_reusing_a_builtin_key_is_recorded_as_different(tmp_path):

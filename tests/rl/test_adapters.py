@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from rallye.rl.games import KnightRiderAdapter, MilleAdapter
+from rallye.rl.knightrider.adapter import KnightRiderAdapter
+from rallye.rl.mille.adapter import MilleAdapter
 
 
 @pytest.mark.parametrize(

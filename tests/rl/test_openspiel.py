@@ -1,136 +1,57 @@
-"""Mille Bornes as an OpenSpiel game: the random simulation test, resampling, ISMCTS."""
+"""What the OpenSpiel games of both games do alike (each game's own behaviour:
+``tests/rl/mille/test_spiel.py``, ``tests/rl/knightrider/test_spiel.py``): OpenSpiel's
+random simulation test, the Python shortcuts against pyspiel's C++ path, one player's view
+only, and ISMCTS against a rallye bot."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import rallye.rl.mille_spiel as ms
-from rallye import mille
+import rallye.rl.knightrider.spiel as ks
+import rallye.rl.mille.spiel as ms
 from rallye.agents.base import make_agent
-from rallye.mille.cards import CARDS
+from rallye.games import GAMES
+from rallye.rl.games import make_adapter
+
+NAMES = {"mille": ms.SHORT_NAME, "knightrider": ks.SHORT_NAME}
 
 
-def _deal(state, rng):
-    while state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-        state.apply_action(int(rng.choice(outcomes, p=probs)))
+def _chance(state: Any, rng: Any) -> None:
+    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+    assert sum(probs) == pytest.approx(1.0)
+    state.apply_action(int(rng.choice(outcomes, p=probs)))
 
 
-@pytest.mark.parametrize("params", ["", "(edition=hu,players=4)", "(edition=meilen,players=3)"])
-def test_random_sim_test(params):
-    game = pyspiel.load_game(ms.SHORT_NAME + params)
+@pytest.mark.parametrize(
+    "name",
+    [
+        ms.SHORT_NAME,
+        ms.SHORT_NAME + "(edition=hu,players=4)",
+        ms.SHORT_NAME + "(edition=meilen,players=3)",
+        ks.SHORT_NAME + "(turn_limit=15)",
+        ks.SHORT_NAME + "(players=3,turn_limit=6,quick_build=False,seeds=20)",
+        ks.SHORT_NAME + "(players=4,turn_limit=8,shuffle_cards=True,tour=1)",
+    ],
+)
+def test_random_sim_test(name: str) -> None:
+    game = pyspiel.load_game(name)
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
-def test_chance_deals_the_deck_card_by_card():
-    game = pyspiel.load_game(ms.SHORT_NAME)
-    s = game.new_initial_state()
-    outcomes = dict(s.chance_outcomes())
-    assert sum(outcomes.values()) == pytest.approx(1.0)
-    assert outcomes[CARDS.index("D100")] == pytest.approx(12 / 102)  # 2 players: 4 hazards out
-    _deal(s, np.random.default_rng(0))
-    assert len(s.history()) == 102 and not s.is_chance_node()
-    deck = tuple(CARDS[a] for a in s.history())
-    assert s._d.state == mille.new_match("wm2006", 2, 0, deck=deck)
-
-
-def test_resample_keeps_the_information_state_and_deals_hidden_cards_anew():
-    game = pyspiel.load_game(ms.SHORT_NAME + "(players=3,edition=hu)")
-    rng = np.random.default_rng(1)
-    s = game.new_initial_state()
-    _deal(s, rng)
-    for _ in range(20):
-        s.apply_action(int(rng.choice(s.legal_actions())))
-    p = s.current_player()
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    changed = False
-    for _ in range(5):
-        r = s.resample_from_infostate(p, sampler)
-        assert r.information_state_string(p) == s.information_state_string(p)
-        assert np.array_equal(r.information_state_tensor(p), s.information_state_tensor(p))
-        assert r.legal_actions() == s.legal_actions()
-        a, b = s._d.state, r._d.state
-        hidden = lambda st: sorted(st.draw_pile + sum((st.hands[q] for q in range(3) if q != p), ()))  # noqa: E731
-        assert hidden(a) == hidden(b)
-        assert [len(h) for h in a.hands] == [len(h) for h in b.hands]
-        changed |= a != b
-    assert changed
-
-
-def test_ismcts_plays_a_hand_against_a_rallye_bot():
-    game = pyspiel.load_game(ms.SHORT_NAME)
-    rs = np.random.RandomState(0)
-    bot = ismcts.ISMCTSBot(
-        game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
-        uct_c=2.0, max_simulations=4, random_state=rs,
-    )  # fmt: skip
-    opponent = make_agent("mille", "random", 1)
-    s = game.new_initial_state()
-    decisions = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            _deal(s, rs)
-        elif s.current_player() == 0:
-            action = bot.step(s)
-            assert action in s.legal_actions()
-            s.apply_action(action)
-            decisions += 1
-        else:
-            view = mille.view_for(s._d.state, 1)
-            s.apply_action(opponent.choose(view, mille.legal_from_view(view)).code)
-    assert decisions > 10
-    assert sum(s.returns()) == pytest.approx(0.0)
-
-
-def test_bad_parameters_are_clear_errors():
-    with pytest.raises(Exception, match="not 5"):
-        pyspiel.load_game(ms.SHORT_NAME + "(players=5)")
-    game = pyspiel.load_game(ms.SHORT_NAME)
-    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
-        everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
-
-
-def test_information_state_string_is_the_perfect_recall_record():
-    """One token per decision (seat, code, '!cf' after a coup fourré), each followed by the
-    player's hand after it, rebuilt here from the engine states the game went through."""
-    import random as _random
-
-    game = pyspiel.load_game("python_rallye_mille(edition=wm2006,players=2)")
-    rng = _random.Random(3)
-    for _hand in range(4):
-        s = game.new_initial_state()
-        while s.is_chance_node():
-            s.apply_action(rng.choice(s.chance_outcomes())[0])
-        states = [s._d.state]
-        record = []
-        while not s.is_terminal():
-            seat = s.current_player()
-            a = rng.choice(s.legal_actions())
-            s.apply_action(a)
-            record.append((seat, a))
-            states.append(s._d.state)
-        for p in range(2):
-            want = f"P{p} deal (" + " ".join(states[0].hands[p]) + ")"
-            for (seat, a), before, after in zip(record, states, states[1:], strict=False):
-                cf = after.hand_no == before.hand_no and sum(len(t.coups) for t in after.tableaus) > sum(
-                    len(t.coups) for t in before.tableaus
-                )
-                want += f"|P{seat}:{a}" + ("!cf" if cf else "") + " (" + " ".join(after.hands[p]) + ")"
-            assert s.information_state_string(p) == want
-        counts = np.asarray(s.information_state_tensor(0))[270:].reshape(6, mille.NUM_ACTIONS)
-        assert counts.sum() * 10 == pytest.approx(len(record))
-
-
-def _check_python_shortcuts(s, players):
+def _check_python_shortcuts(s: Any, players: int, tensors: bool) -> None:
     """The Python ``legal_actions`` / ``*_tensor`` overrides give what pyspiel's C++ path gives."""
     base = pyspiel.State
     assert s.legal_actions() == base.legal_actions(s)
     for p in range(players):
         assert s.legal_actions(p) == base.legal_actions(s, p)
+    if not tensors:
+        return
+    for p in range(players):
         obs = s.observation_tensor(p)
         assert obs == base.observation_tensor(s, p) and type(obs[0]) is float
         assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
@@ -143,15 +64,71 @@ def _check_python_shortcuts(s, players):
         s.observation_tensor(players)
 
 
-@pytest.mark.parametrize("params", ["", "(edition=hu,players=3)"])
-def test_python_shortcuts_match_the_cpp_path(params):
-    game = pyspiel.load_game(ms.SHORT_NAME + params)
+@pytest.mark.parametrize(
+    ("name", "games", "every"),
+    [
+        (ms.SHORT_NAME, 3, 1),
+        (ms.SHORT_NAME + "(edition=hu,players=3)", 3, 1),
+        (ks.SHORT_NAME + "(players=3,turn_limit=4)", 1, 6),  # (Knight Rider's tensors are large: some nodes only)
+    ],
+)
+def test_python_shortcuts_match_the_cpp_path(name: str, games: int, every: int) -> None:
+    """At decision, chance and terminal nodes of whole games (the tensors at every
+    ``every``-th node and at the end)."""
+    game = pyspiel.load_game(name)
+    players = game.num_players()
     rng = np.random.default_rng(1)
-    for _ in range(3):
+    for _ in range(games):
         s = game.new_initial_state()
-        _check_python_shortcuts(s, game.num_players())
-        _deal(s, rng)
-        while not s.is_terminal():
-            _check_python_shortcuts(s, game.num_players())
-            s.apply_action(int(rng.choice(s.legal_actions())))
-        _check_python_shortcuts(s, game.num_players())
+        step = 0
+        while True:
+            _check_python_shortcuts(s, players, tensors=step % every == 0 or s.is_terminal())
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                _chance(s, rng)
+            else:
+                s.apply_action(int(rng.choice(s.legal_actions())))
+            step += 1
+
+
+@pytest.mark.parametrize("key", list(NAMES))
+def test_the_observer_sees_one_players_view_only(key: str) -> None:
+    game = pyspiel.load_game(NAMES[key])
+    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
+        everyone = pyspiel.PrivateInfoType.ALL_PLAYERS
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=everyone))
+
+
+@pytest.mark.parametrize(
+    ("key", "params", "simulations", "decisions"),
+    [("mille", "", 4, 11), ("knightrider", "(turn_limit=3,seeds=5)", 3, 3)],
+)
+def test_ismcts_plays_against_a_rallye_bot(key: str, params: str, simulations: int, decisions: int) -> None:
+    """ISMCTS in seat 0 of a hand (Mille Bornes) or a short game (Knight Rider); the rallye
+    bot in seat 1 chooses from its view (the game's face) and plays the environments' code
+    of its action (the OpenSpiel game's codes are theirs)."""
+    game = pyspiel.load_game(NAMES[key] + params)
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(
+        game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
+        uct_c=2.0, max_simulations=simulations, random_state=rs,
+    )  # fmt: skip
+    face, adapter = GAMES[key], make_adapter(key)
+    opponent = make_agent(key, "random", 1)
+    s = game.new_initial_state()
+    taken = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            _chance(s, rs)
+        elif s.current_player() == 0:
+            action = bot.step(s)
+            assert action in s.legal_actions()
+            s.apply_action(action)
+            taken += 1
+        else:
+            engine = s._d.state
+            view = face.view_for(engine, 1)
+            s.apply_action(adapter.encode(engine, opponent.choose(view, face.legal_from_view(view))))
+    assert taken >= decisions
+    assert sum(s.returns()) == pytest.approx(0.0)

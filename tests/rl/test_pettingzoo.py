@@ -1,54 +1,49 @@
-"""The PettingZoo AEC environment rallye.rl.mille_v0."""
+"""What the PettingZoo environments of both games do alike (each game's own behaviour:
+``tests/rl/mille/test_pettingzoo.py``, ``tests/rl/knightrider/test_pettingzoo.py``), and
+that an environment runs each game of ``rallye.games`` through its face alone (issue #60)."""
 
 from __future__ import annotations
 
 import warnings
+from collections import Counter
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
+from rallye import knightrider as kr
+from rallye import mille
 from rallye.core.errors import IllegalAction
-from rallye.rl import mille_v0
+from rallye.games import GAMES
+from rallye.rl import knightrider_v0, mille_v0
+from rallye.rl.games import make_adapter
+from rallye.rl.pettingzoo_env import RallyeAECEnv
 
-# api_test's two advisory warnings about dict observations (PettingZoo exempts its own
-# classic games from them by name); everything else it warns about fails the test.
-ADVISORY = ("Observation space for each agent probably", "Observation is not a NumPy array")
+from .helpers import play_aec
 
-
-def _api_test(env, cycles):
-    with warnings.catch_warnings():
-        for text in ADVISORY:
-            warnings.filterwarnings("ignore", message=text, category=UserWarning)
-        api_test(env, num_cycles=cycles)
-
-
-@pytest.mark.parametrize(
-    "kwargs",
-    [{}, {"edition": "hu", "players": 3, "reward": "win"}, {"edition": "fxschmid", "players": 4, "episode": "match"}],
-)
-def test_api_test(kwargs):
-    _api_test(mille_v0.env(**kwargs), 150)
+MODULES: dict[str, ModuleType] = {"mille": mille_v0, "knightrider": knightrider_v0}
+#: the game ``raw_env()`` starts from seed 3 with its default arguments
+FIRST: dict[str, Callable[[], object]] = {
+    "mille": lambda: mille.new_match(mille.get_edition("wm2006"), 2, 3),
+    "knightrider": lambda: kr.new_game(2, 3, kr.Options(quick_build=True, turn_limit=200)),
+}
+#: what the engine's refusal of an illegal action says, in part
+REFUSAL = {"mille": "illegal 'play", "knightrider": "not legal now"}
 
 
-def test_raw_env_api_test():
-    _api_test(mille_v0.raw_env(edition="meilen", players=5), 100)
-
-
-def test_seed_test():
-    seed_test(lambda: mille_v0.env(), num_cycles=60)
-    seed_test(lambda: mille_v0.raw_env(players=3, edition="wm2006"), num_cycles=40)
-
-
-def _first_obs(e, seed):
+def _first_obs(e: Any, seed: int) -> np.ndarray:
     e.reset(seed=seed)
     return e.observe(e.agent_selection)["observation"].copy()
 
 
-def test_reset_reseeds_without_rebuilding():
-    e = mille_v0.raw_env()
+@pytest.mark.parametrize("game", list(MODULES))
+def test_reset_reseeds_without_rebuilding(game: str) -> None:
+    e = MODULES[game].raw_env()
     spaces_before = e.observation_space("player_0")
     a = _first_obs(e, 3)
+    assert e.state_value == FIRST[game]()
     b = _first_obs(e, 4)
     assert not np.array_equal(a, b)
     assert np.array_equal(_first_obs(e, 3), a)
@@ -62,46 +57,19 @@ def test_reset_reseeds_without_rebuilding():
     assert np.array_equal(e.observe(e.agent_selection)["observation"], c)
 
 
-def _play(e, seed, rng):
-    e.reset(seed=seed)
-    totals = dict.fromkeys(e.possible_agents, 0.0)
-    for agent in e.agent_iter():
-        obs, reward, term, trunc, _ = e.last()
-        totals[agent] += reward
-        if term or trunc:
-            e.step(None)
-            continue
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return totals
-
-
-def test_hand_score_rewards_sum_to_zero_and_follow_the_score_sheet():
-    e = mille_v0.raw_env(edition="wm2006", players=2)
-    totals = _play(e, 12, np.random.default_rng(0))
-    sheet = e.state_value.sheets[0]
-    diff = (sheet.hand_totals[0] - sheet.hand_totals[1]) / 1000.0
-    assert totals["player_0"] == pytest.approx(diff)
-    assert totals["player_1"] == pytest.approx(-diff)
-
-
-def test_team_mates_share_their_side_reward():
-    e = mille_v0.raw_env(edition="hu", players=4, reward="win")
-    totals = _play(e, 5, np.random.default_rng(1))
-    assert totals["player_0"] == totals["player_2"] and totals["player_1"] == totals["player_3"]
-    assert {totals["player_0"], totals["player_1"]} in ({1.0, -1.0}, {0.0})
-
-
-def test_raw_env_raises_on_an_illegal_action():
-    e = mille_v0.raw_env()
+@pytest.mark.parametrize("game", list(MODULES))
+def test_raw_env_raises_on_an_illegal_action(game: str) -> None:
+    e = MODULES[game].raw_env()
     e.reset(seed=1)
     mask = e.observe(e.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=REFUSAL[game]):
         e.step(illegal)
 
 
-def test_wrapped_env_ends_the_episode_with_a_penalty_on_an_illegal_action():
-    e = mille_v0.env(illegal_reward=-1.0)
+@pytest.mark.parametrize("game", list(MODULES))
+def test_wrapped_env_ends_the_episode_with_a_penalty_on_an_illegal_action(game: str) -> None:
+    e = MODULES[game].env(illegal_reward=-1.0)
     e.reset(seed=1)
     agent = e.agent_selection
     mask = e.observe(agent)["action_mask"]
@@ -112,96 +80,48 @@ def test_wrapped_env_ends_the_episode_with_a_penalty_on_an_illegal_action():
     assert e.rewards[agent] == -1.0
 
 
-def test_bad_arguments_are_clear_errors():
-    with pytest.raises(ValueError, match="episode must be one of"):
-        mille_v0.raw_env(episode="game")
-    with pytest.raises(ValueError, match="reward must be one of"):
-        mille_v0.raw_env(reward="points")
-    with pytest.raises(Exception, match="not 5"):
-        mille_v0.raw_env(edition="wm2006", players=5)
-    with pytest.raises(ValueError, match="render_mode"):
-        mille_v0.raw_env(render_mode="rgb_array")
+#: an episode that is the whole game: Mille's match; Knight Rider's game (a winner or the
+#: turn limit ends it; with seed 7 and three players, a winner)
+WHOLE_GAME: dict[str, dict[str, Any]] = {"mille": {"episode": "match", "reward": "win"}, "knightrider": {"players": 3}}
+FACE_PLAY = ("new", "current_player", "legal_actions", "apply", "view_for", "is_over", "outcome")
 
 
-def test_ansi_render_shows_the_acting_players_view():
-    e = mille_v0.raw_env(render_mode="ansi")
-    e.reset(seed=2)
-    text = e.render()
-    assert "P1 to act" in text and "P1 holds:" in text
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_pettingzoo_environment_runs_each_game_through_its_face(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment is built for a game of ``rallye.games.GAMES`` and plays a random game
+    to its end; the game's rules reach it through the face only: every new game, legal
+    action list, move and view it uses is the face's (counted here), and its rewards follow
+    the face's outcome."""
+    face = GAMES[key]
+    calls: Counter[str] = Counter()
+    for name in FACE_PLAY:
+        method = getattr(face, name)
 
+        def counted(*args: Any, _method: Any = method, _name: str = name) -> Any:
+            calls[_name] += 1
+            return _method(*args)
 
-def test_wrapped_env_keeps_pettingzoos_wrapper_contracts():
-    """env() is one RallyeWrapper layer doing what TerminateIllegal + AssertOutOfBounds +
-    OrderEnforcing did: an OrderEnforcingWrapper, out-of-space actions assert, order checks."""
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+        monkeypatch.setattr(face, name, counted)
+    adapter = make_adapter(face, **WHOLE_GAME[key])
+    assert adapter.face is face
+    env = RallyeAECEnv(adapter)
+    decisions = 0
+    step = env.step
 
-    e = mille_v0.env()
-    assert isinstance(e, OrderEnforcingWrapper) and isinstance(e.unwrapped, type(mille_v0.raw_env()))
-    with pytest.raises(AttributeError, match="before reset"):
-        _ = e.agent_selection
-    e.reset(seed=3)
-    for bad in (70, -1, None, 2.5):
-        with pytest.raises(AssertionError, match="action space"):
-            e.step(bad)
-    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
-    e.step(np.int64(legal[0]))  # NumPy integers are in the space
-    assert not any(e.terminations.values())
+    def counted_step(action: int | None) -> None:
+        nonlocal decisions
+        decisions += action is not None
+        step(action)
 
-
-def test_agent_iter_keeps_pettingzoos_checks():
-    """agent_iter (a generator on both envs): max_iter, stops when no agent is left, and the
-    wrapper asserts a step between two agents and refuses to start before reset."""
-    raw = mille_v0.raw_env()
-    raw.reset(seed=1)
-    assert list(raw.agent_iter(0)) == []
-    it = raw.agent_iter(3)
-    seen = []
-    for agent in it:
-        seen.append(agent)
-        raw.step(int(np.flatnonzero(raw.observe(agent)["action_mask"])[0]))
-    assert len(seen) == 3 and seen[0] == "player_0"
-    e = mille_v0.env()
-    with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
-        _ = e.agents
-    with pytest.raises(Exception, match="reset"):
-        e.agent_iter()
-    e.reset(seed=1)
-    it = iter(e.agent_iter())
-    next(it)
-    with pytest.raises(AssertionError, match="need to call step"):
-        next(it)
-    e.reset(seed=1)
-    n = 0
-    for _agent in e.agent_iter():
-        obs, _, term, trunc, _ = e.last()
-        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
-        n += 1
-    assert n > 2 and not e.agents
-
-
-def test_wrapped_and_raw_env_play_the_same_game():
-    def play(e):
-        e.reset(seed=21)
-        rng = np.random.default_rng(4)
-        seen = []
-        for agent in e.agent_iter():
-            obs, reward, term, trunc, _ = e.last()
-            seen.append((agent, reward, obs["observation"].tobytes(), obs["action_mask"].tobytes()))
-            if term or trunc:
-                e.step(None)
-                continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        return seen
-
-    assert play(mille_v0.env()) == play(mille_v0.raw_env())
-
-
-def test_after_an_illegal_move_nobody_has_a_legal_action():
-    e = mille_v0.env()
-    e.reset(seed=1)
-    agent = e.agent_selection
-    mask = e.observe(agent)["action_mask"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        e.step(int(np.flatnonzero(mask == 0)[0]))
-    assert not e.observe(agent)["action_mask"].any()
+    env.step = counted_step  # type: ignore[method-assign]
+    totals = play_aec(env, 7, np.random.default_rng(7))  # (its masks are the face's legal actions)
+    final = env.state_value
+    assert face.is_over(final) and face.current_player(final) is None
+    assert calls["new"] == 1 and calls["apply"] == decisions > 0 and calls["view_for"] >= decisions
+    out = face.outcome(final)
+    won = {seat for side in out.winners for seat in out.sides[side]}
+    assert won  # (these games have a winner, so the rewards below have something to follow)
+    for agent, total in totals.items():
+        seat = int(agent.removeprefix("player_"))
+        assert (total > 0) == (seat in won), (agent, totals, out)
+    assert sum(totals.values()) == pytest.approx(0.0)

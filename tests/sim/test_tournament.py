@@ -179,7 +179,7 @@ def test_batch_play_lifts_the_search_levels_cpu_ceiling() -> None:
     """Item 4's identical results for a seed on any backend: tournament and simulation bots
     play their whole count budgets, never the CPU ceiling that keeps a person's wait short."""
     from rallye.agents.base import make_agent
-    from rallye.agents.mille_search import PimcAgent
+    from rallye.agents.mille.search import PimcAgent
     from rallye.sim.play import make_agents
 
     job = MatchJob(index=0, game="mille", players=4, seat_bots=("hard", "expert", "medium", "pimc"),

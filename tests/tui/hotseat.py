@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from rich.console import Console
 
@@ -36,3 +37,20 @@ def assert_each_person_alone(log: list[object]) -> None:
                 cleared = passed = False
             assert shown in (None, e[1]), f"seat {e[1]}'s screen after seat {shown}'s without a clear"
             shown = e[1]
+
+
+def hot_seat_input(log: list[object], move: str = "1", limit: int = 20_000) -> Callable[[str], str]:
+    """Enter at each 'pass the keyboard' prompt, ``move`` at every other one."""
+    count = 0
+
+    def read(prompt: str) -> str:
+        nonlocal count
+        count += 1
+        if count > limit:
+            raise EOFError
+        if "press Enter" in prompt:
+            log.append(("pass", prompt))
+            return ""
+        return move
+
+    return read

@@ -7,15 +7,15 @@ import math
 from pathlib import Path
 
 import pytest
-from test_kr_play import play_args as kr_args  # the sibling tests' argument builders
-from test_tui_play import console
-from test_tui_play import play_args as mille_args
+from tests.tui.knightrider.test_play import play_args as kr_args  # the sibling tests' argument builders
+from tests.tui.mille.test_play import console
+from tests.tui.mille.test_play import play_args as mille_args
 
 from rallye.cli import main
 from rallye.core.errors import InvalidNotation, RecordError
 from rallye.knightrider.actions import parse_action as kr_parse
 from rallye.mille.actions import parse_action as mille_parse
-from rallye.tui.mille_app import MilleSession, run_session
+from rallye.tui.mille.app import MilleSession, run_session
 from rallye.tui.play import play_mille
 from rallye.tui.replay import replay_command
 
@@ -28,7 +28,7 @@ def test_seat_0_is_refused_not_played_as_seat_1() -> None:
     c = console()
     assert play_mille(mille_args(seat=0, seed=3), c, _no_input) == 2
     assert "with 2 players the seats are 1..2" in c.export_text()
-    from rallye.tui.knightrider_app import play_knightrider
+    from rallye.tui.knightrider.app import play_knightrider
 
     c = console()
     assert play_knightrider(kr_args(seat=0, seed=3), c, _no_input) == 2
@@ -96,7 +96,7 @@ def test_the_seed_line_is_not_printed_before_a_bots_error() -> None:
     assert play_mille(mille_args(bots="nosuch"), c, _no_input) == 2
     out = c.export_text()
     assert "nosuch" in out and "seed " not in out
-    from rallye.tui.knightrider_app import play_knightrider
+    from rallye.tui.knightrider.app import play_knightrider
 
     for bad in ({"bots": "nosuch"}, {"tiles": "/nonexistent/tiles.json"}):
         c = console()
@@ -190,8 +190,8 @@ HOSTILE_LINES = ["7" * 5000, "²", "d²", "d" + "9" * 5000, "[" * 200_000, "atta
 def test_hostile_typed_lines_get_a_message_not_a_traceback(game: str) -> None:
     """Issue 55 item 6 for the terminal's own input: a 5,000-digit menu number made ``int``
     raise, and '²' passes ``str.isdigit`` but not ``int``."""
-    from rallye.tui.knightrider_app import KRSession
-    from rallye.tui.knightrider_app import run_session as kr_run
+    from rallye.tui.knightrider.app import KRSession
+    from rallye.tui.knightrider.app import run_session as kr_run
 
     lines = iter([*HOSTILE_LINES, "quit", "n"])
 

@@ -7,14 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_tui_play import console, feed
+from tests.tui.helpers import feed
+from tests.tui.mille.test_play import console
 
 from rallye.cli import main
 from rallye.mille.record import replay_file
 from rallye.tui import play
-from rallye.tui.knightrider_app import KRSession
-from rallye.tui.knightrider_app import run_session as kr_run
-from rallye.tui.mille_app import MilleSession, run_session
+from rallye.tui.knightrider.app import KRSession
+from rallye.tui.knightrider.app import run_session as kr_run
+from rallye.tui.mille.app import MilleSession, run_session
 
 
 def then_ctrl_c(lines: Iterable[str]) -> Callable[[str], str]:
@@ -119,7 +120,7 @@ def test_ctrl_c_with_save_saves_the_game(tmp_path: Path) -> None:
     out = c.export_text()
     assert f"gespeichert in {path}" in out and "abgebrochen" in out
     replay = replay_file(path)  # the save replays and is the game so far
-    assert len(replay.actions) == sum(1 for line in session.recorder.lines if line["type"] == "action") > 0
+    assert len(replay.actions) == sum(1 for line in session.lines if line["type"] == "action") > 0
     assert not replay.finished
 
 
@@ -167,7 +168,8 @@ def test_the_play_again_hint_reproduces_the_same_deal(
     same game: played with the same moves, the two records are the same."""
     from rallye.cli import build_parser
     from rallye.core.record import read_jsonl
-    from rallye.tui import knightrider_app, mille_app
+    from rallye.tui.knightrider import app as knightrider_app
+    from rallye.tui.mille import app as mille_app
 
     module = mille_app if game == "mille" else knightrider_app
     real_run = module.run_session
@@ -217,7 +219,7 @@ def test_1000_meilen_sheet_label_agrees_with_its_footer() -> None:
     closest side, and the footer names that side instead of saying nobody got there."""
     from rallye.mille.edition import SCORE_LINES
     from rallye.mille.state import ScoreSheet
-    from rallye.tui.render import Labels, sheet_table
+    from rallye.tui.mille.render import Labels, sheet_table
 
     view = MilleSession.new("meilen", 2, 1, 0, ["random"]).view()
     first = [0] * len(SCORE_LINES)
@@ -253,8 +255,8 @@ def terminal(width: int = 80, height: int = 45) -> Any:
 @pytest.mark.parametrize(("players", "seed", "lang"), [(3, 7, "en"), (5, 2, "de"), (4, 11, "hu"), (2, 5, "fr")])
 def test_the_knight_rider_chase_screen_fits_80x45_and_keeps_the_villain(players: int, seed: int, lang: str) -> None:
     from rallye.knightrider import Options
-    from rallye.tui.knightrider_app import KRSession
-    from rallye.tui.knightrider_render import Labels, map_legend
+    from rallye.tui.knightrider.app import KRSession
+    from rallye.tui.knightrider.render import Labels, map_legend
 
     session = KRSession.new(players, seed, 0, ["random"] * (players - 1), Options(quick_build=True, tour=1))
     screens = 0
@@ -282,8 +284,8 @@ def test_the_knight_rider_chase_screen_fits_80x45_and_keeps_the_villain(players:
 
 def test_the_legend_gives_each_kind_of_tile_its_own_symbol() -> None:
     from rallye.knightrider import Options
-    from rallye.tui.knightrider_app import KRSession
-    from rallye.tui.knightrider_render import Labels, map_legend
+    from rallye.tui.knightrider.app import KRSession
+    from rallye.tui.knightrider.render import Labels, map_legend
 
     session = KRSession.new(2, 3, 0, ["random"], Options(quick_build=True, tour=1))
     while session.view().phase != "turn":

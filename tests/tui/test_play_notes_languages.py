@@ -9,16 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_kr_play import play_args as kr_args  # the sibling tests' argument builders
-from test_tui_play import always, console, feed
-from test_tui_play import play_args as mille_args
+from tests.tui.helpers import feed
+from tests.tui.knightrider.test_play import play_args as kr_args  # the sibling tests' argument builders
+from tests.tui.mille.test_play import always, console
+from tests.tui.mille.test_play import play_args as mille_args
 
 from rallye.agents import base as agents_base
 from rallye.tui import play
-from rallye.tui.knightrider_app import KRSession, play_knightrider
-from rallye.tui.knightrider_app import resolve_bots as kr_resolve_bots
+from rallye.tui.knightrider.app import KRSession, play_knightrider
+from rallye.tui.knightrider.app import resolve_bots as kr_resolve_bots
 from rallye.tui.loop import UsageError, parse_humans, told
-from rallye.tui.mille_app import MilleSession
+from rallye.tui.mille.app import MilleSession
 from rallye.tui.play import play_language, play_mille
 from rallye.tui.play import resolve_bots as mille_resolve_bots
 
@@ -132,6 +133,6 @@ def test_the_command_lines_refusals_before_the_game(
     assert "--quick-build ist eine Knight-Rider-Option, nicht für mille" in capsys.readouterr().err
     assert play.run_play(kr_args(game="mille", quick_build=True, tour=2, lang="hu")) == 2
     assert "--quick-build, --tour Knight Rider-beállítások" in capsys.readouterr().err
-    monkeypatch.setitem(sys.modules, "rallye.tui.knightrider_app", None)
+    monkeypatch.setitem(sys.modules, "rallye.tui.knightrider.app", None)
     assert play.run_play(mille_args(game="knightrider", lang=None)) == 2
     assert "Knight Rider im Terminal gibt es in dieser Installation nicht" in capsys.readouterr().err

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from test_kr_replay import record as kr_record_of  # the sibling tests' record builders
-from test_tui_replay import record as mille_record_of
+from tests.tui.knightrider.test_replay import record as kr_record_of  # the sibling tests' record builders
+from tests.tui.mille.test_replay import record as mille_record_of
 
 from rallye.cli import main
 from rallye.i18n import translator

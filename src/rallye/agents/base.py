@@ -60,13 +60,17 @@ def _load_builtin(game: str) -> None:
 
 _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "mille": (
-        "rallye.agents.mille_heuristic",
-        "rallye.agents.mille_distilled",
-        "rallye.agents.mille_search",
-        "rallye.agents.levels",
-        "rallye.agents.mille_zoo",
+        "rallye.agents.mille.heuristic",
+        "rallye.agents.mille.distilled",
+        "rallye.agents.mille.search",
+        "rallye.agents.mille.levels",
+        "rallye.agents.mille.zoo",
     ),
-    "knightrider": ("rallye.agents.kr_heuristic", "rallye.agents.kr_search", "rallye.agents.kr_levels"),
+    "knightrider": (
+        "rallye.agents.knightrider.heuristic",
+        "rallye.agents.knightrider.search",
+        "rallye.agents.knightrider.levels",
+    ),
 }
 
 

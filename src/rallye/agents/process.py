@@ -89,6 +89,7 @@ def answer(agent: Agent, line: str, game: str = "mille") -> str:
     if game == "knightrider":
         return answer_knightrider(agent, line)
     from rallye.mille.engine import legal_from_view
+    from rallye.mille.state import OVER_PHASE
     from rallye.mille.view import MilleView
 
     data = _parse(line)
@@ -100,7 +101,7 @@ def answer(agent: Agent, line: str, game: str = "mille") -> str:
         view = MilleView.from_json(data)
     except GameError as exc:
         return f"error: {exc}"
-    if view.phase == "over":
+    if view.phase == OVER_PHASE:
         return "error: the match is over; there is nothing to decide"
     if view.current != view.seat:
         return f"error: it is P{view.current + 1}'s turn, not P{view.seat + 1}'s (the view's seat)"

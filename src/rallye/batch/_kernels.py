@@ -228,7 +228,7 @@ def ends_on_empty(g: Row, cfg: Row) -> bool:
 
 @njit(cache=True)
 def lay_safety(g: Row, side: int, card: int, coup: bool) -> None:
-    """[core: Safeties] a matching hazard on top goes to the discard pile."""
+    """[core: safety] a matching hazard on top goes to the discard pile."""
     base = side_base(side)
     n = g[base + S_BATLEN]
     if n > 0:
@@ -327,7 +327,7 @@ def score_hand(g: Row, cfg: Row, completed_by: int) -> None:
 @njit(cache=True)
 def end_hand(g: Row, cfg: Row, completed_by: int) -> None:
     """Score the hand; then the match is over, or ``NEEDDEAL`` asks the step to deal the
-    next hand (:func:`rallye.mille.engine._end_hand`)."""
+    next hand (:func:`rallye.mille.engine.start_hand`)."""
     score_hand(g, cfg, completed_by)
     n_sides = cfg[C_S]
     for s in range(n_sides):
@@ -363,7 +363,7 @@ def end_hand(g: Row, cfg: Row, completed_by: int) -> None:
                 if g[TOTALS + s] == top:
                     leaders += 1
                     winners = 1 << s
-            if leaders != 1:  # [core: The match, Resolution] an exact tie plays another hand
+            if leaders != 1:  # [core: match, Resolution (match tie)] an exact tie plays another hand
                 winners = 0
     if winners:
         g[RES_WINNERS] = winners
@@ -424,7 +424,7 @@ def end_turn(g: Row, cfg: Row, extra: bool) -> None:
         return
     nxt = next_seat(g, cfg, seat)
     if nxt < 0:
-        end_hand(g, cfg, -1)  # [core: Empty draw pile, Resolution]
+        end_hand(g, cfg, -1)  # [core: empty draw pile, Resolution (empty draw pile)]
     else:
         begin_turn(g, cfg, nxt, 0, False)
 
@@ -559,7 +559,7 @@ def legal_codes(g: Row, cfg: Row, out: Row) -> int:
 # -- applying --------------------------------------------------------------------------
 @njit(cache=True)
 def reached_target(g: Row, cfg: Row, seat: int) -> None:
-    """[core: End of the trip] the hand ends, unless the player may extend."""
+    """[core: end of trip] the hand ends, unless the player may extend."""
     side = cfg[C_SIDEOF + seat]
     if (
         cfg[C_EXALLOWED]
@@ -790,14 +790,14 @@ def batch_rollouts(
 
 
 # -- observations -----------------------------------------------------------------------
-# The observation encoding (version 1 of :mod:`rallye.rl.mille_encoding`), compiled, from a
+# The observation encoding (version 1 of :mod:`rallye.rl.mille.encoding`), compiled, from a
 # batched game's row for one seat.
 #
 # It reads only what that seat's view holds: its own hand, every hand's size, the tableaus,
 # the discard pile, the draw pile's size, whose turn, phase, target, extension, hand number and
 # totals; never another hand's cards nor the draw pile's order. Every value is computed as
 # ``encode_view`` computes it (in double precision, then rounded to float32), so the two are
-# equal to the bit (``tests/batch/test_mille_vector.py`` checks it seat by seat).
+# equal to the bit (``tests/batch/test_mille_observe.py`` checks it seat by seat).
 
 OBS_SIZE = 270
 SIDE_BLOCK = 31
@@ -913,7 +913,7 @@ def batch_encode(st: Rows, cfg: Row, enc: Floats, seats: Row, out: Obs) -> None:
 
 
 # -- the vector environment --------------------------------------------------------------
-# Compiled pieces of the vector environment (:mod:`rallye.batch.vector`): the learner's
+# Compiled pieces of the vector environment (:mod:`rallye.rl.mille.vector`): the learner's
 # reward of a step, and the other seats played by the random policy until the learner is to
 # act again.
 
@@ -921,7 +921,7 @@ def batch_encode(st: Rows, cfg: Row, enc: Floats, seats: Row, out: Obs) -> None:
 @njit(cache=True)
 def learner_reward(g: Row, cfg: Row, seat: int, f: int, episode_hand: bool, reward_win: bool) -> tuple[float, bool]:
     """``(reward, episode over)`` for ``seat``'s side after a step that returned ``f``; the
-    rewards of :class:`rallye.rl.games.MilleAdapter` (``score``: the side's hand points
+    rewards of :class:`rallye.rl.mille.adapter.MilleAdapter` (``score``: the side's hand points
     minus the others' mean, / 1000, at each hand; ``win``: at the episode's end, +1 / -1
     for the match, +1 / 0 (tied) / -1 for the hand)."""
     done = (f & 2) != 0 or (episode_hand and (f & 1) != 0)

@@ -36,11 +36,11 @@ from rallye.core.rng import Rng, derive_seed
 from rallye.mille.actions import NUM_ACTIONS, decode_action
 from rallye.mille.cards import CARD_INDEX, CARDS, DISTANCES, SAFETIES, SPEED_LIMIT
 from rallye.mille.edition import SCORE_LINES, Edition, get_edition
-from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, MilleState, ScoreSheet, Tableau
+from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, MilleState, Phase, ScoreSheet, Tableau
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-_PHASES = {PLAY_PHASE: k.PLAY_PHASE, EXTEND_PHASE: k.EXTEND_PHASE, OVER_PHASE: k.OVER_PHASE}
+_PHASES: dict[Phase, int] = {PLAY_PHASE: k.PLAY_PHASE, EXTEND_PHASE: k.EXTEND_PHASE, OVER_PHASE: k.OVER_PHASE}
 _PHASE_NAMES = {v: name for name, v in _PHASES.items()}
 _BATTLE_CARDS = frozenset({"ROLL", "STOP", "OUT_OF_GAS", "GASOLINE", "FLAT_TIRE", "SPARE_TIRE", "ACCIDENT", "REPAIRS"})
 _SPEED_CARDS = frozenset({SPEED_LIMIT, "END_OF_LIMIT"})
@@ -130,7 +130,7 @@ def config_for(edition: str | Edition, players: int) -> I32:
 
 def encoding_table(edition: str | Edition, players: int) -> npt.NDArray[np.float64]:
     """The observation encoding's constants of an edition with a player count (those of
-    :mod:`rallye.rl.mille_encoding`): each card's copies and their inverse, the rule flags,
+    :mod:`rallye.rl.mille.encoding`): each card's copies and their inverse, the rule flags,
     the match target."""
     ed = get_edition(edition)
     deck = ed.deck_for(players)
@@ -356,7 +356,7 @@ class MilleBatch:
 
     def observe(self, seats: int | Sequence[int] | npt.NDArray[np.integer]) -> npt.NDArray[np.float32]:
         """``(size, 270)`` float32: row ``b`` is the observation (version 1 of
-        :mod:`rallye.rl.mille_encoding`, equal to ``encode_view(view_for(state, seat))``) of
+        :mod:`rallye.rl.mille.encoding`, equal to ``encode_view(view_for(state, seat))``) of
         seat ``seats[b]`` of game ``b`` (one seat for all games if an int; -1: zeros), built
         from that seat's view only. A view of an array the next call overwrites."""
         want = np.full(self.size, seats, dtype=np.int32) if isinstance(seats, int | np.integer) else np.asarray(seats)
@@ -374,7 +374,7 @@ class MilleBatch:
         cur[self.rows[:, k.PHASE] == k.OVER_PHASE] = -1
         return cur
 
-    def phase(self, game: int) -> str:
+    def phase(self, game: int) -> Phase:
         return _PHASE_NAMES[int(self.rows[self._game(game), k.PHASE])]
 
     def match_seed(self, game: int) -> int:
@@ -471,6 +471,43 @@ class MilleBatch:
     def next_match(self, game: int) -> None:
         """Start game ``game``'s next match from its stream of seeds (what auto-reset does)."""
         k.batch_next_match(self.rows, self.config, self.seeds, self._game(game))
+
+    def next_matches(self, which: npt.NDArray[np.bool_]) -> None:
+        """:meth:`next_match` in every game ``which`` marks, in one compiled call."""
+        k.env_restart(self.rows, self.config, self.seeds, which)
+
+    # -- a learner's episodes --------------------------------------------------------
+    # Compiled here with the engine (numba cannot call across a Python layer); the vector
+    # environment (rallye.rl.mille.vector) holds the episodes and rewards they serve, which
+    # are rallye.rl.mille.adapter.MilleAdapter's: ``hand_episodes`` (an episode ends with the
+    # hand, else with the match) and ``win_reward`` (the "win" reward, else "score").
+    def learner_rewards(
+        self,
+        flags: npt.NDArray[np.int8],
+        seat: int,
+        hand_episodes: bool,
+        win_reward: bool,
+        rewards: npt.NDArray[np.float64],
+        dones: npt.NDArray[np.bool_],
+    ) -> None:
+        """Add ``seat``'s reward of the step that returned ``flags`` to ``rewards`` and mark
+        in ``dones`` the games whose episode it ended."""
+        k.env_rewards(self.rows, self.config, flags, seat, hand_episodes, win_reward, rewards, dones)
+
+    def play_others_random(
+        self,
+        seat: int,
+        hand_episodes: bool,
+        win_reward: bool,
+        rewards: npt.NDArray[np.float64],
+        dones: npt.NDArray[np.bool_],
+    ) -> int:
+        """In every game ``dones`` does not mark, the other seats play random legal moves
+        until ``seat`` is to act or the episode ends (its rewards added, ``dones`` marked);
+        returns the decisions taken."""
+        return int(
+            k.env_random_others(self.rows, self.config, self.seeds, seat, hand_episodes, win_reward, rewards, dones)
+        )
 
     def differences(self, game: int, state: MilleState) -> list[str]:
         """The fields where game ``game`` differs from the pure engine's ``state`` (empty:

@@ -13,7 +13,7 @@ makes a trip), uniform in every fourth. It prints what was covered and exits 1 a
 difference, naming it. ``tests/batch/test_mille_batch.py`` runs it on every configuration.
 
 The pure engine is dealt the batch's decks: ``new_match(deck=...)`` for the first hand and,
-when a hand ends and the match goes on, the engine's own ``_start_hand`` with the totals and
+when a hand ends and the match goes on, the engine's own ``start_hand`` with the totals and
 sheets it has just scored and the batch's next deck (no monkeypatching: the engine may be the
 compiled build, whose calls between its own functions a patch would not reach).
 """
@@ -31,7 +31,7 @@ import numpy as np
 from rallye.batch.mille import MilleBatch, batch_deck
 from rallye.mille import apply, decode_action, editions, engine, legal_actions, new_match
 from rallye.mille.actions import Action
-from rallye.mille.state import OVER_PHASE, MilleState
+from rallye.mille.state import OVER_PHASE, PLAY_PHASE, MilleState
 
 
 class Mismatch(AssertionError):
@@ -48,7 +48,7 @@ def pure_apply(state: MilleState, action: Action) -> MilleState:
     s = apply(state, action)
     if s.phase != OVER_PHASE and s.hand_no != state.hand_no:
         deck = batch_deck(s.edition, s.n_players, s.seed, s.hand_no)
-        s = engine._start_hand(
+        s = engine.start_hand(
             s.edition, s.n_players, s.sides, s.side_of, s.seed, s.hand_no, s.dealer, s.totals, s.sheets, deck=deck
         )
     return s
@@ -98,7 +98,7 @@ def lockstep(edition: str, players: int, games: int = 12, hands: int = 14, seed:
             seen["extend"] += int(actions[b] == 68)
             seen["decline"] += int(actions[b] == 69)
             seen["coups"] += sum(len(t.coups) for t in s.tableaus) > sum(len(t.coups) for t in before.tableaus)
-            seen["passed"] += s.draw_count == 0 and s.phase == "play" and s.hand_no == before.hand_no
+            seen["passed"] += s.draw_count == 0 and s.phase == PLAY_PHASE and s.hand_no == before.hand_no
             seen["ran_out"] += s.ran_out_this_turn
             ended = len(s.sheets) > len(before.sheets) or s.phase == OVER_PHASE
             _check(bool(flags[b] & 1) == ended, where, f"hand-ended flag {flags[b]}")

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from rallye.core.record import Line
+from rallye.core.record import Line, Lines
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -165,8 +165,9 @@ class Game(ABC, Generic[S, A, V]):
         """Apply ``action`` by ``seat`` (checked) and append its lines to the record."""
 
     @abstractmethod
-    def replay(self, lines: Sequence[Line], source: str = "<record>") -> Replayed[S, A]:
-        """Rebuild a game from its record lines, verifying each, or a
+    def replay(self, lines: Lines, source: str = "<record>") -> Replayed[S, A]:
+        """Rebuild a game from its record lines (bare, or with their line numbers in the
+        file: ``read_jsonl``'s pairs), verifying each, or a
         :class:`~rallye.core.errors.RecordError` naming the line and what is wrong."""
 
 

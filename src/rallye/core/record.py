@@ -8,7 +8,7 @@ line by number; what the lines must mean is for each game's replay to check.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +117,21 @@ def iter_field(line: Line, field: str, kind: type, *, where: str) -> Any:
 def lines_of(records: Iterable[tuple[int, Line]]) -> Iterator[Line]:
     for _, obj in records:
         yield obj
+
+
+#: A record's lines, bare (numbered 1, 2, ... in order) or with the line numbers of the file
+#: they were read from (``read_jsonl``; a file's blank lines are skipped but counted).
+Lines = Sequence[Line] | Sequence[tuple[int, Line]]
+
+
+def numbered(lines: Lines) -> list[tuple[int, Line]]:
+    """``lines`` with their line numbers: kept where given, else counted from 1.
+
+    >>> numbered([{"type": "header"}, (7, {"type": "action"})])
+    [(1, {'type': 'header'}), (7, {'type': 'action'})]
+    """
+    out: list[tuple[int, Line]] = []
+    item: Any
+    for i, item in enumerate(lines, start=1):
+        out.append((int(item[0]), item[1]) if isinstance(item, tuple) else (i, item))
+    return out

@@ -2,9 +2,9 @@
 
 Pure and standard-library only: immutable states, ``apply(state, action) -> state``,
 chance from the :class:`~rallye.core.rng.Rng` in the state, secrets only through
-:func:`view_for`. The rules are in ``docs/rules/knight-rider.md``; the resolutions
-this engine adds are listed in :mod:`rallye.knightrider.engine`; the action notation and
-the integer action space in :mod:`rallye.knightrider.actions`.
+:func:`view_for`. The rules are in ``docs/rules/knight-rider.md``, with the
+Resolutions this engine takes where the rulebook is silent; the action notation and the
+integer action space in :mod:`rallye.knightrider.actions`.
 
 >>> from rallye.knightrider import new_game, legal_actions, apply, Options, is_over
 >>> s = new_game(2, seed=5, options=Options(quick_build=True, turn_limit=50))
@@ -42,6 +42,7 @@ from rallye.knightrider.engine import (
     legal_actions,
     new_game,
     winner,
+    winners,
 )
 from rallye.knightrider.game import GAME
 from rallye.knightrider.names import card_name
@@ -95,4 +96,5 @@ __all__ = [
     "state_from_view",
     "view_for",
     "winner",
+    "winners",
 ]

@@ -1,9 +1,10 @@
 """The Knight Rider rules engine: pure functions over immutable :class:`State` values.
 
 ``new_game`` → ``legal_actions`` / ``apply`` / ``view_for`` / ``current_player`` /
-``is_over`` / ``winner``. All chance (tile draws, dice, shuffles) comes from the
-:class:`~rallye.core.rng.Rng` carried in the state, and every chance outcome is reported
-as an :class:`~rallye.knightrider.state.Event` in ``state.events``.
+``is_over`` / ``winner`` (and ``winners``, as in Mille Bornes). All chance (tile draws,
+dice, shuffles) comes from the :class:`~rallye.core.rng.Rng` carried in the state, and
+every chance outcome is reported as an :class:`~rallye.knightrider.state.Event` in
+``state.events``.
 
 Order of ``legal_actions`` (pinned by a golden test):
 
@@ -16,78 +17,17 @@ Order of ``legal_actions`` (pinned by a golden test):
   then ``kitt MANTLE``, ``TURBO1``, ``TURBO2``; then ``detour`` by (square code, kind in
   STRAIGHT DEADEND ROADBLOCK RIGHT LEFT order, rotation); then ``end``.
 
-Rules version :data:`RULES` (3): rules 2 brought the rule model's Resolutions on
-turning, rams and Blockier-Sprung (issue #54); rules 3 the town as people build it
-(issue #62): the quick build continues roads, the villain stands on the largest
-road-connected piece, a rolled start is reachable by road from it. Records name the
-version they were played under (``rallye.knightrider.record``); a game keeps the set-up of
-its version (``State.rules``, :data:`~rallye.knightrider.state.SETUP_BY_ROAD`).
+The rules it plays are ``docs/rules/knight-rider.md``: where the rulebook is silent it
+follows that page's Resolutions (its scenario tests are named after them), and the page's
+*rules versions* says what each version up to :data:`RULES` changed. A game keeps the
+set-up of the version it is played under (``State.rules``,
+:data:`~rallye.knightrider.state.SETUP_BY_ROAD`), so that old records replay
+(``rallye.knightrider.record``).
 
-The rule model's Resolutions this engine follows where the rulebook's text alone would
-not say what to do, each with its scenario test (``tests/knightrider/test_kr_rule_model.py``
-unless named):
-
-* **Turning is spending.** A turn is paid on the field where it happens (90° 1 pip, 180°
-  2), whether or not the car then leaves that field: a move may end with a turn on its
-  last field, towards a road leaving it (a car facing a dead end with 2 pips turns round
-  and stops; one with 1 pip left on a curve turns into it and stops), and a move may be
-  that turn alone, on the field the car stands on. One turn per field a way passes: it
-  leaves the field in the direction it turned to. The heading is part of where a move
-  ends: the same field with two headings is two moves. A car's heading is the direction
-  of its last step, or of the turn its move ended with.
-* **No dodging a ram.** A way that passes a car, with its ram stop, is a way like any
-  other: when a way on through a ram stop uses more pips than every way that avoids it,
-  only the ram stop is offered (the ram is automatic); a ram stop whose ways on use
-  fewer pips than some other way is not offered either.
-* **Blockier-Sprung:** only the jumped field is free; a turn on it costs its pips as
-  anywhere.
-* **Skidding** goes back along the road and stops early at an obstacle, a full field, a
-  dead end, or a junction with no straight way on.
-* **Tour:** a target tile is reached when the car stops on it, at the end of a move or
-  at a ram stop; driving through does not count.
-* **On its roof:** "nothing else" includes the escape card: the villain does not move in
-  that turn.
-* **Start:** cars wait at any opening of the start tile (the rulebook's "bis zu 3
-  Streckenanfänge" are the tile's openings), whether or not a neighbouring tile joins
-  there; entering the first field costs one pip.
-
-Resolutions of the rulebook's gaps taken here (beyond the rule model's):
-
-* A move is offered in segments: a segment ends when the pips are used (or the most any
-  way can use), or on arriving at a field with one rammable car while pips remain (the
-  ram stop): the ram is rolled, then the player moves on with the remaining pips (the
-  ways on are worked out afresh, from where the cars now stand). A car on its roof or
-  under Molekül-Mantel cannot be rammed, so it is passed freely. A move that ends on a
-  car's field with a turn there, where the car started, makes no ram (it passes nobody).
-* Blockier-Sprung is played as part of a move (``move ... jump``): the path passes one
-  obstacle field and leaves it by any road but the one it came by. It counts as the
-  turn's one K.I.T.T. card.
-* A move that is only a turn on the car's field is a move like any other: it may win
-  (the car ends its move on the villain's field), reach a tour target, or end on oil.
-* Turbo-Boost cards are played before the car has moved this turn.
-* A car on its roof spends its whole turn on ``recover``: no roll, no cards, and no
-  escape card is turned.
-* The villain is not a car for obstacles, field capacity, ramming by players or oil.
-  Landing on a field with cars it rams each rammable car (seat order from the player to
-  act); a 6 wins for that player.
-* A ram or oil skid that carries a car onto the villain does not win; only a move does.
-  A ram-6 second roll of 5/6 ends the mover's move where it stands (and that may win).
-* Oil is checked when the move ends, once, if the car moved this turn.
-* Detour cards: the topmost card alone decides the middle field's connections (card
-  sides ∩ tile openings); a card must keep at least one of the tile's openings (a
-  roadblock always may be laid). A car already on a cut-off field may still leave it.
-* Building: the pile stage ends when no face-down pile tile fits; the centre tiles then
-  join the leftovers and are laid the same way (a tile must now touch a face-up tile),
-  until none fits. The table is 16×16 squares (``geometry``).
-* A villain tile is re-rolled when it is not on the map or not on the town's largest
-  road-connected piece (any of them on a tie; rules 1-2: when no other tile can be reached
-  from it by road). Tour targets must be other tiles on the map; a rolled start another
-  tile of the villain's piece (rules 1-2: any other tile). ``test_kr_town.py``.
-* The quick build lays each tile as a person building one track would
-  (:func:`_quick_placement`, ``track.build_preferences``): link pieces, continue roads,
-  point open roads at another piece's open road, leave roads open; the seed's chance
-  picks among placements equally good (rules 1-2: uniformly among all legal placements).
-  ``test_kr_town.py``.
+How the actions carry the rules out: a move is offered in segments, each ending where the
+pips are used or at a ram stop (Resolution *ram stop*), as a path with its cost; the path
+listed is the canonical one, and a move sent with another path is refused. Blockier-Sprung
+is played as part of a move (``move ... jump``).
 """
 
 from __future__ import annotations
@@ -116,8 +56,21 @@ from rallye.knightrider.actions import (
     encode_action,
 )
 from rallye.knightrider.pieces import Pieces
+from rallye.knightrider.state import (
+    BUILD_PHASE,
+    ENTER_PHASE,
+    OVER_PHASE,
+    SETUP_BY_ROAD,
+    START_PHASE,
+    TURN_PHASE,
+    Car,
+    Event,
+    Options,
+    State,
+    check_rules,
+    evolve,
+)
 from rallye.knightrider.state import RULES as RULES  # re-exported: the version this engine plays
-from rallye.knightrider.state import SETUP_BY_ROAD, Car, Event, Options, State, check_rules, evolve
 from rallye.knightrider.track import (
     MoveOption,
     build_preferences,
@@ -228,7 +181,7 @@ def new_game(players: int, seed: int, options: Options | None = None, *, rules: 
         seed=seed,
         options=opts,
         rng=ev.rng,
-        phase="build",
+        phase=BUILD_PHASE,
         current=start,
         start_player=start,
         board=(0,) * g.N_SQUARES,
@@ -265,7 +218,7 @@ def new_game(players: int, seed: int, options: Options | None = None, *, rules: 
     )
     state = _draw(state, ev)
     if opts.quick_build:
-        while state.phase == "build":
+        while state.phase == BUILD_PHASE:
             sq, q = _quick_placement(state, ev)
             x, y = g.sq_xy(sq)
             state = _apply_place(state, Place(x, y, 90 * q, state.drawn), ev)
@@ -273,14 +226,12 @@ def new_game(players: int, seed: int, options: Options | None = None, *, rules: 
 
 
 def _quick_placement(state: State, ev: _Ev) -> tuple[int, int]:
-    """Where the quick build lays the drawn tile: (square code, quarter turns).
+    """Where the quick build lays the drawn tile: (square code, quarter turns), by the
+    Resolution *quick build* of ``docs/rules/knight-rider.md``.
 
-    Rules 3 on (:data:`SETUP_BY_ROAD`), as a person building one track would: among the
-    legal placements, the best by :func:`~rallye.knightrider.track.build_preferences`
-    (link pieces, continue roads, point open roads at another piece's, leave roads open),
-    so a tile continues a road wherever some placement does. The chance from the seed
-    picks among those equally good, uniformly, in the order of :func:`_placements`.
-    Rules 1 and 2: uniformly among all legal placements.
+    Rules 3 on (:data:`SETUP_BY_ROAD`): the best legal placements by
+    :func:`~rallye.knightrider.track.build_preferences`, the seed's chance picking among
+    those equally good in the order of :func:`_placements`; rules 1 and 2: among all.
     """
     places = _placements(state)
     if state.rules >= SETUP_BY_ROAD:
@@ -426,7 +377,7 @@ def _start_chase(state: State, ev: _Ev) -> State:
     if len(choices) == 1:
         return _set_start(state, choices[0], ev)
     ev.add("start_tile", sp, None, f"{len(choices)} tiles are equally far ({best} fields); {P(sp)} picks the start")
-    return evolve(state, phase="start", current=sp, start_choices=choices)
+    return evolve(state, phase=START_PHASE, current=sp, start_choices=choices)
 
 
 def _tile_no(state: State, sq: int) -> int:
@@ -435,7 +386,7 @@ def _tile_no(state: State, sq: int) -> int:
 
 def _set_start(state: State, sq: int, ev: _Ev) -> State:
     ev.add("start_tile", None, _tile_no(state, sq), f"the cars start beside tile {_tile_no(state, sq)} at {_sqs(sq)}")
-    return evolve(state, phase="enter", current=state.start_player, start_sq=sq, start_choices=())
+    return evolve(state, phase=ENTER_PHASE, current=state.start_player, start_sq=sq, start_choices=())
 
 
 def _start_openings(state: State) -> list[int]:
@@ -522,7 +473,7 @@ def _begin_turn(state: State, player: int, ev: _Ev) -> State:
     limit = state.options.turn_limit
     if limit is not None and turn > limit:
         ev.add("limit", None, limit, f"the turn limit ({limit}) is reached: no winner")
-        return evolve(state, phase="over", winner=None)
+        return evolve(state, phase=OVER_PHASE, winner=None)
     cars = list(state.cars)
     car = cars[player]
     if car.mantle:
@@ -531,7 +482,7 @@ def _begin_turn(state: State, player: int, ev: _Ev) -> State:
     cars[player] = car
     state = evolve(
         state,
-        phase="turn",
+        phase=TURN_PHASE,
         current=player,
         cars=tuple(cars),
         turn=turn,
@@ -596,7 +547,7 @@ def _ram(state: State, rammed: int, ev: _Ev, *, by_villain: bool) -> tuple[State
         return _reverse(state, rammed, ev), False
     if by_villain:
         ev.add("win", rammed, None, f"{P(rammed)} rolls a 6 against the villain's ram and wins")
-        return evolve(state, phase="over", winner=rammed), False
+        return evolve(state, phase=OVER_PHASE, winner=rammed), False
     r2 = ev.die()
     mover_skids = r2 >= 5
     ev.add(
@@ -618,7 +569,7 @@ def _finish_move(state: State, ev: _Ev) -> State:
     car = state.cars[p]
     if car.cell == state.villain and len(car.reached) == len(state.targets):
         ev.add("win", p, None, f"{P(p)} reaches the villain and wins")
-        return evolve(state, phase="over", winner=p)
+        return evolve(state, phase=OVER_PHASE, winner=p)
     for other in state.cars:
         if other.player == p or other.cell < 0 or other.cell == car.cell:
             continue
@@ -665,7 +616,7 @@ def _apply_move(state: State, action: Move, opt: MoveOption, ev: _Ev) -> State:
         return _finish_move(state, ev)
     rammed = next(c.player for c in state.cars if c.player != p and c.cell == opt.cell)
     state, stopped = _ram(state, rammed, ev, by_villain=False)
-    if state.phase == "over":
+    if state.phase == OVER_PHASE:
         return state
     if stopped:
         state = _reverse(evolve(state, used=state.pips), p, ev)
@@ -678,7 +629,7 @@ def _apply_move(state: State, action: Move, opt: MoveOption, ev: _Ev) -> State:
 def _apply_end(state: State, ev: _Ev) -> State:
     if not state.move_done:
         state = _finish_move(state, ev)
-        if state.phase == "over":
+        if state.phase == OVER_PHASE:
             return state
     pieces = state.pieces
     card = pieces.escape[state.escape_deck[state.escape_pos]]
@@ -701,7 +652,7 @@ def _apply_end(state: State, ev: _Ev) -> State:
             c = state.cars[who]
             if c.cell == state.villain and not c.roof and not c.mantle:
                 state, _ = _ram(state, who, ev, by_villain=True)
-                if state.phase == "over":
+                if state.phase == OVER_PHASE:
                     return state
     else:
         ev.add("villain_stays", None, None, f"no tile at {tx},{ty}: the villain stays")
@@ -752,16 +703,24 @@ def _apply_detour(state: State, action: PlayDetour, ev: _Ev) -> State:
 
 def current_player(state: State) -> int | None:
     """The player to act, or ``None`` once the game is over."""
-    return None if state.phase == "over" else state.current
+    return None if state.phase == OVER_PHASE else state.current
 
 
 def is_over(state: State) -> bool:
-    return state.phase == "over"
+    return state.phase == OVER_PHASE
 
 
 def winner(state: State) -> int | None:
     """The winner, or ``None`` (game running, or ended by the turn limit)."""
     return state.winner
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """The winning side(s) once the game is over, else ``()``, as
+    :func:`rallye.mille.winners` says it: here every player is a side of their own and at
+    most one wins, so ``(winner,)``, or ``()`` while the game runs or when the turn limit
+    ended it."""
+    return () if state.winner is None else (state.winner,)
 
 
 def _detour_actions(state: State) -> tuple[PlayDetour, ...]:
@@ -819,7 +778,7 @@ def detour_plays(state: State) -> tuple[PlayDetour, ...]:
     """The detour cards the player to act may play: the run of ``legal_actions(state)``
     they form, as one tuple that states with the same map, detour hand and full tiles
     share (the same object; an adapter may key what it derives from them by identity)."""
-    if state.phase != "turn" or state.cars[state.current].roof:
+    if state.phase != TURN_PHASE or state.cars[state.current].roof:
         return ()
     return _detour_actions(state)
 
@@ -857,13 +816,13 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if cached is not None:
         return cached  # type: ignore[return-value]
     out: list[Action] = []
-    if state.phase == "build":
+    if state.phase == BUILD_PHASE:
         out = [Place(*g.sq_xy(sq), 90 * q, state.drawn) for sq, q in _placements(state)]
-    elif state.phase == "start":
+    elif state.phase == START_PHASE:
         out = [StartAt(*g.sq_xy(sq)) for sq in state.start_choices]
-    elif state.phase == "enter":
+    elif state.phase == ENTER_PHASE:
         out = [Enter(d) for d in _start_openings(state)]
-    elif state.phase == "turn":
+    elif state.phase == TURN_PHASE:
         p = state.current
         if state.cars[p].roof:
             out = [Recover()]
@@ -890,21 +849,119 @@ def _illegal(state: State, action: Action, reason: str, rule: str) -> IllegalAct
     return IllegalAction(f"illegal '{action}' by {P(state.current)}: {reason}", rule=rule)
 
 
-def _explain(state: State, action: Action) -> IllegalAction:
-    """Name the rule an action breaks (called only when it is not legal)."""
+def _explain(state: State, action: Action) -> IllegalAction | None:
+    """Why ``action`` is illegal now, as the error to raise (naming the rule it breaks), or
+    ``None`` when it is legal: ``action in legal_actions(state)``, and a move's path, if
+    given, the canonical one listed, and a placed tile's number, if given, the drawn one.
+
+    In the chase it checks a move, a card or ``end`` against the conditions
+    ``legal_actions`` lists them by, without listing every detour (``apply`` asks this of
+    every action)."""
+    if state.phase == TURN_PHASE:
+        p = state.current
+        if not state.cars[p].roof:
+            if isinstance(action, Move):
+                return _move_problem(state, action)
+            if isinstance(action, PlayDetour):
+                return _detour_problem(state, action)
+            if isinstance(action, End):
+                if _must_move(state):
+                    left = state.pips - state.used
+                    return _illegal(state, action, f"the car must move first ({left} pips to use)", "move-all-pips")
+                return None
+            if isinstance(action, PlayKitt):
+                return _kitt_problem(state, action)
+            if isinstance(action, Recover):
+                return _illegal(state, action, "the car is not on its roof", "roof")
+        elif isinstance(action, Recover):
+            return None
+    return _set_up_problem(state, action)
+
+
+def _move_problem(state: State, action: Move) -> IllegalAction | None:
+    if state.move_done:
+        return _illegal(state, action, "the car has finished its move this turn", "one-move")
+    table = _move_table(state)
+    if action in table:  # (a move the table lists can jump: the card is there to play)
+        if not action.path:
+            return None
+        listed = next(m for m in table if m == action)
+        if action.path == listed.path:
+            return None
+        same = next(m for m in map(_to_move, _move_options(state)) if m == action)
+        return _illegal(state, action, f"the engine drives canonical paths; this one is '{same}'", "canonical-path")
+    if action.jump and (state.kitt_played or not state.kitt_hands[state.current][3]):
+        return _illegal(
+            state,
+            action,
+            "a jump needs Blockier-Sprung in hand and no other K.I.T.T. card this turn",
+            "blockier-sprung",
+        )
+    left = state.pips - state.used
+    ways = sorted({(o.cost, o.jump) for o in _move_options(state)})
+    return _illegal(
+        state,
+        action,
+        f"no legal way with {action.cost} pips ends at {action.x},{action.y} facing {g.DIRS[action.heading]}"
+        f" ({left} pips left; legal costs {[c for c, _ in ways]})",
+        "movement",
+    )
+
+
+def _detour_problem(state: State, action: PlayDetour) -> IllegalAction | None:
+    if state.detour_played:
+        return _illegal(state, action, "one detour card per turn", "detour-one-per-turn")
+    if not state.detour_hands[state.current][DETOUR_KINDS.index(action.kind)]:
+        return _illegal(state, action, "the card is not in the hand", "card-in-hand")
+    sq = g.sq_index(action.x, action.y) if g.in_table(action.x, action.y) else -1
+    if sq < 0 or not state.board[sq]:
+        return _illegal(state, action, "a detour lies on a tile of the track", "detour-on-tile")
+    if sum(1 for d in state.detours if d[0] == sq) >= MAX_DETOURS_PER_TILE:
+        return _illegal(state, action, "at most 3 detour cards on one tile", "detour-max-3")
+    if action not in _all_detour_set(state.pieces, state.board):
+        return _illegal(
+            state, action, "a detour must keep one of the tile's roads (it only closes)", "detour-only-closes"
+        )
+    return None
+
+
+def _kitt_problem(state: State, action: PlayKitt) -> IllegalAction | None:
+    k = KITT_KINDS.index(action.kind)
+    if state.kitt_played:
+        return _illegal(state, action, "one K.I.T.T. card per turn", "kitt-one-per-turn")
+    if not state.kitt_hands[state.current][k]:
+        return _illegal(state, action, "the card is not in the hand", "card-in-hand")
+    if action.kind == "MANTLE":
+        return None
+    if state.moved:
+        return _illegal(state, action, "a Turbo-Boost is played before the car moves", "turbo-before-move")
+    if action.kind == "TURBO1" or (action.kind == "TURBO2" and state.roll == 1 and state.pips == 1):
+        return None
+    return _illegal(state, action, "Turbo-Boost II only turns a rolled 1 into a 6", "turbo2-needs-1")
+
+
+#: What a player must do in each phase before the chase.
+_SET_UP_ACTION = {
+    BUILD_PHASE: (Place, "lay the drawn tile ('place')"),
+    START_PHASE: (StartAt, "pick the start tile ('start at')"),
+    ENTER_PHASE: (Enter, "choose an opening ('enter')"),
+}
+
+
+def _set_up_problem(state: State, action: Action) -> IllegalAction | None:
+    """:func:`_explain` for the phases before the chase, for their actions in the chase and
+    for a car on its roof; these lists are short, so legal is what ``legal_actions`` lists."""
     ph = state.phase
-    expected = {
-        "build": "lay the drawn tile ('place')",
-        "start": "pick the start tile ('start at')",
-        "enter": "choose an opening ('enter')",
-    }
-    if ph in expected and not isinstance(action, {"build": Place, "start": StartAt, "enter": Enter}[ph]):
-        return _illegal(state, action, f"now the player must {expected[ph]}", "phase")
+    expected = _SET_UP_ACTION.get(ph)
+    if expected is not None and not isinstance(action, expected[0]):
+        return _illegal(state, action, f"now the player must {expected[1]}", "phase")
     if isinstance(action, Place):
-        if ph != "build":
+        if ph != BUILD_PHASE:
             return _illegal(state, action, "tiles are laid only while building the track", "phase")
         if action.number and action.number != state.drawn:
             return _illegal(state, action, f"the drawn tile is {state.drawn}", "draw")
+        if action in legal_actions(state):
+            return None
         if not g.in_table(action.x, action.y):
             return _illegal(state, action, "the square is off the table", "table")
         why = placement_problem(
@@ -918,6 +975,8 @@ def _explain(state: State, action: Action) -> IllegalAction:
         )
         return _illegal(state, action, why or "that rotation duplicates a listed one", "laying")
     if isinstance(action, StartAt):
+        if ph == START_PHASE and action in legal_actions(state):
+            return None
         return _illegal(
             state,
             action,
@@ -925,103 +984,19 @@ def _explain(state: State, action: Action) -> IllegalAction:
             "start-tile",
         )
     if isinstance(action, Enter):
+        if ph == ENTER_PHASE and action in legal_actions(state):
+            return None
         return _illegal(
             state,
             action,
             "the start tile's openings are " + " ".join(g.DIRS[d] for d in _start_openings(state)),
             "start-opening",
         )
-    if ph != "turn":
+    if ph != TURN_PHASE:
         return _illegal(state, action, "not during the chase", "phase")
-    p = state.current
-    if state.cars[p].roof and not isinstance(action, Recover):
+    if state.cars[state.current].roof:
         return _illegal(state, action, "a car on its roof only turns back onto its wheels this turn", "roof")
-    if isinstance(action, Recover):
-        return _illegal(state, action, "the car is not on its roof", "roof")
-    if isinstance(action, End):
-        return _illegal(
-            state, action, f"the car must move first ({state.pips - state.used} pips to use)", "move-all-pips"
-        )
-    if isinstance(action, PlayKitt):
-        k = KITT_KINDS.index(action.kind)
-        if state.kitt_played:
-            return _illegal(state, action, "one K.I.T.T. card per turn", "kitt-one-per-turn")
-        if not state.kitt_hands[p][k]:
-            return _illegal(state, action, "the card is not in the hand", "card-in-hand")
-        if state.moved:
-            return _illegal(state, action, "a Turbo-Boost is played before the car moves", "turbo-before-move")
-        return _illegal(state, action, "Turbo-Boost II only turns a rolled 1 into a 6", "turbo2-needs-1")
-    if isinstance(action, PlayDetour):
-        sq = g.sq_index(action.x, action.y) if g.in_table(action.x, action.y) else -1
-        if state.detour_played:
-            return _illegal(state, action, "one detour card per turn", "detour-one-per-turn")
-        if not state.detour_hands[p][DETOUR_KINDS.index(action.kind)]:
-            return _illegal(state, action, "the card is not in the hand", "card-in-hand")
-        if sq < 0 or not state.board[sq]:
-            return _illegal(state, action, "a detour lies on a tile of the track", "detour-on-tile")
-        if sum(1 for d in state.detours if d[0] == sq) >= MAX_DETOURS_PER_TILE:
-            return _illegal(state, action, "at most 3 detour cards on one tile", "detour-max-3")
-        return _illegal(
-            state, action, "a detour must keep one of the tile's roads (it only closes)", "detour-only-closes"
-        )
-    if isinstance(action, Move):
-        if state.move_done:
-            return _illegal(state, action, "the car has finished its move this turn", "one-move")
-        if action.jump and (state.kitt_played or not state.kitt_hands[p][3]):
-            return _illegal(
-                state,
-                action,
-                "a jump needs Blockier-Sprung in hand and no other K.I.T.T. card this turn",
-                "blockier-sprung",
-            )
-        same = [_to_move(o) for o in _move_options(state) if _to_move(o) == action]
-        if same and action.path:
-            return _illegal(
-                state, action, f"the engine drives canonical paths; this one is '{same[0]}'", "canonical-path"
-            )
-        left = state.pips - state.used
-        ways = sorted({(o.cost, o.jump) for o in _move_options(state)})
-        return _illegal(
-            state,
-            action,
-            f"no legal way with {action.cost} pips ends at {action.x},{action.y} facing {g.DIRS[action.heading]}"
-            f" ({left} pips left; legal costs {[c for c, _ in ways]})",
-            "movement",
-        )
     return _illegal(state, action, "not an action of this game", "unknown")
-
-
-def _is_legal(state: State, action: Action) -> bool:
-    """``action in legal_actions(state)``, without building the long lists where avoidable."""
-    if state.phase == "turn" and not state.cars[state.current].roof:
-        if isinstance(action, Move):
-            return not state.move_done and action in _move_table(state)
-        if isinstance(action, PlayDetour):
-            p = state.current
-            return (
-                not state.detour_played
-                and action.kind in DETOUR_KINDS
-                and state.detour_hands[p][DETOUR_KINDS.index(action.kind)] > 0
-                and action in _all_detour_set(state.pieces, state.board)
-                and sum(1 for d in state.detours if d[0] == g.sq_index(action.x, action.y)) < MAX_DETOURS_PER_TILE
-            )
-        # The same conditions legal_actions uses for these, without listing every detour.
-        if isinstance(action, End):
-            return not _must_move(state)
-        if isinstance(action, PlayKitt):
-            hand = state.kitt_hands[state.current]
-            if state.kitt_played:
-                return False
-            if action.kind == "MANTLE":
-                return hand[0] > 0
-            if action.kind == "TURBO1":
-                return not state.moved and hand[1] > 0
-            if action.kind == "TURBO2":
-                return not state.moved and hand[2] > 0 and state.roll == 1 and state.pips == 1
-            return False
-        if isinstance(action, Recover):
-            return False
-    return action in legal_actions(state)
 
 
 def apply(state: State, action: Action, *, player: int | None = None) -> State:
@@ -1030,24 +1005,17 @@ def apply(state: State, action: Action, *, player: int | None = None) -> State:
     Pure: ``state`` is unchanged. Illegal input raises :class:`IllegalAction` (or
     :class:`NotYourTurn`, :class:`GameOver`) naming the rule broken.
     """
-    if state.phase == "over":
+    if state.phase == OVER_PHASE:
         raise GameOver(f"illegal '{action}': the game is over", rule="game-over")
     if player is not None and player != state.current:
         raise NotYourTurn(f"illegal '{action}' by {P(player)}: it is {P(state.current)}'s turn", rule="turn-order")
-    if not _is_legal(state, action):
-        raise _explain(state, action)
+    why = _explain(state, action)
+    if why is not None:
+        raise why
     ev = _Ev(state.rng)
     if isinstance(action, Move):
-        table = _move_table(state)
-        opt = table[action]
-        if action.path:
-            listed = next(m for m in table if m == action)
-            if action.path != listed.path:
-                raise _explain(state, action)
-        new = _apply_move(state, action, opt, ev)
+        new = _apply_move(state, action, _move_table(state)[action], ev)
     elif isinstance(action, Place):
-        if action.number and action.number != state.drawn:
-            raise _explain(state, action)
         new = _apply_place(state, action, ev)
     elif isinstance(action, StartAt):
         new = _set_start(state, g.sq_index(action.x, action.y), ev)
@@ -1097,4 +1065,5 @@ __all__ = [
     "legal_actions",
     "new_game",
     "winner",
+    "winners",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from rallye.core.errors import ConfigError
 from rallye.core.game import Game, Outcome, Replayed, Settings
-from rallye.core.record import Line
+from rallye.core.record import Line, Lines, numbered
 from rallye.knightrider import record as krec
 from rallye.knightrider.actions import ACTION_SPACE, Action, encode_action, parse_action
 from rallye.knightrider.engine import (
@@ -26,6 +26,7 @@ from rallye.knightrider.engine import (
     is_over,
     legal_actions,
     new_game,
+    winners,
 )
 from rallye.knightrider.sampling import legal_from_view
 from rallye.knightrider.state import RULES, Options, State
@@ -109,8 +110,7 @@ class KnightRiderGame(Game[State, Action, View]):
         return is_over(state)
 
     def outcome(self, state: State) -> Outcome:
-        winners = () if state.winner is None else (state.winner,)
-        return Outcome(sides=tuple((s,) for s in range(state.players)), winners=winners)
+        return Outcome(sides=tuple((s,) for s in range(state.players)), winners=winners(state))
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
@@ -132,12 +132,12 @@ class KnightRiderGame(Game[State, Action, View]):
             lines.append(krec.result_line(after))
         return after
 
-    def replay(self, lines: Sequence[Line], source: str = "<record>") -> Replayed[State, Action]:
-        final = krec.replay(list(enumerate(lines, start=1)), source=source)
+    def replay(self, lines: Lines, source: str = "<record>") -> Replayed[State, Action]:
+        counted = numbered(lines)
+        final = krec.replay(counted, source=source)
         initial = new_game(final.players, final.seed, final.options, rules=final.rules)
-        moves = tuple(
-            (int(line["player"]), parse_action(str(line["action"]))) for line in lines if line.get("type") == "action"
-        )
+        acts = [line for _, line in counted if line.get("type") == "action"]
+        moves = tuple((int(line["player"]), parse_action(str(line["action"]))) for line in acts)
         return Replayed(initial, moves, final)
 
 

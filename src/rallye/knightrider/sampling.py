@@ -45,7 +45,7 @@ from rallye.core.rng import Rng
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS, Action
 from rallye.knightrider.engine import MAX_PLAYERS, legal_actions
-from rallye.knightrider.state import Car, Event, Options, State, evolve
+from rallye.knightrider.state import OVER_PHASE, Car, Event, Options, State, evolve
 from rallye.knightrider.track import compute_links, mask_table
 from rallye.knightrider.view import View
 
@@ -201,7 +201,7 @@ def _template(view: View, options: Options | None) -> _Template:
         seed=0,
         options=opts,
         rng=Rng(0),
-        phase="over" if view.over else view.phase,
+        phase=OVER_PHASE if view.over else view.phase,
         current=view.current if view.current is not None else view.me,
         start_player=view.start_player,
         board=tuple(board),

@@ -8,15 +8,16 @@ players' hands, the :class:`~rallye.core.rng.Rng`); only
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final, Literal
 
 from rallye.core.errors import ConfigError
 from rallye.core.jsonio import shown
 from rallye.core.rng import Rng
 from rallye.knightrider.pieces import Pieces, load_pieces
 
-#: The version of the rules the engine plays (``rallye.knightrider.engine`` lists what each
-#: version changed); a state and a record carry the version they were played under.
+#: The version of the rules the engine plays (``docs/rules/knight-rider.md``, *rules
+#: versions*, says what each version changed); a state and a record carry the version
+#: they were played under.
 RULES = 3
 
 #: The first rules version whose set-up is the one of issue #62: the quick build continues
@@ -24,6 +25,20 @@ RULES = 3
 #: town and a rolled start is a tile reachable by road from it. Older versions keep the
 #: set-up they were played with, so their records replay unchanged.
 SETUP_BY_ROAD = 3
+
+
+#: A game's phase: ``build`` (the players lay the town's tiles), ``start`` (the start player
+#: picks the start tile among those equally far from the villain), ``enter`` (each player
+#: picks the start tile's opening their car waits at), ``turn`` (the chase: a player's
+#: turn), ``over`` (someone won, or the turn limit ended the game).
+Phase = Literal["build", "start", "enter", "turn", "over"]
+BUILD_PHASE: Final = "build"
+START_PHASE: Final = "start"
+ENTER_PHASE: Final = "enter"
+TURN_PHASE: Final = "turn"
+OVER_PHASE: Final = "over"
+#: Every phase, in the order a game meets them.
+PHASES: Final[tuple[Phase, ...]] = (BUILD_PHASE, START_PHASE, ENTER_PHASE, TURN_PHASE, OVER_PHASE)
 
 
 def check_rules(rules: object) -> int:
@@ -138,7 +153,7 @@ class State:
     seed: int
     options: Options
     rng: Rng
-    phase: str  # build | start | enter | turn | over
+    phase: Phase
     current: int
     start_player: int
     # ---- track

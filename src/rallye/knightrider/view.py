@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from rallye.core.errors import RecordError
 from rallye.core.values import IdentityCache, frozen_builder
 from rallye.knightrider import geometry as g
 from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS, MAX_COST
-from rallye.knightrider.state import State
+from rallye.knightrider.state import ENTER_PHASE, OVER_PHASE, PHASES, TURN_PHASE, Phase, State
 from rallye.knightrider.track import mask_table
 
 XY = tuple[int, int]
@@ -74,7 +74,7 @@ class EscapeView:
 class View:
     me: int
     players: int
-    phase: str
+    phase: Phase
     current: int | None
     start_player: int
     turn: int
@@ -193,8 +193,6 @@ class View:
         )
 
 
-#: The phases of a game (``State.phase``).
-PHASES = ("build", "start", "enter", "turn", "over")
 _ROTATIONS = (0, 90, 180, 270)
 
 
@@ -208,14 +206,14 @@ def _impossible(d: dict[str, Any]) -> str | None:
     seats = range(n)
     if d["phase"] not in PHASES:
         return f"field 'phase' must be one of {', '.join(PHASES)}"
-    over = d["phase"] == "over"
+    over = d["phase"] == OVER_PHASE
     if d["over"] != over:
         return "field 'over' must be true exactly when 'phase' is 'over'"
     if d["winner"] is not None and (not over or d["winner"] not in seats):
         return "field 'winner' names a seat only when the game is over"
     if (d["current"] is None) != over:
         return "field 'current' is null exactly when the game is over"
-    if d["start_tile"] is None and d["phase"] in ("enter", "turn"):
+    if d["start_tile"] is None and d["phase"] in (ENTER_PHASE, TURN_PHASE):
         return f"field 'start_tile' is null, but in phase '{d['phase']}' the start tile lies on the table"
     if d["start_player"] not in seats:
         return f"field 'start_player' must be a seat 0..{n - 1}"
@@ -254,7 +252,7 @@ def _impossible(d: dict[str, Any]) -> str | None:
     players = [c["player"] for c in d["cars"]]  # a car is set down as its seat enters the road
     if any(p not in seats for p in players) or len(set(players)) != len(players):
         return "field 'cars' must hold at most one car per seat"
-    if len(players) != n and d["phase"] in ("turn", "over"):
+    if len(players) != n and d["phase"] in (TURN_PHASE, OVER_PHASE):
         return f"field 'cars' must hold a car per seat in phase '{d['phase']}'"
     for i, c in enumerate(d["cars"]):
         if not 0 <= c["heading"] <= 3 or not -1 <= c["side"] <= 3:
@@ -301,6 +299,8 @@ def _check_shape(kind: Any, value: Any, path: str) -> None:
             _check_shape(hints[f.name], value[f.name], f"{path}.{f.name}" if path else f.name)
         return
     origin, args = get_origin(kind), get_args(kind)
+    if origin is Literal:  # (the phase) a value of the literals' type; which value, _impossible checks
+        kind = type(args[0])
     if origin is UnionType or origin is Union:
         if value is None and type(None) in args:
             return
@@ -434,7 +434,7 @@ def view_for(state: State, player: int) -> View:
         player,
         state.players,
         phase,
-        None if phase == "over" else state.current,
+        None if phase == OVER_PHASE else state.current,
         state.start_player,
         state.turn,
         _tile_views(pieces, state.laid),
@@ -465,7 +465,7 @@ def view_for(state: State, player: int) -> View:
         len(escape_deck) - escape_pos,
         _events_view(state.events),
         state.winner,
-        phase == "over",
+        phase == OVER_PHASE,
     )
     return view
 

@@ -26,7 +26,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 
 from rallye.core.errors import GameOver, IllegalAction, NotYourTurn
 from rallye.core.rng import Rng
@@ -59,6 +58,7 @@ from rallye.mille.state import (
     MilleState,
     ScoreSheet,
     Tableau,
+    WorkingState,
 )
 
 HAND_SIZE = 6
@@ -117,7 +117,7 @@ def deal_from(deck: tuple[str, ...], players: int, dealer: int) -> tuple[tuple[s
     return tuple(_sorted(h) for h in hands)
 
 
-def _start_hand(
+def start_hand(
     ed: Edition,
     players: int,
     sides: tuple[tuple[int, ...], ...],
@@ -129,6 +129,10 @@ def _start_hand(
     sheets: tuple[ScoreSheet, ...],
     deck: tuple[str, ...] | None = None,
 ) -> MilleState:
+    """Hand ``hand_no`` of a match, dealt (from ``deck``, else the seed's shuffle) and at
+    its first turn: the player left of ``dealer`` has drawn and is to act; ``totals`` and
+    ``sheets`` are the match's so far. :func:`new_match` deals the first hand with it, and
+    the engine each next one."""
     if deck is None:
         deck = shuffled_deck(ed, players, seed, hand_no)
     hands = deal_from(deck, players, dealer)
@@ -153,7 +157,7 @@ def _start_hand(
         totals=totals,
         sheets=sheets,
     )
-    w = _W(state)
+    w = WorkingState(state)
     _begin_turn(w, first, cf_turn=False)
     return w.freeze()
 
@@ -170,7 +174,7 @@ def new_match(
     side_of = tuple(next(i for i, s in enumerate(sides) if seat in s) for seat in range(players))
     if deck is not None:
         check_deck(ed, players, deck)
-    return _start_hand(ed, players, sides, side_of, seed, 0, players - 1, (0,) * len(sides), (), deck)
+    return start_hand(ed, players, sides, side_of, seed, 0, players - 1, (0,) * len(sides), (), deck)
 
 
 def check_deck(ed: Edition, players: int, deck: Sequence[str]) -> None:
@@ -296,7 +300,7 @@ def _legal_from(hand: Sequence[str], my_side: int, tableaus: Sequence[Tableau], 
     return tuple(out)
 
 
-def legal_actions(state: MilleState | _W) -> tuple[Action, ...]:
+def legal_actions(state: MilleState | WorkingState) -> tuple[Action, ...]:
     """Every action the player to act may take, in the documented order."""
     if state.phase == PLAY_PHASE:
         seat = state.current
@@ -319,7 +323,7 @@ def legal_from_view(view: object) -> tuple[Action, ...]:
     return _legal_from(view.hand, view.side, view.tableaus, view.target)
 
 
-def explain(state: MilleState | _W, action: Action) -> tuple[str, str] | None:
+def explain(state: MilleState | WorkingState, action: Action) -> tuple[str, str] | None:
     """``(rule, reason)`` why ``action`` is illegal now, or ``None`` if it is legal."""
     if state.phase == OVER_PHASE:
         return "match-over", "the match is over"
@@ -340,7 +344,7 @@ def explain(state: MilleState | _W, action: Action) -> tuple[str, str] | None:
     if action.verb == "play":
         return why_illegal_play(state.tableaus[my_side], action.card, state.target)
     if action.card not in HAZARDS:
-        # [core: Attacks] only a hazard goes onto an opposing side
+        # [core: attack] only a hazard goes onto an opposing side
         return "attack-with-hazard", f"{action.card} is not a hazard: only a hazard attacks an opposing side"
     side = action.side if action.side is not None else -1
     if not 0 <= side < len(state.sides):
@@ -350,7 +354,7 @@ def explain(state: MilleState | _W, action: Action) -> tuple[str, str] | None:
     return why_illegal_attack(state.tableaus[side], action.card)
 
 
-def check(state: MilleState | _W, action: Action) -> None:
+def check(state: MilleState | WorkingState, action: Action) -> None:
     """Raise the fitting :class:`IllegalAction` if ``action`` is illegal now."""
     why = explain(state, action)
     if why is None:
@@ -371,12 +375,12 @@ def apply_as(state: MilleState, player: int, action: Action) -> MilleState:
 def apply(state: MilleState, action: Action) -> MilleState:
     """The state after ``action`` by the current player; ``state`` is left unchanged."""
     check(state, action)
-    w = _W(state)
+    w = WorkingState(state)
     apply_in_place(w, action)
     return w.freeze()
 
 
-def apply_in_place(w: _W, action: Action) -> None:
+def apply_in_place(w: WorkingState, action: Action) -> None:
     """``action`` by the current player, applied to the working copy ``w`` (unchecked:
     :func:`apply` checks first; the fast path :class:`rallye.mille.playout.Playout` takes
     its actions from the legal ones)."""
@@ -408,83 +412,7 @@ def apply_in_place(w: _W, action: Action) -> None:
         _play_own(w, seat, card)
 
 
-_FIELDS = MilleState._fields
-_get_all = attrgetter(*_FIELDS)
-
-
-class _W:
-    """A mutable working copy of a state inside one ``apply`` (never escapes it; the fast
-    path :class:`rallye.mille.playout.Playout` is one kept across moves)."""
-
-    __slots__ = _FIELDS
-    edition: Edition
-    n_players: int
-    sides: tuple[tuple[int, ...], ...]
-    side_of: tuple[int, ...]
-    seed: int
-    hand_no: int
-    dealer: int
-    deck: tuple[str, ...]
-    draw_pos: int
-    hands: tuple[tuple[str, ...], ...]
-    discard: tuple[str, ...]
-    tableaus: tuple[Tableau, ...]
-    target: int
-    current: int
-    phase: str
-    cf_turn: bool
-    ran_out_this_turn: bool
-    extended_by: int | None
-    events: tuple[Event, ...]
-    totals: tuple[int, ...]
-    sheets: tuple[ScoreSheet, ...]
-    winners: tuple[int, ...]
-
-    def __init__(self, state: MilleState) -> None:
-        self._take(state)
-
-    # ``_take`` unpacks the state into the slots in one statement (a loop of setattr calls
-    # was the engine's single largest cost); the targets are the fields in order
-    # (``tests/mille/test_playout.py`` checks them against ``MilleState._fields``). It is
-    # not ``__init__`` called again on a working copy in use: compiled (scripts/compile),
-    # ``__init__``'s assignments take the slots for empty and do not release what they
-    # held, so every state taken over that way would leak.
-    def _take(self, state: MilleState) -> None:
-        (
-            self.edition,
-            self.n_players,
-            self.sides,
-            self.side_of,
-            self.seed,
-            self.hand_no,
-            self.dealer,
-            self.deck,
-            self.draw_pos,
-            self.hands,
-            self.discard,
-            self.tableaus,
-            self.target,
-            self.current,
-            self.phase,
-            self.cf_turn,
-            self.ran_out_this_turn,
-            self.extended_by,
-            self.events,
-            self.totals,
-            self.sheets,
-            self.winners,
-        ) = state
-
-    def freeze(self) -> MilleState:
-        state: MilleState = MilleState._make(_get_all(self))
-        return state
-
-    @property
-    def draw_count(self) -> int:
-        return len(self.deck) - self.draw_pos
-
-
-def _log(w: _W, event: Event) -> None:
+def _log(w: WorkingState, event: Event) -> None:
     events = w.events + (event,)
     if len(events) > MAX_EVENTS:
         events = events[-MAX_EVENTS:]
@@ -496,7 +424,7 @@ def _with_tableau(tableaus: tuple[Tableau, ...], side: int, tab: Tableau) -> tup
 
 
 def _lay_safety(tab: Tableau, card: str, discard: tuple[str, ...], coup: bool) -> tuple[Tableau, tuple[str, ...]]:
-    """Put a safety on a tableau; a matching hazard on top goes to the discard pile [core: Safeties]."""
+    """Put a safety on a tableau; a matching hazard on top goes to the discard pile [core: safety]."""
     against = SAFETY_AGAINST[card]
     battle, speed = tab.battle, tab.speed
     if battle and battle[-1] in against:
@@ -517,7 +445,7 @@ def _lay_safety(tab: Tableau, card: str, discard: tuple[str, ...], coup: bool) -
     return tab, discard
 
 
-def _play_own(w: _W, seat: int, card: str) -> None:
+def _play_own(w: WorkingState, seat: int, card: str) -> None:
     side = w.side_of[seat]
     tab = w.tableaus[side]
     extra = False
@@ -542,7 +470,7 @@ def _play_own(w: _W, seat: int, card: str) -> None:
         _end_turn(w, extra=extra)
 
 
-def _extension_open(w: _W, seat: int) -> bool:
+def _extension_open(w: WorkingState, seat: int) -> bool:
     ex = w.edition.extension
     side = w.side_of[seat]
     return bool(
@@ -554,15 +482,15 @@ def _extension_open(w: _W, seat: int) -> bool:
     )
 
 
-def _reached_target(w: _W, seat: int) -> None:
-    """[core: End of the trip] the hand ends, unless the player may extend [table: extension]."""
+def _reached_target(w: WorkingState, seat: int) -> None:
+    """[core: end of trip] the hand ends, unless the player may extend [table: extension]."""
     if _extension_open(w, seat):
         w.phase = EXTEND_PHASE
     else:
         _end_hand(w, completed_by=w.side_of[seat])
 
 
-def _attack(w: _W, seat: int, card: str, side: int) -> None:
+def _attack(w: WorkingState, seat: int, card: str, side: int) -> None:
     safety = SAFETY_FOR[card]
     hands = w.hands
     defender = next((p for p in w.sides[side] if safety in hands[p]), None)
@@ -596,7 +524,7 @@ def _attack(w: _W, seat: int, card: str, side: int) -> None:
     _begin_turn(w, defender, cf_turn=True, keep_ran_out=True)
 
 
-def _draw(w: _W, seat: int) -> None:
+def _draw(w: WorkingState, seat: int) -> None:
     pos = w.draw_pos
     deck = w.deck
     if pos >= len(deck):
@@ -609,12 +537,12 @@ def _draw(w: _W, seat: int) -> None:
         w.ran_out_this_turn = True
 
 
-def _ends_on_empty(w: _W) -> bool:
+def _ends_on_empty(w: WorkingState) -> bool:
     ed = w.edition
     return bool(ed.empty_draw_ends_hand or (w.extended_by is not None and ed.extension.ends_on_empty_draw))
 
 
-def _begin_turn(w: _W, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) -> None:
+def _begin_turn(w: WorkingState, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) -> None:
     w.current = seat
     w.cf_turn = cf_turn
     w.phase = PLAY_PHASE
@@ -627,7 +555,7 @@ def _begin_turn(w: _W, seat: int, *, cf_turn: bool, keep_ran_out: bool = False) 
         _end_turn(w, extra=False)
 
 
-def _end_turn(w: _W, *, extra: bool) -> None:
+def _end_turn(w: WorkingState, *, extra: bool) -> None:
     seat = w.current
     if w.ran_out_this_turn and _ends_on_empty(w):
         _end_hand(w, completed_by=None)
@@ -643,11 +571,11 @@ def _end_turn(w: _W, *, extra: bool) -> None:
         if not empty_pile or hands[nxt]:
             _begin_turn(w, nxt, cf_turn=False)
             return
-    # [core: Empty draw pile, Resolution] every hand is empty: the hand ends.
+    # [core: empty draw pile, Resolution (empty draw pile)] every hand is empty: the hand ends.
     _end_hand(w, completed_by=None)
 
 
-def _end_hand(w: _W, *, completed_by: int | None) -> None:
+def _end_hand(w: WorkingState, *, completed_by: int | None) -> None:
     """Score the hand into ``w``; then the match is over, or ``w`` becomes the next hand's
     first turn."""
     state: MilleState = w.freeze()
@@ -675,16 +603,16 @@ def _end_hand(w: _W, *, completed_by: int | None) -> None:
     elif max(totals) >= ed.match_target:
         top = max(totals)
         leaders = tuple(i for i, t in enumerate(totals) if t == top)
-        if len(leaders) == 1:  # [core: The match, Resolution] an exact tie plays another hand
+        if len(leaders) == 1:  # [core: match, Resolution (match tie)] an exact tie plays another hand
             winners = leaders
     if winners:
         w.totals, w.sheets, w.winners, w.phase = totals, sheets, winners, OVER_PHASE
         return
-    nxt = _start_hand(
+    nxt = start_hand(
         ed, state.n_players, state.sides, state.side_of, state.seed, state.hand_no + 1,
         (state.dealer + 1) % state.n_players, totals, sheets,
     )  # fmt: skip
-    w._take(nxt)
+    w.load(nxt)
 
 
 def winners(state: MilleState) -> tuple[int, ...]:
@@ -695,8 +623,8 @@ def winners(state: MilleState) -> tuple[int, ...]:
 def outcome(state: MilleState) -> str | None:
     """How the match ended: ``"won"`` (one side won), ``"shared"`` (meilen: several sides
     tied closest to 1000 share the win), ``"drawn"`` (meilen: nobody drove, so every side is
-    listed among ``winners`` and none won); ``None`` while it runs. [meilen: match,
-    Resolution]"""
+    listed among ``winners`` and none won); ``None`` while it runs [table: match;
+    Resolution (meilen closest)]."""
     if state.phase != OVER_PHASE:
         return None
     if len(state.winners) == 1:

@@ -13,7 +13,7 @@ from typing import Any
 
 from rallye.core.errors import ConfigError
 from rallye.core.game import Game, Outcome, Replayed, Settings
-from rallye.core.record import Line
+from rallye.core.record import Line, Lines, numbered
 from rallye.mille import record as mrec
 from rallye.mille.actions import NUM_ACTIONS, Action, decode_action, encode_action, parse_action
 from rallye.mille.edition import Edition, editions, get_edition
@@ -94,8 +94,8 @@ class MilleGame(Game[MilleState, Action, MilleView]):
     def record_move(self, lines: list[Line], state: MilleState, seat: int, action: Action) -> MilleState:
         return mrec.Recorder(state, lines).step(seat, action)
 
-    def replay(self, lines: Sequence[Line], source: str = "<record>") -> Replayed[MilleState, Action]:
-        r = mrec.replay_lines(list(enumerate(lines, start=1)), source)
+    def replay(self, lines: Lines, source: str = "<record>") -> Replayed[MilleState, Action]:
+        r = mrec.replay_lines(numbered(lines), source)
         return Replayed(r.initial, r.actions, r.final)
 
 

@@ -29,24 +29,21 @@ from __future__ import annotations
 
 from rallye.mille import engine
 from rallye.mille.actions import Action
-from rallye.mille.engine import _W
-from rallye.mille.state import OVER_PHASE, MilleState
+from rallye.mille.state import OVER_PHASE, MilleState, WorkingState
 from rallye.mille.view import MilleView, view_for
 
 
-class Playout(_W):
+class Playout(WorkingState):
     """One match's state, mutable: :meth:`legal_actions`, :meth:`apply` (in place),
-    :meth:`state` (an immutable snapshot equal to the engine's state at this point).
+    :meth:`state` (an immutable snapshot equal to the engine's state at this point),
+    :meth:`load` (take over another state).
 
-    It is the engine's own working copy of a state (the fields of
+    It is the engine's own working copy of a state (a
+    :class:`~rallye.mille.state.WorkingState`: the fields of
     :class:`~rallye.mille.state.MilleState`, each an immutable value, reassigned as play
     goes on), kept across moves instead of frozen after each."""
 
     __slots__ = ()
-
-    def load(self, state: MilleState) -> None:
-        """Take over ``state`` (the playout then continues from it)."""
-        self._take(state)
 
     def copy(self) -> Playout:
         """An independent copy (every field is an immutable value)."""

@@ -1,4 +1,5 @@
-"""Scoring one hand [core: Scoring; table rows safety … extension, cards left in hand].
+"""Scoring one hand [core: scoring; table: safety, all four safeties, coup fourré, trip
+completed, safe trip, delayed action, shutout, extension, distance in hand].
 
 ``score_hand`` returns, per side, the values of :data:`~rallye.mille.edition.SCORE_LINES`.
 """

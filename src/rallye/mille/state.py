@@ -1,20 +1,29 @@
-"""Mille Bornes state values: a side's tableau, public events, score sheets, the state.
+"""Mille Bornes state values: a side's tableau, public events, score sheets, the state, and
+the engine's mutable working copy of a state.
 
-All frozen, all tuples: equal states compare and hash equal, and ``apply`` returns a new
-state without touching the old one.
+The values are all frozen, all tuples: equal states compare and hash equal, and ``apply``
+returns a new state without touching the old one. :class:`WorkingState` is the one mutable
+thing: what ``apply`` changes on its way from one state to the next.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from operator import attrgetter
+from typing import Final, Literal, NamedTuple
 
 from rallye.core.values import pickled_by_fields
 from rallye.mille.cards import BATTLE_HAZARDS, RIGHT_OF_WAY, ROLL, SPEED_LIMIT
 from rallye.mille.edition import SCORE_LINES, Edition
 
-#: Phases: ``play`` (a card decision), ``extend`` (extension decision), ``over`` (match ended).
-PLAY_PHASE, EXTEND_PHASE, OVER_PHASE = "play", "extend", "over"
+#: A match's phase: ``play`` (the player to act decides on a card), ``extend`` (the player
+#: who reached the target decides to extend the hand or not), ``over`` (the match ended).
+Phase = Literal["play", "extend", "over"]
+PLAY_PHASE: Final = "play"
+EXTEND_PHASE: Final = "extend"
+OVER_PHASE: Final = "over"
+#: Every phase, in the order a match meets them.
+PHASES: Final[tuple[Phase, ...]] = (PLAY_PHASE, EXTEND_PHASE, OVER_PHASE)
 
 
 class Tableau(NamedTuple):
@@ -127,7 +136,7 @@ class MilleState(NamedTuple):
     tableaus: tuple[Tableau, ...]
     target: int
     current: int
-    phase: str
+    phase: Phase
     cf_turn: bool = False  # the current turn is a coup-fourré turn (or extra turn from one)
     ran_out_this_turn: bool = False  # the draw pile ran out during the current turn
     extended_by: int | None = None
@@ -146,6 +155,89 @@ class MilleState(NamedTuple):
 
     def tableau_of(self, seat: int) -> Tableau:
         return self.tableaus[self.side_of[seat]]
+
+
+_FIELDS = MilleState._fields
+_get_all = attrgetter(*_FIELDS)
+
+
+class WorkingState:
+    """A mutable working copy of a :class:`MilleState`: the same fields, each an immutable
+    value, reassigned as the engine applies an action (``rallye.mille.engine.apply_in_place``).
+
+    :func:`rallye.mille.engine.apply` makes one from a state, applies the action to it and
+    freezes it again; it never escapes ``apply``. :class:`rallye.mille.playout.Playout` is
+    one kept across moves (the fast path for simulation). The engine's rules and views read
+    either this or a state (the fields are the same)."""
+
+    __slots__ = _FIELDS
+    edition: Edition
+    n_players: int
+    sides: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]
+    seed: int
+    hand_no: int
+    dealer: int
+    deck: tuple[str, ...]
+    draw_pos: int
+    hands: tuple[tuple[str, ...], ...]
+    discard: tuple[str, ...]
+    tableaus: tuple[Tableau, ...]
+    target: int
+    current: int
+    phase: Phase
+    cf_turn: bool
+    ran_out_this_turn: bool
+    extended_by: int | None
+    events: tuple[Event, ...]
+    totals: tuple[int, ...]
+    sheets: tuple[ScoreSheet, ...]
+    winners: tuple[int, ...]
+
+    def __init__(self, state: MilleState) -> None:
+        self.load(state)
+
+    # ``load`` unpacks the state into the slots in one statement (a loop of setattr calls
+    # was the engine's single largest cost); the targets are the fields in order
+    # (``tests/mille/test_playout.py`` checks them against ``MilleState._fields``). It is
+    # not ``__init__`` called again on a working copy in use: compiled (scripts/compile),
+    # ``__init__``'s assignments take the slots for empty and do not release what they
+    # held, so every state taken over that way would leak.
+    def load(self, state: MilleState) -> None:
+        """Take over ``state`` (play then continues from it)."""
+        (
+            self.edition,
+            self.n_players,
+            self.sides,
+            self.side_of,
+            self.seed,
+            self.hand_no,
+            self.dealer,
+            self.deck,
+            self.draw_pos,
+            self.hands,
+            self.discard,
+            self.tableaus,
+            self.target,
+            self.current,
+            self.phase,
+            self.cf_turn,
+            self.ran_out_this_turn,
+            self.extended_by,
+            self.events,
+            self.totals,
+            self.sheets,
+            self.winners,
+        ) = state
+
+    def freeze(self) -> MilleState:
+        """The immutable state these fields make now."""
+        state: MilleState = MilleState._make(_get_all(self))
+        return state
+
+    @property
+    def draw_count(self) -> int:
+        return len(self.deck) - self.draw_pos
 
 
 #: pickling of the frozen values once compiled (scripts/compile)

@@ -13,18 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from rallye.core.errors import GameError, RecordError
 from rallye.core.values import frozen_builder, pickled_by_fields
 from rallye.mille.cards import CARDS, DISTANCE_KM
 from rallye.mille.edition import SCORE_LINES, Edition, builtin_edition, parse_edition
-from rallye.mille.state import EXTEND_PHASE, OVER_PHASE, PLAY_PHASE, Event, MilleState, ScoreSheet, Tableau
+from rallye.mille.state import OVER_PHASE, PHASES, Event, MilleState, Phase, ScoreSheet, Tableau, WorkingState
 
-if TYPE_CHECKING:  # the engine's working copy (a playout) has a state's fields
-    from rallye.mille.engine import _W
-
-PHASES = (PLAY_PHASE, EXTEND_PHASE, OVER_PHASE)
 #: The most cards a hand holds: six dealt, and one drawn when the turn begins.
 MAX_HAND = 7
 
@@ -45,7 +41,7 @@ class MilleView:
     draw_count: int
     deck_size: int
     current: int
-    phase: str
+    phase: Phase
     target: int
     cf_turn: bool
     extended_by: int | None
@@ -62,7 +58,7 @@ class MilleView:
 
     @property
     def is_my_turn(self) -> bool:
-        return self.current == self.seat and self.phase != "over"
+        return self.current == self.seat and self.phase != OVER_PHASE
 
     def unseen_counts(self) -> dict[str, int]:
         """Cards this player has not seen: in others' hands or the draw pile (by id)."""
@@ -226,7 +222,7 @@ class MilleView:
                 draw_count=top("draw_count"),
                 deck_size=top("deck_size"),
                 current=top("current"),
-                phase=phase,
+                phase=cast(Phase, phase),  # one of PHASES: _impossible refuses any other
                 target=top("target"),
                 cf_turn=top("cf_turn", _flag),
                 extended_by=top("extended_by", opt),
@@ -287,7 +283,7 @@ def _impossible(v: MilleView) -> str | None:
             return f"event seat {e.seat} is not a seat"
     if any(w < 0 or w >= len(v.sides) for w in v.winners) or len(set(v.winners)) != len(v.winners):
         return "field 'winners' must list sides, each once"
-    if v.winners and v.phase != "over":
+    if v.winners and v.phase != OVER_PHASE:
         return f"field 'winners' lists sides while the match goes on (phase '{v.phase}')"
     return _impossible_scores(v) or _impossible_cards(v)
 
@@ -297,7 +293,7 @@ def _impossible_scores(v: MilleView) -> str | None:
     running totals the sum of its hands, no negative line but the distance left in hand
     (and that only in an edition that subtracts it), the totals those of the last sheet."""
     sides = len(v.sides)
-    played = v.hand_no + (1 if v.phase == "over" else 0)  # the last hand's sheet ends the match
+    played = v.hand_no + (1 if v.phase == OVER_PHASE else 0)  # the last hand's sheet ends the match
     if len(v.sheets) != played:
         return f"field 'sheets' holds {len(v.sheets)} score sheets, but {played} hands have been scored"
     penalty = SCORE_LINES.index("hand_penalty")
@@ -377,7 +373,7 @@ def _counts(cards: tuple[str, ...]) -> dict[str, int]:
 _build = frozen_builder(MilleView)
 
 
-def view_for(state: MilleState | _W, player: int) -> MilleView:
+def view_for(state: MilleState | WorkingState, player: int) -> MilleView:
     """The view of seat ``player`` (0-based) of a state (or of a playout: the same fields)."""
     n = state.n_players
     if not 0 <= player < n:

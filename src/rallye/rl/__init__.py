@@ -5,11 +5,13 @@
 * ``gymnasium.make("rallye/Mille-v0", ...)``, ``gymnasium.make("rallye/KnightRider-v0", ...)``
   — one learner against rallye bots (registered when this package is imported;
   ``rallye.rl.gym_env``);
-* ``rallye.rl.mille_spiel``, ``rallye.rl.kr_spiel`` — the games for OpenSpiel
+* ``rallye.rl.mille.spiel``, ``rallye.rl.knightrider.spiel`` — the games for OpenSpiel
   (``python_rallye_mille``, ``python_rallye_knightrider``);
-* ``rallye.rl.mille_encoding``, ``rallye.rl.kr_encoding`` — the observation encodings,
+* ``rallye.rl.mille.encoding``, ``rallye.rl.knightrider.encoding`` — the observation encodings,
   action masks and oracle encodings;
-* ``rallye.rl.games`` — the per-game adapter the environments are written against.
+* ``rallye.rl.games`` — the adapter the environments are written against (a game's face
+  plus episodes, rewards and encodings); each game's in ``rallye.rl.mille.adapter``,
+  ``rallye.rl.knightrider.adapter``.
 
 Importing ``rallye`` or a game never imports this package, NumPy or the frameworks.
 """

@@ -9,8 +9,8 @@ imported::
     env = gym.make("rallye/KnightRider-v0", players=3, turn_limit=100, opponents="heuristic")
 
 Keyword arguments: the game's (Mille: ``edition``, ``players``, ``episode``, ``reward``, see
-:class:`rallye.rl.games.MilleAdapter`; Knight Rider: ``players``, ``reward``, ``obs_version``
-(1 or 2) and any ``Options`` field, see :class:`rallye.rl.games.KnightRiderAdapter`),
+:class:`rallye.rl.mille.adapter.MilleAdapter`; Knight Rider: ``players``, ``reward``, ``obs_version``
+(1 or 2) and any ``Options`` field, see :class:`rallye.rl.knightrider.adapter.KnightRiderAdapter`),
 ``seat`` (the learner's seat, default 0),
 ``opponents`` (a bot name for every other seat, or a comma-separated list in seat order;
 default ``"random"``; the search levels play their whole count budgets here, as in
@@ -31,22 +31,33 @@ nothing when ``illegal="raise"``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import gymnasium as gym
 import numpy as np
 
 from rallye.agents.base import Agent, make_agent
-from rallye.rl.games import GameAdapter, make_adapter
+from rallye.knightrider import Action as KRAction
+from rallye.knightrider import State as KRState
+from rallye.mille import Action as MilleAction
+from rallye.mille import Edition, MilleState
+from rallye.rl.games import GameAdapter
+from rallye.rl.knightrider.adapter import KnightRiderAdapter
+from rallye.rl.mille.adapter import MilleAdapter
 from rallye.rl.pettingzoo_env import observation_space
 
+S = TypeVar("S")
+A = TypeVar("A")
 
-class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+
+class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64], Generic[S, A]):
+    """One learner against bots in the game of ``adapter`` (``S``, ``A``: its state and action)."""
+
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it an instance attribute
 
     def __init__(
         self,
-        adapter: GameAdapter,
+        adapter: GameAdapter[S, A, Any],
         seat: int = 0,
         opponents: str | list[str] = "random",
         render_mode: str | None = None,
@@ -73,12 +84,13 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         }
         self.observation_space = observation_space(adapter)  # type: ignore[assignment]
         self.action_space = gym.spaces.Discrete(adapter.num_actions)
-        self._state: Any = None
-        self._first: Any = None
+        # the game's state and the episode's first (None until reset())
+        self._state: S = None  # type: ignore[assignment]
+        self._first: S = None  # type: ignore[assignment]
         self._to_act = -1  # the seat to act, -1 once the episode is over
 
     @property
-    def state_value(self) -> Any:
+    def state_value(self) -> S | None:
         """The engine state (for tests, oracles and debugging; never for a policy)."""
         return self._state
 
@@ -101,7 +113,7 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self._play_others()
         return self._observation()
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.int64) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self._state is None:
             raise RuntimeError("call reset() before step()")
         if self._to_act < 0:
@@ -161,12 +173,12 @@ class RallyeGymEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         }
 
 
-class MilleEnv(RallyeGymEnv):
+class MilleEnv(RallyeGymEnv[MilleState, MilleAction]):
     """Mille Bornes, one learner against rallye bots (see the module docstring)."""
 
     def __init__(
         self,
-        edition: Any = "wm2006",
+        edition: str | Edition = "wm2006",
         players: int = 2,
         episode: str = "hand",
         reward: str = "score",
@@ -174,17 +186,17 @@ class MilleEnv(RallyeGymEnv):
         opponents: str | list[str] = "random",
         render_mode: str | None = None,
     ) -> None:
-        super().__init__(make_adapter("mille", edition=edition, players=players, episode=episode, reward=reward),
+        super().__init__(MilleAdapter(edition, players, episode, reward),
                          seat=seat, opponents=opponents, render_mode=render_mode)  # fmt: skip
 
 
-class KnightRiderEnv(RallyeGymEnv):
+class KnightRiderEnv(RallyeGymEnv[KRState, KRAction]):
     """Knight Rider, one learner against rallye bots (``rallye/KnightRider-v0``).
 
     ``players`` (2..5), ``reward``, ``seat``, ``opponents``, ``render_mode`` as above;
-    ``obs_version`` 1 (default, :mod:`rallye.rl.kr_encoding`) or 2 (:mod:`rallye.rl.kr_compact`);
+    ``obs_version`` 1 (default, :mod:`rallye.rl.knightrider.encoding`) or 2 (:mod:`rallye.rl.knightrider.compact`);
     every other keyword is a :class:`rallye.knightrider.Options` field (defaults
-    ``quick_build=True``, ``turn_limit=200``; see :class:`rallye.rl.games.KnightRiderAdapter`).
+    ``quick_build=True``, ``turn_limit=200``; see :class:`rallye.rl.knightrider.adapter.KnightRiderAdapter`).
     """
 
     def __init__(
@@ -196,30 +208,29 @@ class KnightRiderEnv(RallyeGymEnv):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(make_adapter("knightrider", players=players, reward=reward, **options),
+        super().__init__(KnightRiderAdapter(players, reward, **options),
                          seat=seat, opponents=opponents, render_mode=render_mode)  # fmt: skip
 
 
 def make_mille(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs: Any) -> gym.Env[Any, Any]:
     """The ``rallye/Mille-v0`` entry point: :class:`MilleEnv` under the chosen illegal-action policy."""
-    from rallye.rl.wrappers import IllegalActionPenalty
-
-    if illegal not in ("penalty", "raise"):
-        raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
-    env: gym.Env[Any, Any] = MilleEnv(**kwargs)
-    if illegal == "penalty":
-        env = IllegalActionPenalty(env, penalty=illegal_reward)
-    return env
+    return _under_policy(MilleEnv, illegal, illegal_reward, kwargs)
 
 
 def make_knightrider(illegal: str = "penalty", illegal_reward: float = -1.0, **kwargs: Any) -> gym.Env[Any, Any]:
     """The ``rallye/KnightRider-v0`` entry point: :class:`KnightRiderEnv` under the chosen
     illegal-action policy (as ``make_mille``)."""
+    return _under_policy(KnightRiderEnv, illegal, illegal_reward, kwargs)
+
+
+def _under_policy(
+    make: type[RallyeGymEnv[Any, Any]], illegal: str, illegal_reward: float, kwargs: dict[str, Any]
+) -> gym.Env[Any, Any]:
     from rallye.rl.wrappers import IllegalActionPenalty
 
     if illegal not in ("penalty", "raise"):
         raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
-    env: gym.Env[Any, Any] = KnightRiderEnv(**kwargs)
+    env: gym.Env[Any, Any] = make(**kwargs)
     if illegal == "penalty":
         env = IllegalActionPenalty(env, penalty=illegal_reward)
     return env

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rallye.agents.base import make_agent
-from rallye.rl.games import MilleAdapter
+from rallye.rl.mille.adapter import MilleAdapter
 
 
 def record_mille(
@@ -87,7 +87,7 @@ def record_mille(
                 hand_start = len(actions)
             state = after
         hand_points.extend(0.0 for _ in range(hand_start, len(actions)))
-        winners = set(state.winners)
+        winners = set(adapter.face.outcome(state).winners)
         won.extend(1.0 if state.side_of[seat_of[k]] in winners else -1.0 for k in range(start, len(actions)))
     return {
         "obs": np.asarray(obs, dtype=np.float32).reshape(len(actions), adapter.obs_size),

@@ -10,8 +10,8 @@
 Arguments: ``edition`` (key, alias or :class:`~rallye.mille.edition.Edition`; default
 ``"wm2006"``), ``players`` (default 2; team editions put 4 and 6 players in teams),
 ``episode`` (``"hand"`` default, or ``"match"``), ``reward`` (``"score"`` default, or
-``"win"``; both defined in :class:`rallye.rl.games.MilleAdapter`), ``render_mode``
-(``"ansi"`` or ``"human"``). Observations: ``rallye.rl.mille_encoding`` (version
+``"win"``; both defined in :class:`rallye.rl.mille.adapter.MilleAdapter`), ``render_mode``
+(``"ansi"`` or ``"human"``). Observations: ``rallye.rl.mille.encoding`` (version
 ``OBS_VERSION``); actions: the engine's 70 codes (``rallye.mille.actions``; attack codes
 name *absolute* sides).
 
@@ -25,19 +25,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from rallye.rl.games import MilleAdapter
+from rallye.mille import Action, Edition, MilleState
+from rallye.rl.mille.adapter import MilleAdapter
 from rallye.rl.pettingzoo_env import RallyeAECEnv, RallyeWrapper
 
 
 def raw_env(
-    edition: Any = "wm2006",
+    edition: str | Edition = "wm2006",
     players: int = 2,
     episode: str = "hand",
     reward: str = "score",
     render_mode: str | None = None,
-) -> RallyeAECEnv:
+) -> RallyeAECEnv[MilleState, Action]:
     return RallyeAECEnv(MilleAdapter(edition, players, episode, reward), render_mode=render_mode)
 
 
-def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
+def env(illegal_reward: float = -1.0, **kwargs: Any) -> RallyeWrapper:
     return RallyeWrapper(raw_env(**kwargs), illegal_reward=illegal_reward)

@@ -16,7 +16,7 @@ the penalty and the episode ends), in one layer instead of three.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from gymnasium import spaces
@@ -26,11 +26,16 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rallye.rl.games import GameAdapter
 
+S = TypeVar("S")
+A = TypeVar("A")
 
-class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+
+class RallyeAECEnv(AECEnv, Generic[S, A]):  # type: ignore[misc]  # PettingZoo ships no type information
+    """The environment of one game's adapter (``S``, ``A``: the game's state and action)."""
+
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False}  # noqa: RUF012 - replaced per instance
 
-    def __init__(self, adapter: GameAdapter, render_mode: str | None = None) -> None:
+    def __init__(self, adapter: GameAdapter[S, A, Any], render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -43,8 +48,9 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         self.observation_spaces = {a: observation_space(adapter) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(adapter.num_actions) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
-        self._state: Any = None
-        self._first: Any = None
+        # the game's state and the episode's first (None until reset() and after close())
+        self._state: S = None  # type: ignore[assignment]
+        self._first: S = None  # type: ignore[assignment]
         self._zero_mask = np.zeros(adapter.num_actions, dtype=np.int8)
         self._to_act = -1  # the seat to act, -1 once the episode is over
         self._paid = False  # the last step paid a reward (self.rewards holds non-zeros)
@@ -57,7 +63,7 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         return self.action_spaces[agent]
 
     @property
-    def state_value(self) -> Any:
+    def state_value(self) -> S | None:
         """The engine state (for tests, oracles and debugging; never for a policy)."""
         return self._state
 
@@ -134,7 +140,7 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         return text
 
     def close(self) -> None:
-        self._state = None
+        self._state = None  # type: ignore[assignment]
 
     def _current(self) -> int:
         seat = self.adapter.current_player(self._state)
@@ -143,13 +149,13 @@ class RallyeAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
         return int(seat)
 
 
-def _agent_iter(env: RallyeAECEnv, max_iter: int) -> Iterator[str]:
+def _agent_iter(env: RallyeAECEnv[Any, Any], max_iter: int) -> Iterator[str]:
     while env.agents and max_iter > 0:
         max_iter -= 1
         yield env.agent_selection
 
 
-def observation_space(adapter: GameAdapter) -> spaces.Dict:
+def observation_space(adapter: GameAdapter[Any, Any, Any]) -> spaces.Dict:
     """``{"observation": Box(float32), "action_mask": Box(int8)}`` for this game."""
     return spaces.Dict(
         {
@@ -172,7 +178,7 @@ class RallyeWrapper(OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo 
     The same behaviour, without three ``__getattr__`` hops on every attribute read.
     """
 
-    def __init__(self, env: RallyeAECEnv, illegal_reward: float = -1.0) -> None:
+    def __init__(self, env: RallyeAECEnv[Any, Any], illegal_reward: float = -1.0) -> None:
         super().__init__(env)
         self._raw = env
         self._illegal_value = float(illegal_reward)

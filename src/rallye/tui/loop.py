@@ -1,19 +1,28 @@
 """What both terminal games share: choosing the bots, the settings kept in a save file's
-header, and the loop's input, saving, quitting and end of input."""
+header, and the loop: its turns, input, saving, quitting and end of input
+(:class:`GameLoop`; a game's loop adds its screens and its commands)."""
 
 from __future__ import annotations
 
+import argparse
 import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
+from rich.console import Console
 from rich.text import Text
 
 from rallye.core.errors import GameError, RecordError
 from rallye.core.jsonio import shown
 from rallye.i18n import Translator, translator
 from rallye.tui.words import common
+
+if TYPE_CHECKING:
+    from rallye.tui.session import Played, Session
+
+A = TypeVar("A")
+V = TypeVar("V")
 
 #: The record header field where the terminal keeps the human's seat and the bots.
 HEADER_FIELD = "tui"
@@ -250,13 +259,24 @@ def resumed_seats(
 
 
 def resume_args(
-    args: Any, header: dict[str, Any], resolve: Callable[[str | None, int], list[str]]
+    args: argparse.Namespace, header: dict[str, Any], resolve: Callable[[str | None, int], list[str]]
 ) -> tuple[tuple[int, ...] | None, list[str] | None]:
     """:func:`resume_choices` for ``rallye play``'s parsed arguments."""
     return resume_choices(args.resume, header, args.seat, args.bots, resolve, getattr(args, "humans", None))
 
 
-def clear_screen(console: Any) -> None:
+def play_note(console: Console, msg: str) -> None:
+    """A note of ``rallye play`` before the game (a bot replaced, a language missing)."""
+    console.print(Text(msg, style="yellow"), soft_wrap=True)
+
+
+def play_failed(console: Console, msg: str) -> int:
+    """``rallye play`` refuses to start: the reason, and exit status 2."""
+    console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
+    return 2
+
+
+def clear_screen(console: Console) -> None:
     """Clear the terminal, its scrollback too, so the last player's hand cannot be read."""
     console.clear()
     if getattr(console, "is_terminal", False):
@@ -277,24 +297,26 @@ class Quit(Exception):
     """The player left the game (after the offer to save)."""
 
 
-class SavingLoop:
-    """Base of a game's terminal loop: ``self.s`` is the session (it has ``save(path)``)."""
+class SavingLoop(Generic[A, V]):
+    """Base of a game's terminal loop: ``self.s`` is the session, ``self.c`` the console."""
 
     #: the game's name in ``rallye play GAME`` (for the resume hint)
     game = ""
 
     def __init__(
         self,
-        session: Any,
+        session: Session[A, V],
         input_fn: Callable[[str], str],
-        console: Any,
+        console: Console,
         save_path: str | Path | None,
         delay: float,
         sleep: Callable[[float], None],
         ui: str = "en",
+        words: Translator | None = None,
     ) -> None:
         self.ui = ui
         self.tc = common(ui)
+        self.t = words if words is not None else self.tc  # the game's words (its catalog)
         self.s = session
         self.input_fn = input_fn
         self.c = console
@@ -360,7 +382,7 @@ class SavingLoop:
         if self.save_path is not None:
             if not self.s.over:  # a finished game was saved as it ended
                 self.save(None)
-        elif not getattr(self.s, "kept_by_server", False):
+        elif not self.s.kept_by_server:
             self.say(self.tc("interrupt.not_saved", game=self.game), "yellow")
         self.say(self.tc("interrupted"))
         return 130
@@ -404,10 +426,149 @@ class SavingLoop:
             else:
                 self.say(self.tc("pass.only_enter", who=seat_label), "yellow")
 
-    def seed_line(self, seed: int) -> None:
+    def seed_line(self, seed: int | None) -> None:
         """At the end, and only then: the seed that rebuilds every hand, in a command that
         carries every option the deal needs (the session's ``deal_options()``)."""
-        options: list[str] = getattr(self.s, "deal_options", list)()
-        words = ["rallye", "play", self.game, *options, "--seed", str(seed)]
+        words = ["rallye", "play", self.game, *self.s.deal_options(), "--seed", str(seed)]
         command = " ".join(shlex.quote(w) for w in words)
         self.say(self.tc("seed.at_end", seed=seed, command=command), "dim")
+
+
+class GameLoop(SavingLoop[A, V]):
+    """A game's terminal loop: the people's turns (the pass screen between two people at one
+    keyboard, the screen, the prompt and the commands) and the bots' moves, to the end.
+
+    A game's loop gives its words (``self.t``, its catalog), its screens (:meth:`show`,
+    :meth:`announce`, :meth:`intro`, :meth:`finish`) and its commands (:meth:`game_command`)."""
+
+    #: the person who saw their screen last
+    at_keyboard: int | None = None
+
+    # -- what a game's loop gives ------------------------------------------------------------
+    def seat_label(self, seat: int) -> str:
+        """A seat as the screen names it."""
+        raise NotImplementedError
+
+    def intro(self) -> None:
+        raise NotImplementedError
+
+    def show(self) -> None:
+        """The screen of the person to act."""
+        raise NotImplementedError
+
+    def new_turn(self) -> None:
+        """Before a person's screen: the game's menus for the new turn."""
+
+    def game_command(self, text: str, word: str, rest: str) -> Played[A, V] | None:
+        """The game's commands and moves (``word``: the first of ``text``, in lower case;
+        ``rest``: what follows it); the move when one was made."""
+        raise NotImplementedError
+
+    def announce(self, played: Played[A, V]) -> None:
+        raise NotImplementedError
+
+    def pause_after(self, played: Played[A, V]) -> bool:
+        """Whether a bot's move is followed by the pause (``--delay``)."""
+        return True
+
+    def after_move(self, played: Played[A, V]) -> None:
+        """After any move (a pause between hands, for one)."""
+
+    def finish(self) -> None:
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------------------------
+    def command(self, line: str) -> Played[A, V] | None:
+        """Handle one input line: ``help``, ``save [FILE]`` and ``quit`` here, the rest the
+        game's; the move when one was made."""
+        text = line.strip()
+        if not text:
+            return None
+        word, _, rest = text.partition(" ")
+        if self.shared_command(word.lower(), rest):
+            return None
+        return self.game_command(text, word.lower(), rest)
+
+    def typed(self, text: str, parse: Callable[[str], A], hint: str) -> A | None:
+        """An action typed in the game's notation; one not understood is told, with the
+        game's ``hint`` message on how to type one."""
+        try:
+            return parse(text)
+        except GameError as exc:
+            self.refuse(exc, self.t, understood=False, typed=text)
+            self.say(self.t(hint), "dim")
+            return None
+
+    def move(self, action: A) -> Played[A, V] | None:
+        """The person's move, announced; a refused one is told (in the screen's words) and
+        changes nothing."""
+        try:
+            played = self.s.play(action)
+        except GameError as exc:
+            self.refuse(exc, self.t, typed=str(action))
+            return None
+        self.announce(played)
+        return played
+
+    def shared_command(self, word: str, rest: str) -> bool:
+        """``help``, ``save [FILE]`` and ``quit``: whether ``word`` was one of them."""
+        if word in ("help", "?", "h"):
+            self.say(self.t("help", game=self.game))
+        elif word == "save":
+            self.save(rest.strip() or None)
+        elif word in ("quit", "exit", "q"):
+            self.quit()
+        else:
+            return False
+        return True
+
+    def who_plays(self) -> None:
+        """The intro's last line: the seat of the person at the keyboard, or the people's."""
+        if len(self.s.human_seats) == 1:
+            self.say(self.tc("you_play", seat=self.seat_label(self.s.viewer)), "dim")
+        else:
+            seats = ", ".join(self.seat_label(p) for p in self.s.human_seats)
+            self.say(self.tc("people_play", seats=seats), "dim")
+
+    def hand_over_keyboard(self) -> None:
+        """With several people at the keyboard: the pass screen before a new person's turn."""
+        seat = self.s.viewer
+        if len(self.s.human_seats) > 1 and seat != self.at_keyboard:
+            self.pass_keyboard(self.seat_label(seat))
+        self.at_keyboard = seat
+
+    def ended(self) -> None:
+        """The end's last lines: the seed (and the finished game saved, with a save file)."""
+        self.seed_line(self.s.seed)
+        if self.save_path is not None:
+            self.save(None)
+
+    def run(self) -> int:
+        """Play to the end (or until the person quits): 0 on a clean exit, 130 on Ctrl-C."""
+        try:
+            self.intro()
+            while not self.s.over:
+                played: Played[A, V] | None
+                if self.s.human_to_act:
+                    self.hand_over_keyboard()
+                    self.new_turn()
+                    self.show()
+                    played = None
+                    while played is None:
+                        try:
+                            line = self.read(self.t("prompt") + " ")
+                        except EOFError:
+                            self.on_eof()
+                        played = self.command(line)
+                else:
+                    played = self.s.bot_move()
+                    self.announce(played)
+                    if self.delay and self.pause_after(played):
+                        self.sleep(self.delay)
+                self.after_move(played)
+            self.finish()
+        except Quit:
+            pass
+        except KeyboardInterrupt:
+            return self.interrupted()
+        return 0

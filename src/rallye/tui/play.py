@@ -1,7 +1,7 @@
 """``rallye play``: play Mille Bornes (or Knight Rider) in the terminal against bots.
 
-``rallye play mille`` runs :mod:`rallye.tui.mille_app`; ``rallye play knightrider`` hands
-the parsed arguments to ``rallye.tui.knightrider_app.run_play(args) -> int``, imported only
+``rallye play mille`` runs :mod:`rallye.tui.mille.app`; ``rallye play knightrider`` hands
+the parsed arguments to ``rallye.tui.knightrider.app.run_play(args) -> int``, imported only
 when asked for.
 """
 
@@ -11,15 +11,21 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rallye.core.cli_args import integer, seconds, seed, whole
 from rallye.core.rng import new_seed
 from rallye.i18n import LANGUAGES
 from rallye.tui.words import common
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from rallye.mille.edition import Edition
+    from rallye.tui.mille.app import MilleSession
+
 GAMES = ("mille", "knightrider")
-KNIGHTRIDER_APP = "rallye.tui.knightrider_app"
+KNIGHTRIDER_APP = "rallye.tui.knightrider.app"
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -139,7 +145,7 @@ def play_language(args: argparse.Namespace) -> str:
 
 def play_mille(
     args: argparse.Namespace,
-    console: Any,
+    console: Console,
     input_fn: Callable[[str], str],
     *,
     interactive: bool = False,
@@ -148,9 +154,9 @@ def play_mille(
     from rich.text import Text
 
     from rallye.core.errors import GameError
-    from rallye.tui.loop import told
-    from rallye.tui.mille_app import MilleSession, run_session
-    from rallye.tui.render import pick_language
+    from rallye.tui.loop import play_failed, play_note, told
+    from rallye.tui.mille.app import MilleSession, run_session
+    from rallye.tui.mille.render import pick_language
 
     session: MilleSession | None = None
 
@@ -159,11 +165,10 @@ def play_mille(
         return _ui(args.lang, session) if session is not None else play_language(args)
 
     def note(msg: str) -> None:
-        console.print(Text(msg, style="yellow"), soft_wrap=True)
+        play_note(console, msg)
 
     def fail(msg: str) -> int:
-        console.print(Text(f"rallye play: {msg}", style="bold red"), soft_wrap=True)
-        return 2
+        return play_failed(console, msg)
 
     def bots_for(spec: str | None, n: int) -> list[str]:
         return resolve_bots(spec, n, note, lang())
@@ -178,11 +183,11 @@ def play_mille(
 
             head = read_jsonl(args.resume)[0][1]
             seats, bots = resume_args(args, head, bots_for)
-            session, replay = MilleSession.resume(args.resume, seats, bots)
-            if replay.finished:
+            session = MilleSession.resume(args.resume, seats, bots)
+            if session.over:
                 return fail(common(lang())("play.match_over", path=args.resume))
             resumed = common(lang())
-            console.print(Text(resumed.n("resumed", len(replay.actions), path=args.resume), style="green"))
+            console.print(Text(resumed.n("resumed", session.actions_played, path=args.resume), style="green"))
             save_path: str | None = args.save or args.resume
         else:
             from rallye.tui.loop import UsageError, human_seats_arg
@@ -206,7 +211,7 @@ def play_mille(
     return run_session(session, input_fn, console, lang=args.lang, save_path=save_path, delay=delay)
 
 
-def _edition(name: str) -> Any:
+def _edition(name: str) -> Edition:
     """``--edition``: a name that is no edition is a :class:`~rallye.tui.loop.UsageError`
     (said in the player's language); a house-rule file's errors are the file's."""
     from rallye.core.errors import ConfigError
@@ -221,7 +226,7 @@ def _edition(name: str) -> Any:
         raise UsageError("play.unknown_edition", name=name[:40], known=", ".join(EDITION_KEYS)) from None
 
 
-def _ui(lang: str | None, session: Any) -> str:
+def _ui(lang: str | None, session: MilleSession) -> str:
     """The screen's language: ``--lang``, else the edition's."""
     ed = session.view().edition
     return lang or (ed.language if ed.language in LANGUAGES else "en")

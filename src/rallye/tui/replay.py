@@ -99,7 +99,7 @@ def _mille(
     path: str | Path, head: Line, lines: Iterable[tuple[int, Line]], console: Console, lang: str | None, quiet: bool
 ) -> None:
     from rallye.mille.record import replay_lines
-    from rallye.tui.render import Labels, pick_language, result_text, sheet_table, totals_table
+    from rallye.tui.mille.render import Labels, pick_language, result_text, sheet_table, totals_table
 
     rep = replay_lines(lines, str(path))
     final = rep.final
@@ -163,7 +163,7 @@ def _knightrider(
         )
         return 2
     from rallye.knightrider.view import view_for
-    from rallye.tui.knightrider_render import Labels, record_summary
+    from rallye.tui.knightrider.render import Labels, record_summary
 
     actions = 0
 

@@ -1,0 +1,1 @@
+"""The Knight Rider bots: the heuristic, the searches and the levels."""
