@@ -365,7 +365,7 @@ def test_rank_actions_in_a_style_is_best_first() -> None:
 
 
 def test_reach_penalty_equals_its_plain_statement() -> None:
-    """The cached reach test (``_reachable``, ``_dividing``) answers exactly as the plain
+    """The cached reach test (``reachable``, ``_dividing``) answers exactly as the plain
     rule: 0 when the rest of the hand makes the distance exactly, else 120 over the copies
     (held or unseen) of the cards that make it on their own, 250 with none."""
     from rallye.agents.mille.heuristic import _reach_penalty, _sums

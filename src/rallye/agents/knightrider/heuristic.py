@@ -133,13 +133,13 @@ def hit_chance(c: float) -> float:
 
 # -- the villain's future ---------------------------------------------------------------
 @lru_cache(maxsize=8)
-def _default_pieces() -> Pieces:
+def default_pieces() -> Pieces:
     return Options().pieces()
 
 
 def unturned_cards(view: View) -> tuple[tuple[int, int], ...]:
     """(dx, dy) of the escape cards not yet turned (the shipped deck assumed)."""
-    pieces = _default_pieces()
+    pieces = default_pieces()
     turned = {e.id for e in view.escape_turned}
     cards = tuple((c.dx, c.dy) for c in pieces.escape if c.id not in turned)
     return cards or tuple((c.dx, c.dy) for c in pieces.escape)
@@ -222,7 +222,7 @@ class Reading:
         if view.villain is None:
             raise ValueError("a chase reading needs the villain on the map (the view is from the building phase)")
         vsq = (view.villain[0] // 3, view.villain[1] // 3)
-        pieces = _default_pieces()
+        pieces = default_pieces()
         all_cards = tuple((c.dx, c.dy) for c in pieces.escape)
         at, lands = villain_forecast(vsq, tiles, unturned_cards(view), all_cards, view.players)
         final = at[-1]
@@ -484,7 +484,7 @@ def place_score(view: View, a: Place) -> float:
     square no tile can fill."""
     occupied: dict[tuple[int, int], int] = {(t.x, t.y): t.openings for t in view.tiles}
     centre = set(view.centre)
-    pieces = _default_pieces()
+    pieces = default_pieces()
     mask = pieces.mask(view.drawn, a.rot) if view.drawn else 0
     score = 0.0
     for d, (dx, dy) in enumerate(g.DXY):

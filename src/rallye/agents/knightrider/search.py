@@ -89,11 +89,11 @@ from rallye.agents.knightrider.heuristic import (
     UNREACHABLE,
     WIN,
     Reading,
-    _default_pieces,
     after_ram_stop,
     best_action,
     car_cost,
     cost_to,
+    default_pieces,
     hit_chance,
     move_value,
     rank_turn,
@@ -487,7 +487,7 @@ class Lookahead:
         self.rounds = rounds
         self.closeness = closeness
         self.players = n = view.players
-        self.all_cards = tuple((c.dx, c.dy) for c in _default_pieces().escape)
+        self.all_cards = tuple((c.dx, c.dy) for c in default_pieces().escape)
         vsq = (view.villain[0] // 3, view.villain[1] // 3)
         at, _ = villain_forecast(vsq, r.tiles, unturned_cards(view), self.all_cards, max(2, rounds) * n)
         self.dists = [{g.middle(*sq): p for sq, p in at[k * n - 1].items()} for k in range(1, max(2, rounds) + 1)]
@@ -753,7 +753,7 @@ def threat_detour(r: Reading, legal: Sequence[Action]) -> PlayDetour | None:
     n = view.players
     state = r.base
     vsq = (view.villain[0] // 3, view.villain[1] // 3)
-    all_cards = tuple((c.dx, c.dy) for c in _default_pieces().escape)
+    all_cards = tuple((c.dx, c.dy) for c in default_pieces().escape)
     at, _ = villain_forecast(vsq, r.tiles, unturned_cards(view), all_cards, n)
     dists = [{g.middle(*sq): p for sq, p in step.items()} for step in at]
     rivals: list[tuple[int, int, bool, bool, dict[int, float]]] = []

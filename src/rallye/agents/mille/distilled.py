@@ -37,10 +37,10 @@ from rallye.agents.mille.heuristic import (
     FITTED,
     Reading,
     Style,
-    _cf_risk,
-    _reachable,
     card_value,
+    cf_risk,
     rank_actions,
+    reachable,
     score_action,
 )
 from rallye.core.values import pickled_by_fields
@@ -132,7 +132,7 @@ def features(r: Reading, a: Action, ctx: Sequence[str], base_score: float) -> di
         rest = list(r.view.hand)
         rest.remove(a.card)
         rest_km = [DISTANCE_KM[c] for c in rest if c in DISTANCE_KM]
-        tag = "fin" if after == 0 else "reach" if _reachable(tuple(rest_km), after) else "noreach"
+        tag = "fin" if after == 0 else "reach" if reachable(tuple(rest_km), after) else "noreach"
         f[f"dist:{tag}"] = 1.0
         f[f"dist:{tag}|{draw}"] = 1.0
         f[f"dist:{tag}|{draw}|{opp}"] = 1.0
@@ -144,7 +144,7 @@ def features(r: Reading, a: Action, ctx: Sequence[str], base_score: float) -> di
         f[f"copies|{k}"] = r.view.hand.count(a.card) - 1.0
         f[f"dead|{g}"] = float(worth <= 0.0)
     if a.verb == "attack" and a.card is not None and a.side is not None:
-        f["coup_fourre_risk"] = _cf_risk(r, a.side, a.card)
+        f["coup_fourre_risk"] = cf_risk(r, a.side, a.card)
     return f
 
 

@@ -253,7 +253,7 @@ def _has_safety(r: Reading, safety: str) -> bool:
     return safety in r.me.safeties or safety in r.view.hand
 
 
-def _cf_risk(r: Reading, side: int, hazard: str) -> float:
+def cf_risk(r: Reading, side: int, hazard: str) -> float:
     """The chance that attacking ``side`` with ``hazard`` meets a coup fourré."""
     safety = SAFETY_FOR[hazard]
     if r.unseen[safety] == 0:
@@ -271,7 +271,7 @@ def _sums(cards: Sequence[int], cap: int) -> set[int]:
 
 
 @functools.cache
-def _reachable(cards: tuple[int, ...], total: int) -> bool:
+def reachable(cards: tuple[int, ...], total: int) -> bool:
     """Some of ``cards`` (kilometres) add up to exactly ``total`` (a rollout asks the same
     few questions again and again, so the answers are kept)."""
     return total in _sums(cards, total)
@@ -287,7 +287,7 @@ def _reach_penalty(r: Reading, after: int, hand_km: list[int]) -> float:
     """How hard it will be to make exactly ``after`` km more (0 = easy)."""
     if after == 0:
         return 0.0
-    if _reachable(tuple(hand_km), after):
+    if reachable(tuple(hand_km), after):
         return 0.0
     hand = r.view.hand
     unseen = r.unseen
@@ -372,7 +372,7 @@ def card_value(r: Reading, card: str, hand: Sequence[str]) -> float:
 def _attack_score(r: Reading, card: str, side: int) -> float:
     tab = r.view.tableaus[side]
     progress = tab.km / r.view.target
-    cf = _cf_risk(r, side, card)
+    cf = cf_risk(r, side, card)
     score = ATTACK + r.style.attack_progress * progress - r.style.cf_weight * cf
     if side == max(r.opp_sides, key=lambda s: (r.view.tableaus[s].km, -s)):
         score += r.style.leader_bonus

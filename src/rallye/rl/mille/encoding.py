@@ -621,10 +621,10 @@ class ViewEncoder:
         return out
 
 
-_CODE_BY_ID = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
+CODE_BY_ID = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
 
 
-_code_of_id = _CODE_BY_ID.__getitem__
+_code_of_id = CODE_BY_ID.__getitem__
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 

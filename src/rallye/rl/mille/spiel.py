@@ -49,7 +49,7 @@ from rallye.mille.cards import CARD_INDEX, CARDS
 from rallye.mille.edition import Edition
 from rallye.mille.state import OVER_PHASE, MilleState
 from rallye.rl.mille import encoding as menc
-from rallye.rl.mille.encoding import _CODE_BY_ID
+from rallye.rl.mille.encoding import CODE_BY_ID
 from rallye.rl.spiel_base import DecisionShortcuts, ObserverCache, SpielObserver, game_type
 
 SHORT_NAME = "python_rallye_mille"
@@ -151,7 +151,7 @@ class MilleSpielState(DecisionShortcuts, pyspiel.State):  # type: ignore[misc]
         s = self._d.state
         if s is None or player != s.current:
             return []
-        code = _CODE_BY_ID
+        code = CODE_BY_ID
         return sorted([code[id(a)] for a in GAME.legal_actions(s)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
