@@ -39,7 +39,7 @@ from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDeto
 from rallye.knightrider.actions import parse_action as _parse_action
 from rallye.knightrider.game import GAME as KNIGHTRIDER
 from rallye.knightrider.state import BUILD_PHASE, START_PHASE, TURN_PHASE, Options, State
-from rallye.knightrider.view import View
+from rallye.knightrider.view import EventView, View
 from rallye.tui.knightrider.render import (
     Labels,
     MoveInfo,
@@ -133,6 +133,24 @@ class KRSession(GameSession[State, Action, View]):
 
 
 # -- the loop -------------------------------------------------------------------------------
+def print_action(console: Console, lab: Labels, seat: int, action: Action, events: Sequence[EventView]) -> None:
+    """An action in words (``P2 (random) moves 4 fields …``) and the events it caused, a
+    new turn as a rule."""
+    line = Text("  ")
+    line.append_text(lab.seat_text(seat))
+    line.append(" " + action_text(action, lab))
+    console.print(line)
+    for e in events:
+        if e.kind in _SAID_BY_THE_ACTION:
+            continue  # the action line above said it (a detour with its square)
+        if e.kind == "turn":
+            console.rule(Text(event_text(e, lab).plain, style="bold"), align="left")
+            continue
+        line = Text("    · ")
+        line.append_text(event_text(e, lab))
+        console.print(line)
+
+
 _KITT_WORDS = {"mantle": "MANTLE", "turbo1": "TURBO1", "turbo2": "TURBO2"}
 #: Events that only repeat the action line printed above them.
 _SAID_BY_THE_ACTION = frozenset({"detour", "enter", "recover"})
@@ -251,20 +269,8 @@ class _Loop(GameLoop[Action, View]):
         )
 
     def announce(self, played: KRPlayed) -> None:
-        lab = self.labels()
-        line = Text("  ")  # every action is echoed, the person's too: a log to scroll back through
-        line.append_text(lab.seat_text(played.seat))
-        line.append(" " + action_text(played.action, lab))
-        self.c.print(line)
-        for e in played.after.events:  # what the action caused
-            if e.kind in _SAID_BY_THE_ACTION:
-                continue  # the action line above said it (a detour with its square)
-            if e.kind == "turn":
-                self.c.rule(Text(event_text(e, lab).plain, style="bold"), align="left")
-                continue
-            line = Text("    · ")
-            line.append_text(event_text(e, lab))
-            self.c.print(line)
+        # every action is echoed, the person's too: a log to scroll back through
+        print_action(self.c, self.labels(), played.seat, played.action, played.after.events)
 
     # -- commands ------------------------------------------------------------------------------
     def game_command(self, text: str, w: str, rest: str) -> KRPlayed | None:
@@ -481,4 +487,13 @@ def run_play(args: argparse.Namespace) -> int:
     return play_knightrider(args, console, console.input, interactive=sys.stdin.isatty())
 
 
-__all__ = ["KRSession", "KRTable", "play_knightrider", "resolve_bots", "run_play", "run_session", "saved_settings"]
+__all__ = [
+    "KRSession",
+    "KRTable",
+    "play_knightrider",
+    "print_action",
+    "resolve_bots",
+    "run_play",
+    "run_session",
+    "saved_settings",
+]
