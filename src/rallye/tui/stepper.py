@@ -345,7 +345,7 @@ class Stepper(ABC, Generic[S, A]):
         elif w in _QUIT and not rest:
             return False
         elif (k := choice_number(text)) is not None:
-            if k > self.n:
+            if k > self.n or len(text) > 9:  # (choice_number takes a longer one for 0)
                 self.say(self.tc("step.no_such_move", typed=text[:12], n=self.n), "red")
             else:
                 self.go(k)
