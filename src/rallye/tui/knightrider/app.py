@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 
 from rallye.core.errors import GameError
@@ -133,22 +134,23 @@ class KRSession(GameSession[State, Action, View]):
 
 
 # -- the loop -------------------------------------------------------------------------------
-def print_action(console: Console, lab: Labels, seat: int, action: Action, events: Sequence[EventView]) -> None:
+def action_lines(lab: Labels, seat: int, action: Action, events: Sequence[EventView]) -> list[RenderableType]:
     """An action in words (``P2 (random) moves 4 fields …``) and the events it caused, a
     new turn as a rule."""
     line = Text("  ")
     line.append_text(lab.seat_text(seat))
     line.append(" " + action_text(action, lab))
-    console.print(line)
+    out: list[RenderableType] = [line]
     for e in events:
         if e.kind in _SAID_BY_THE_ACTION:
             continue  # the action line above said it (a detour with its square)
         if e.kind == "turn":
-            console.rule(Text(event_text(e, lab).plain, style="bold"), align="left")
+            out.append(Rule(Text(event_text(e, lab).plain, style="bold"), align="left"))
             continue
         line = Text("    · ")
         line.append_text(event_text(e, lab))
-        console.print(line)
+        out.append(line)
+    return out
 
 
 _KITT_WORDS = {"mantle": "MANTLE", "turbo1": "TURBO1", "turbo2": "TURBO2"}
@@ -270,7 +272,8 @@ class _Loop(GameLoop[Action, View]):
 
     def announce(self, played: KRPlayed) -> None:
         # every action is echoed, the person's too: a log to scroll back through
-        print_action(self.c, self.labels(), played.seat, played.action, played.after.events)
+        for line in action_lines(self.labels(), played.seat, played.action, played.after.events):
+            self.c.print(line)
 
     # -- commands ------------------------------------------------------------------------------
     def game_command(self, text: str, w: str, rest: str) -> KRPlayed | None:
@@ -490,8 +493,8 @@ def run_play(args: argparse.Namespace) -> int:
 __all__ = [
     "KRSession",
     "KRTable",
+    "action_lines",
     "play_knightrider",
-    "print_action",
     "resolve_bots",
     "run_play",
     "run_session",

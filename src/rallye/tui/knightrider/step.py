@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 
 from rallye.core.game import Replayed
@@ -19,7 +20,7 @@ from rallye.knightrider.actions import Action
 from rallye.knightrider.game import GAME as KNIGHTRIDER
 from rallye.knightrider.state import TURN_PHASE, State
 from rallye.knightrider.view import View
-from rallye.tui.knightrider.app import print_action
+from rallye.tui.knightrider.app import action_lines
 from rallye.tui.knightrider.render import Labels, action_text, hand_text, render_screen
 from rallye.tui.stepper import Analysis, InputFn, Stepper, seat_hands_note
 
@@ -70,20 +71,24 @@ class KRStepper(Stepper[State, Action]):
 
     def show_position(self, k: int) -> None:
         lab = self.labels
-        self.c.rule(self.heading(k), align="left")
         state = self.states[k]
+        said: list[RenderableType] = [Rule(self.heading(k), align="left")]
         if k:
             seat, action = self.moves[k - 1]
-            print_action(self.c, lab, seat, action, self.view(k, seat).events)
-            for line in self.analysis_lines(k):
-                self.c.print(line)
+            said += action_lines(lab, seat, action, self.view(k, seat).events)
+            said += self.analysis_lines(k)
+        for line in said:
+            self.c.print(line)
         watch = KNIGHTRIDER.current_player(state)
         v = self.view(k, 0 if watch is None else watch)
         hands: list[RenderableType] = [
             hand_text(self.view(k, s), lab, title=lab.seat(s) + ":") for s in self.shown_seats
         ]
         hands.append(seat_hands_note(self.tc, self.over, self.shown_seats, lab.seat))
-        size = (self.c.width, self.c.height) if getattr(self.c, "is_terminal", False) else None
+        size = None
+        if getattr(self.c, "is_terminal", False):  # the screen fits below the move's lines
+            above = len(self.c.render_lines(Group(*said), self.c.options, pad=False))
+            size = (self.c.width, max(10, self.c.height - above))
         self.c.print(render_screen(v, lab, hands=hands, size=size))
 
 
