@@ -9,6 +9,10 @@ summary and each hand's score sheet and exits 0; a broken or altered one prints 
 The summary's words come from the catalogs (:mod:`rallye.i18n`), in ``--lang`` or else
 the game's language: a Mille Bornes edition's own (German for ``wm2006``, Hungarian for
 ``hu``), German for Knight Rider. An error keeps the engine's words.
+
+``rallye replay FILE --step [--analysis FILE.json]`` verifies the record through the game
+face (:data:`rallye.games.GAMES`) and steps through it on the game's screens
+(:func:`step_command`, :mod:`rallye.tui.stepper`).
 """
 
 from __future__ import annotations
