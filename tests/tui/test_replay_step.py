@@ -285,10 +285,12 @@ def test_an_analysis_shows_marks_and_the_preferred_move(
     assert step_command(path, c, feed(["3", "5", "1"]), lang="en", analysis=file) == 0
     shown = screens(c.export_text(clear=False))
     assert f"mistake · expert prefers {first['best']} (" in shown[1]
-    assert "the move played gives up 37.5 points of the hand, 12.5 % of the chance to win" in shown[1]
+    lost = "37.5 points of the hand" if key == "mille" else "37.5 of the bot's value"  # Knight Rider keeps no score
+    assert f"the move played gives up {lost}, 12.5 % of the chance to win" in shown[1]
     assert "analysis (expert): the preferred move" in shown[2]
     assert "analysis (expert): not judged" in shown[3]
-    assert "estimated chance to win after the move: side 1 50 %, side 2 50 %" in shown[1]
+    sides = "Side 1 50 %, Side 2 50 %" if key == "mille" else "P1 50 %, P2 50 %"
+    assert f"estimated chance to win after the move: {sides}" in shown[1]
     assert "analysis" not in shown[0]
 
 

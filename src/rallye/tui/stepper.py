@@ -40,7 +40,7 @@ from rallye.core.game import Game, Replayed
 from rallye.core.jsonio import shown
 from rallye.i18n import Translator
 from rallye.tui.loop import choice_number, clear_screen
-from rallye.tui.words import common
+from rallye.tui.words import bot_name, common
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -243,6 +243,13 @@ class Stepper(ABC, Generic[S, A]):
     @abstractmethod
     def seat_label(self, seat: int) -> str: ...
 
+    @abstractmethod
+    def side_label(self, side: int) -> str:
+        """A side as the screen names it (an analysis' chances are per side)."""
+
+    #: what an analysis' ``loss_points`` are in this game (a message of the common catalog)
+    points_message = "step.analysis.loss_points"
+
     # -- shared ---------------------------------------------------------------------------
     @property
     def n(self) -> int:
@@ -273,16 +280,17 @@ class Stepper(ABC, Generic[S, A]):
         out: list[Text] = []
         d = a.decisions.get(k)
         tc = self.tc
+        bot = bot_name(self.ui, a.bot)
         if d is None:
-            out.append(Text("  " + tc("step.analysis.no_choice", bot=a.bot), style="dim"))
+            out.append(Text("  " + tc("step.analysis.no_choice", bot=bot), style="dim"))
         elif d.best_is_played:
-            out.append(Text("  " + tc("step.analysis.agrees", bot=a.bot), style="green"))
+            out.append(Text("  " + tc("step.analysis.agrees", bot=bot), style="green"))
         else:
             mark = tc(f"step.mark.{d.mark}") if d.mark else tc("step.mark.none")
             style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(d.mark or "", "")
             line = Text("  ")
             line.append(mark, style=style or "dim")
-            line.append(" · " + tc("step.analysis.prefers", bot=a.bot) + " ")
+            line.append(" · " + tc("step.analysis.prefers", bot=bot) + " ")
             line.append(d.best, style="bold")
             line.append(" (")
             line.append_text(self.action_words(self.game.parse_action(d.best)))
@@ -290,14 +298,15 @@ class Stepper(ABC, Generic[S, A]):
             out.append(line)
             lost = []
             if d.loss_points is not None:
-                lost.append(tc("step.analysis.loss_points", points=f"{d.loss_points:.1f}"))
+                lost.append(tc(self.points_message, points=f"{d.loss_points:.1f}"))
             if d.loss_win is not None:
                 lost.append(tc("step.analysis.loss_win", pct=f"{100 * d.loss_win:.1f}"))
             if lost:
                 out.append(Text("    " + tc("step.analysis.gives_up", what=", ".join(lost)), style="dim"))
         if a.graph:
             chances = ", ".join(
-                tc("step.analysis.side_chance", n=i + 1, pct=f"{100 * p:.0f}") for i, p in enumerate(a.graph[k])
+                tc("step.analysis.side_chance", side=self.side_label(i), pct=f"{100 * p:.0f}")
+                for i, p in enumerate(a.graph[k])
             )
             out.append(Text("    " + tc("step.analysis.chances", chances=chances), style="dim"))
         return out

@@ -54,6 +54,12 @@ class KRStepper(Stepper[State, Action]):
     def seat_label(self, seat: int) -> str:
         return self.labels.seat(seat)
 
+    #: Knight Rider keeps no score: an analysis' loss is in its bot's values
+    points_message = "step.analysis.loss_value"
+
+    def side_label(self, side: int) -> str:
+        return self.labels.seat(side)  # a player is a side
+
     def chapter_word(self) -> str:
         return self.labels.t("step.turn_word")
 

@@ -86,6 +86,9 @@ class MilleStepper(Stepper[MilleState, Action]):
     def seat_label(self, seat: int) -> str:
         return self.labels.seat(seat)
 
+    def side_label(self, side: int) -> str:
+        return self.labels.t("tableau.side", n=side + 1)
+
     def chapter_word(self) -> str:
         return self.labels.word("hand")
 
