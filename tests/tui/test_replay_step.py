@@ -306,6 +306,10 @@ def test_an_analysis_shows_marks_and_the_preferred_move(
             "decision 1: move 3 was played by seat",
         ),
         (lambda d: d["decisions"][0].update(best="fly"), 'decision 1: "fly" is not a move in the game\'s notation'),
+        (
+            lambda d: d["decisions"][0].update(best="extend"),
+            "decision 1: the preferred move extend is not a legal move at move 3",
+        ),
         (lambda d: d["decisions"][0].update(mark="brilliant"), "decision 1: field 'mark' is \"brilliant\""),
         (lambda d: d["decisions"][0].update(loss_points=-1), "decision 1: field 'loss_points' is -1; expected"),
         (lambda d: d["decisions"][1].update(move=3), "decision 2: move 3 is judged twice"),

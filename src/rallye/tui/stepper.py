@@ -143,6 +143,7 @@ def read_analysis(
     items = field(data, "decisions", lambda v: isinstance(v, list), tc("step.expect.list"), top)
     notation = tc("step.expect.notation")
     decisions: dict[int, Decision] = {}
+    where_of: dict[int, str] = {}
     for i, item in enumerate(items, 1):
         where = tc("step.analysis.decision", i=i)
         if not isinstance(item, dict):
@@ -170,6 +171,15 @@ def read_analysis(
         loss_points = field(item, "loss_points", _loss, tc("step.expect.loss"), where)
         loss_win = field(item, "loss_win", lambda v: v is None or _loss(v), "null, " + tc("step.expect.loss"), where)
         decisions[move] = Decision(move, seat, game.format_action(best), best == action, mark, loss_points, loss_win)
+        where_of[move] = where
+    # each preferred move is legal where it is preferred (else the analysis is of another game)
+    state = replayed.initial
+    last = max(decisions, default=0)
+    for k, (seat, action) in enumerate(replayed.moves[:last], 1):
+        d = decisions.get(k)
+        if d is not None and not d.best_is_played and game.parse_action(d.best) not in game.legal_actions(state):
+            raise bad("step.analysis.illegal", where=where_of[k], move=k, value=d.best)
+        state = game.apply(state, action, seat)
     graph: tuple[tuple[float, ...], ...] = ()
     if data.get("graph") is not None:
         sized = tc("step.expect.graph", n=n + 1)
