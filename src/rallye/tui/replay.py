@@ -55,7 +55,7 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
         "--analysis",
         metavar="FILE.json",
         default=None,
-        help="with --step: an analysis of the game (rallye analyse --json) to show each decision's mark beside it",
+        help="an analysis of the game (rallye analyse --json): each decision's mark beside the move (implies --step)",
     )
 
 
