@@ -9,6 +9,10 @@ summary and each hand's score sheet and exits 0; a broken or altered one prints 
 The summary's words come from the catalogs (:mod:`rallye.i18n`), in ``--lang`` or else
 the game's language: a Mille Bornes edition's own (German for ``wm2006``, Hungarian for
 ``hu``), German for Knight Rider. An error keeps the engine's words.
+
+``rallye replay FILE --step [--analysis FILE.json]`` verifies the record through the game
+face (:data:`rallye.games.GAMES`) and steps through it on the game's screens
+(:func:`step_command`, :mod:`rallye.tui.stepper`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +46,85 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
         help="language of the summary and score sheets (default: the edition's; German for Knight Rider)",
     )
     p.add_argument("--quiet", action="store_true", help="only verify; print one line")
+    p.add_argument(
+        "--step",
+        action="store_true",
+        help="step through the game move by move on the game's screens (every hand, once the game is over)",
+    )
+    p.add_argument(
+        "--analysis",
+        metavar="FILE.json",
+        default=None,
+        help="an analysis of the game (rallye analyse --json): each decision's mark beside the move (implies --step)",
+    )
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    return replay_command(args.file, Console(), lang=args.lang, quiet=args.quiet)
+    console = Console()
+    if args.step or args.analysis:
+        return step_command(args.file, console, console.input, lang=args.lang, analysis=args.analysis)
+    return replay_command(args.file, console, lang=args.lang, quiet=args.quiet)
+
+
+def step_command(
+    path: str | Path,
+    console: Console,
+    input_fn: Callable[[str], str],
+    *,
+    lang: str | None = None,
+    analysis: str | Path | None = None,
+) -> int:
+    """``rallye replay FILE --step``: verify the record, then step through it (see
+    :mod:`rallye.tui.stepper`) until the person quits: 0, 130 on Ctrl-C, or 2 with the
+    reason when the record (or the analysis) is refused."""
+    from rallye.core.record import read_jsonl
+    from rallye.games import GAMES
+    from rallye.tui.loop import HEADER_FIELD, saved_humans
+    from rallye.tui.stepper import AnalysisError, Stepper, load_analysis
+
+    try:
+        numbered = read_jsonl(path)
+        if not numbered:
+            raise RecordError(f"{path}: the file is empty; a record starts with its header line", rule="record-format")
+        n, head = numbered[0]
+        game = GAMES.get(head.get("game"))  # type: ignore[arg-type]
+        if game is None:
+            raise RecordError(
+                f"{path}: line {n}: the header names no known game (field 'game' is {shown_field(head, 'game')}); "
+                "expected 'mille' or 'knightrider'",
+                rule="record-format",
+            )
+        replayed = game.replay(numbered, str(path))
+        players = game.players(head)
+        tags = _seat_tags(head, players, path)
+        people = saved_humans(head, players, path) if HEADER_FIELD in head else ()
+        stepper: Stepper[Any, Any]
+        if game.key == "mille":
+            from rallye.tui.mille.render import pick_language
+            from rallye.tui.mille.step import MilleStepper
+
+            edition = replayed.final.edition
+            ui = summary_language(lang, edition.language)
+            notes = load_analysis(analysis, game, replayed, ui) if analysis else None
+            _, lang_note = pick_language(edition, lang)
+            if lang_note:
+                console.print(Text(lang_note, style="yellow"), soft_wrap=True)
+            stepper = MilleStepper(
+                replayed, console, input_fn, tags=tags, people=people, lang=lang, ui=ui, analysis=notes
+            )
+        else:
+            from rallye.tui.knightrider.step import KRStepper
+
+            ui = summary_language(lang, "de")  # the box is German
+            notes = load_analysis(analysis, game, replayed, ui) if analysis else None
+            stepper = KRStepper(replayed, console, input_fn, tags=tags, people=people, ui=ui, analysis=notes)
+    except GameError as exc:
+        console.print(Text(f"rallye replay: {error_text(exc)}", style="bold red"), soft_wrap=True)
+        return 2
+    except AnalysisError as exc:
+        console.print(Text(f"rallye replay: {exc}", style="bold red"), soft_wrap=True)
+        return 2
+    return stepper.run()
 
 
 def replay_command(path: str | Path, console: Console, *, lang: str | None = None, quiet: bool = False) -> int:

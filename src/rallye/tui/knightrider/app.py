@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 
 from rallye.core.errors import GameError
@@ -39,7 +40,7 @@ from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDeto
 from rallye.knightrider.actions import parse_action as _parse_action
 from rallye.knightrider.game import GAME as KNIGHTRIDER
 from rallye.knightrider.state import BUILD_PHASE, START_PHASE, TURN_PHASE, Options, State
-from rallye.knightrider.view import View
+from rallye.knightrider.view import EventView, View
 from rallye.tui.knightrider.render import (
     Labels,
     MoveInfo,
@@ -133,6 +134,25 @@ class KRSession(GameSession[State, Action, View]):
 
 
 # -- the loop -------------------------------------------------------------------------------
+def action_lines(lab: Labels, seat: int, action: Action, events: Sequence[EventView]) -> list[RenderableType]:
+    """An action in words (``P2 (random) moves 4 fields …``) and the events it caused, a
+    new turn as a rule."""
+    line = Text("  ")
+    line.append_text(lab.seat_text(seat))
+    line.append(" " + action_text(action, lab))
+    out: list[RenderableType] = [line]
+    for e in events:
+        if e.kind in _SAID_BY_THE_ACTION:
+            continue  # the action line above said it (a detour with its square)
+        if e.kind == "turn":
+            out.append(Rule(Text(event_text(e, lab).plain, style="bold"), align="left"))
+            continue
+        line = Text("    · ")
+        line.append_text(event_text(e, lab))
+        out.append(line)
+    return out
+
+
 _KITT_WORDS = {"mantle": "MANTLE", "turbo1": "TURBO1", "turbo2": "TURBO2"}
 #: Events that only repeat the action line printed above them.
 _SAID_BY_THE_ACTION = frozenset({"detour", "enter", "recover"})
@@ -251,19 +271,8 @@ class _Loop(GameLoop[Action, View]):
         )
 
     def announce(self, played: KRPlayed) -> None:
-        lab = self.labels()
-        line = Text("  ")  # every action is echoed, the person's too: a log to scroll back through
-        line.append_text(lab.seat_text(played.seat))
-        line.append(" " + action_text(played.action, lab))
-        self.c.print(line)
-        for e in played.after.events:  # what the action caused
-            if e.kind in _SAID_BY_THE_ACTION:
-                continue  # the action line above said it (a detour with its square)
-            if e.kind == "turn":
-                self.c.rule(Text(event_text(e, lab).plain, style="bold"), align="left")
-                continue
-            line = Text("    · ")
-            line.append_text(event_text(e, lab))
+        # every action is echoed, the person's too: a log to scroll back through
+        for line in action_lines(self.labels(), played.seat, played.action, played.after.events):
             self.c.print(line)
 
     # -- commands ------------------------------------------------------------------------------
@@ -481,4 +490,13 @@ def run_play(args: argparse.Namespace) -> int:
     return play_knightrider(args, console, console.input, interactive=sys.stdin.isatty())
 
 
-__all__ = ["KRSession", "KRTable", "play_knightrider", "resolve_bots", "run_play", "run_session", "saved_settings"]
+__all__ = [
+    "KRSession",
+    "KRTable",
+    "action_lines",
+    "play_knightrider",
+    "resolve_bots",
+    "run_play",
+    "run_session",
+    "saved_settings",
+]

@@ -565,10 +565,11 @@ def players_table(view: View, labels: Labels) -> Table:
     return t
 
 
-def hand_text(view: View, labels: Labels) -> Text:
-    """The viewer's own cards, with counts, and what was played this turn."""
+def hand_text(view: View, labels: Labels, title: str | None = None) -> Text:
+    """The viewer's own cards, with counts (``title``: whose they are, when not the
+    person's at the keyboard)."""
     v = require_view(view)
-    t = Text(labels.t("hand.title") + " ", style="bold")
+    t = Text((title or labels.t("hand.title")) + " ", style="bold")
     parts: list[tuple[str, str]] = []
     for kinds, counts, style in ((KITT_KINDS, v.hand_kitt, "cyan"), (DETOUR_KINDS, v.hand_detour, "yellow")):
         for k, n in zip(kinds, counts, strict=False):
@@ -590,7 +591,7 @@ def turn_text(view: View, labels: Labels) -> Text:
         if v.winner is None:
             return Text(tr("turn.over_no_winner"), style="bold")
         return Text(tr("turn.over_winner", who=labels.seat(v.winner)), style="bold green")
-    mine = v.current == v.me
+    mine = v.current == v.me and labels.me == v.me  # "your turn" only to the player watching
     who = tr("turn.yours") if mine else tr("turn.theirs", who=labels.seat(v.current))
     t = Text(f"▶ {who}", style="bold reverse" if mine else "bold")
     if v.phase == TURN_PHASE and v.current is not None:
@@ -763,11 +764,13 @@ def render_screen(
     cell_marks: Mapping[XY, str] | None = None,
     square_marks: Mapping[XY, str] | None = None,
     size: tuple[int, int] | None = None,
+    hands: Sequence[RenderableType] | None = None,
 ) -> Group:
     """The whole screen for the player of ``view``: status, map, players, hand, the menu
     (with its numbers on the map: move destinations, building squares). With ``size``
     (the terminal's columns and lines) the screen and its prompt fit: a map too tall shows
-    the square rows around the villain (:func:`map_panel`)."""
+    the square rows around the villain (:func:`map_panel`). ``hands`` replaces the
+    viewer's hand (a replay shows every hand it may)."""
     v = require_view(view)
     the_map = map_panel(v, labels, cell_marks=cell_marks, square_marks=square_marks)
     legend = map_legend(v, labels, size[0] if size else 10_000)  # (no terminal: nothing to fit)
@@ -778,7 +781,7 @@ def render_screen(
             parts.append(tile)
     else:
         parts.append(players_table(v, labels))
-    parts.append(hand_text(v, labels))
+    parts.extend([hand_text(v, labels)] if hands is None else hands)
     parts.extend(menu)
     parts.append(turn_text(v, labels))
     if size is not None:  # the whole screen and the prompt in the terminal: the map gives way

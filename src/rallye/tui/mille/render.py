@@ -285,11 +285,12 @@ def turn_line(view: MilleView, labels: Labels) -> Text:
     tr = labels.t
     if v.phase == OVER_PHASE:
         return Text(tr("turn.over"), style="bold")
-    who = tr("turn.yours") if v.current == v.seat else tr("turn.theirs", who=labels.seat(v.current))
-    t = Text(f"▶ {who}", style="bold reverse" if v.current == v.seat else "bold")
+    mine = v.current == v.seat and labels.me == v.seat  # "your turn" only to the player watching
+    who = tr("turn.yours") if mine else tr("turn.theirs", who=labels.seat(v.current))
+    t = Text(f"▶ {who}", style="bold reverse" if mine else "bold")
     if v.phase == EXTEND_PHASE:
         t.append("  — " + tr("turn.extend", km=v.target), style="bold")
-    elif v.cf_turn and v.current == v.seat:
+    elif v.cf_turn and mine:
         t.append("  " + tr("turn.coup_fourre"), style="magenta")
     return t
 
