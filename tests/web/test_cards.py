@@ -211,18 +211,19 @@ def test_knight_rider_cars_have_their_own_colours_and_the_villain_is_red(pages: 
         else:
             page.locator("#controls button[data-action]").last.click()
         page.wait_for_function("n => window.rallye.state.move_no > n", arg=before)
-    view = page.evaluate("window.rallye.state.view")
-    cars = page.evaluate(
-        """() => [...document.querySelectorAll("svg.kr-board g.car")].map((g) => ({
-          cls: g.getAttribute("class"), label: g.getAttribute("aria-label"), role: g.getAttribute("role"),
-          body: getComputedStyle(g.querySelector(".kr-body")).fill,
-          number: g.querySelector("text").textContent, transform: g.getAttribute("transform") }))"""
+    # the view and the board in one evaluation: a bot's move between two reads would pair a
+    # view with the drawing of the next one
+    snap = page.evaluate(
+        """() => ({ view: window.rallye.state.view,
+          cars: [...document.querySelectorAll("svg.kr-board g.car")].map((g) => ({
+            cls: g.getAttribute("class"), label: g.getAttribute("aria-label"), role: g.getAttribute("role"),
+            body: getComputedStyle(g.querySelector(".kr-body")).fill,
+            number: g.querySelector("text").textContent, transform: g.getAttribute("transform") })),
+          villain: (() => { const g = document.querySelector("svg.kr-board g.villain");
+            const body = g && getComputedStyle(g.querySelector(".kr-body")).fill;
+            return g && { label: g.getAttribute("aria-label"), body }; })() })"""
     )
-    villain = page.evaluate(
-        """() => { const g = document.querySelector("svg.kr-board g.villain");
-          const body = g && getComputedStyle(g.querySelector(".kr-body")).fill;
-          return g && { label: g.getAttribute("aria-label"), body }; }"""
-    )
+    view, cars, villain = snap["view"], snap["cars"], snap["villain"]
     shown = [c for c in view["cars"] if c["field"] or c["side"] >= 0]
     assert len(shown) >= 2 and len(cars) == len(shown), (cars, view["cars"])
     for car in cars:
