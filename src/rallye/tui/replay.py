@@ -42,6 +42,8 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
         help="language of the summary and score sheets (default: the edition's; German for Knight Rider)",
     )
     p.add_argument("--quiet", action="store_true", help="only verify; print one line")
+    # served by rallye.server.replay (the command line dispatches it: the terminal may not import the server)
+    p.add_argument("--web", action="store_true", help="show it in the browser: serve its replay page on 127.0.0.1")
 
 
 def run_replay(args: argparse.Namespace) -> int:
