@@ -144,3 +144,50 @@ def test_rallye_replay_web_serves_the_file(
     assert main(["replay", str(bad), "--web"]) == 2
     err = capsys.readouterr().err
     assert "rallye replay:" in err and "Traceback" not in err
+
+
+def test_a_replay_asked_for_at_once_by_many_is_built_once() -> None:
+    import asyncio
+
+    from rallye.server.replay import Replay, Replays
+
+    face = game_for("mille")
+    lines = face.record_start(face.new(face.settings({"edition": "hu", "players": 2}), 7))
+    calls = []
+
+    async def run() -> list[Replay | None]:
+        replays = Replays(keep=2)
+
+        async def build() -> Replay:
+            calls.append(1)
+            await asyncio.sleep(0.05)  # the others ask meanwhile
+            return Replay.build(lines, "x")
+
+        got = await asyncio.gather(*(replays.get("t:a", build) for _ in range(20)))
+        assert replays.built == 1
+
+        # a failed build is not kept: the next one tries again
+        async def fail() -> Replay:
+            raise ValueError("broken")
+
+        with pytest.raises(ValueError):
+            await replays.get("t:b", fail)
+        assert not replays.known("t:b")
+        return got
+
+    got = asyncio.run(run())
+    assert len(calls) == 1 and all(r is got[0] for r in got)
+
+
+def test_an_unfinished_record_file_replays_up_to_where_it_stops(client: TestClient) -> None:
+    """A save file of a game in progress (rallye play --save): its owner holds every card
+    already; the page shows it as far as it goes."""
+    face = game_for("mille")
+    state = face.new(face.settings({"edition": "hu", "players": 2}), 11)
+    lines = face.record_start(state, {"tui": {"humans": [0]}})
+    for _ in range(12):
+        state = face.record_move(lines, state, face.current_player(state), face.legal_actions(state)[0])
+    data = client.post("/api/replays", json={"record": "".join(json.dumps(x) + "\n" for x in lines)}).json()
+    assert data["over"] is False and data["result"] is None and data["frames"] == 13
+    frames = client.get(f"/api/replays/{data['id']}/frames?from=0").json()["frames"]
+    assert frames[-1] == json.loads(json.dumps(JSON["mille"].full_json(state)))

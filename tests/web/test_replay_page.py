@@ -24,6 +24,24 @@ BOTS = {"kind": "bot", "level": "easy"}
 FIXTURE = Path(__file__).resolve().parent / "data" / "analysis_fixture.json"
 
 
+# Every move, one "next" at a time, as fast as the page draws them: the frames shown and the
+# moves not said in words (their notation shown as it is).
+STEP_ALL_JS = """async () => {
+  const r = window.rallye, frames = [], unsaid = [];
+  const next = document.getElementById('next');
+  while (!next.disabled) {
+    const want = r.at + 1;
+    next.click();
+    while (document.body.dataset.frame !== String(want)) await new Promise((ok) => setTimeout(ok, 5));
+    frames.push(want);
+    const words = document.getElementById('move-words').textContent;
+    const action = r.data.moves[want - 1].action;
+    if (!words || words === action || words.endsWith(': ' + action)) unsaid.push([want, words]);
+  }
+  return { frames, unsaid };
+}"""
+
+
 def finished(page: Any, base_url: str, **settings: Any) -> str:
     """A table of two bots played to its end through the API; its code."""
     made = page.request.post(base_url + "/api/tables", data={"players": 2, "seats": [BOTS, BOTS], **settings}).json()
@@ -87,6 +105,13 @@ def test_a_finished_game_steps_to_the_records_end(pages: Pages, base_url: str, g
     assert page.evaluate("window.rallye.state.view") == final_json(page, base_url, code, game)
     assert page.locator("#next").is_disabled() and not page.locator("#prev").is_disabled()
     assert len(requests) <= 2  # the stretch of the last frame (and the one before it)
+    # and every move, one by one from the start: each drawn, each said in words
+    page.locator("#first").tap()
+    at_frame(page, 0)
+    seen = page.evaluate(STEP_ALL_JS)
+    assert seen["frames"] == list(range(1, last + 1)), seen["frames"][:5]
+    assert not seen["unsaid"], seen["unsaid"][:5]
+    assert page.evaluate("window.rallye.state.view") == final_json(page, base_url, code, game)
     if game == "mille":
         assert page.locator("#result .sheet").count() >= 1  # the score sheets
     assert page.locator("#result .winner").count() == 1
@@ -210,7 +235,7 @@ def test_the_analysis_graph_and_marks_from_a_fixture(pages: Pages, base_url: str
         page.locator("#slider").fill(str(marked["move"]))
         at_frame(page, marked["move"])
         verdict = page.locator("#verdict").text_content()
-        assert "Blunder" in verdict and "Preferred:" in verdict
+        assert "Blunder" in verdict and "Preferred:" in verdict and "With hindsight" in verdict
         assert "Chance to win now" in page.locator("#analysis .win-now").text_content()
         assert page.locator("#analysis circle.dot").count() == sum(1 for d in analysis["decisions"] if d["mark"])
         shot(page, f"replay-analysis-{where}", screen=True)
@@ -259,6 +284,7 @@ def fixture_for(data: dict[str, Any]) -> dict[str, Any]:
                 "mark": mark,
                 "loss_points": 12.5 if mark else 0.0,
                 "win_before": graph[i],
+                "hindsight": {"best": other, "loss_points": 30.0} if mark == "blunder" else None,
             }
         )
     assert any(d["mark"] == "blunder" and d["best"] != d["played"] for d in decisions)

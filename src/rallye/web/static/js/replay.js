@@ -15,7 +15,7 @@ const DETOURS = ["STRAIGHT", "DEADEND", "ROADBLOCK", "RIGHT", "LEFT"];
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const parts = location.pathname.split("/").filter(Boolean);
-const tableCode = parts[0] === "r" && parts[1] ? decodeURIComponent(parts[1]) : null;
+let tableCode = parts[0] === "r" && parts[1] ? decodeURIComponent(parts[1]) : null; // null: a record file
 
 const ctx = {
   code: tableCode ?? "replay",
@@ -94,6 +94,8 @@ function renderVerdict(n) {
     bits.push(t("replay.best", { move: ctx.module.describe(ctx, { seat: d.seat, action: d.best }) }));
     if (d.loss_points) bits.push(t("replay.loss", { points: Math.round(d.loss_points * 10) / 10 }));
   }
+  // the same decision judged with every card known: labelled so wherever it is shown
+  if (d.hindsight?.best) bits.push(el("span", { class: "hindsight", text: t("replay.hindsight", { move: ctx.module.describe(ctx, { seat: d.seat, action: d.hindsight.best }) }) }));
   box.replaceChildren(...bits.flatMap((b, i) => (i ? [" · ", b] : [b])));
 }
 
@@ -302,6 +304,7 @@ async function openFile(ev) {
   try {
     const data = await api("/api/replays", { record: await file.text() });
     history.replaceState(null, "", `/replay?file=${data.id}`);
+    tableCode = null; // the file's game, not the table's, is shown from now on
     await start(data, `/api/replays/${data.id}`);
     $("steps").focus();
   } catch (e) {
