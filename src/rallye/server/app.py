@@ -689,10 +689,12 @@ async def api_replay_upload(request: Request) -> Response:
     server = _server(request)
     try:
         _limited(request)
-        body = await _body(request, MAX_UPLOAD)
+        body = await _body(request, 2 * MAX_UPLOAD)  # the file's text, its quotes escaped
         text = body.get("record") if isinstance(body, dict) else None
         if not isinstance(text, str) or not text.strip():
             raise TableError("bad-field", "'record' must be the text of a record file")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_UPLOAD:
+            raise TableError("too-large", f"a record file is at most {MAX_UPLOAD // (1 << 20)} MB", status=413)
         key = file_key(text)
 
         def build() -> Replay:
