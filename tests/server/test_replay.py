@@ -24,7 +24,7 @@ from rallye.server.replay import CHUNK, MAX_UPLOAD, local_app
 BOTS = {"kind": "bot", "level": "easy"}
 GAMES = {
     "mille": {"game": "mille", "edition": "hu", "players": 2},
-    "knightrider": {"game": "knightrider", "players": 2, "options": {"quick_build": True}},
+    "knightrider": {"game": "knightrider", "players": 2, "options": {"quick_build": True, "turn_limit": 40}},
 }
 
 
@@ -44,13 +44,16 @@ def finished(client: TestClient, game: str) -> str:
     return code
 
 
-def all_frames(client: TestClient, base: str, summary: dict[str, Any]) -> list[dict[str, Any]]:
+def all_frames(client: TestClient, base: str, summary: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """Every frame of a replay, and the move that led to each (None before the first)."""
     frames: list[dict[str, Any]] = []
+    moves: list[Any] = []
     for start in range(0, summary["frames"], summary["chunk"]):
         answer = client.get(f"{base}/frames?from={start}")
         assert answer.status_code == 200, answer.text
         frames += answer.json()["frames"]
-    return frames
+        moves += answer.json()["moves"]
+    return frames, moves
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -61,14 +64,14 @@ def test_a_finished_game_replays_frame_by_frame_to_the_records_end(client: TestC
     face = game_for(game)
     replayed = face.replay(parse_jsonl(record))
     assert summary["game"] == game and summary["over"] and summary["chunk"] == CHUNK
-    assert summary["frames"] == len(replayed.moves) + 1 == len(summary["moves"]) + 1
-    assert [(m["seat"], m["action"]) for m in summary["moves"]] == [
-        (s, face.format_action(a)) for s, a in replayed.moves
-    ]
+    assert summary["frames"] == len(replayed.moves) + 1
     assert summary["stages"][0] == 0 and summary["stages"] == sorted(set(summary["stages"]))
     assert summary["table"]["code"] == code
-    frames = all_frames(client, f"/api/tables/{code}/replay", summary)
-    assert len(frames) == summary["frames"]
+    frames, moves = all_frames(client, f"/api/tables/{code}/replay", summary)
+    assert len(frames) == len(moves) == summary["frames"] and moves[0] is None
+    assert [(m["n"], m["seat"], m["action"]) for m in moves[1:]] == [
+        (n, s, face.format_action(a)) for n, (s, a) in enumerate(replayed.moves, 1)
+    ]
     # the last frame is the record's end; the first its start, every hand open
     assert frames[-1] == json.loads(json.dumps(JSON[game].full_json(replayed.final)))
     assert frames[0] == json.loads(json.dumps(JSON[game].full_json(replayed.initial)))
@@ -103,7 +106,7 @@ def test_a_record_file_is_checked_by_the_replay(client: TestClient) -> None:
     assert sent.status_code == 201, sent.text
     data = sent.json()
     assert data["frames"] == client.get(f"/api/tables/{code}/replay").json()["frames"]
-    assert client.get(f"/api/replays/{data['id']}").json()["moves"] == data["moves"]
+    assert client.get(f"/api/replays/{data['id']}").json() == {k: v for k, v in data.items()}
     assert client.get(f"/api/replays/{data['id']}/frames?from=0").json()["frames"][0]["hands"]
     assert client.get("/api/replays/unknown/frames?from=0").json()["error"]["code"] == "replay-gone"
     # a move changed: refused, naming the line, no traceback
@@ -195,3 +198,26 @@ def test_an_unfinished_record_file_replays_up_to_where_it_stops(client: TestClie
     assert data["over"] is False and data["result"] is None and data["frames"] == 13
     frames = client.get(f"/api/replays/{data['id']}/frames?from=0").json()["frames"]
     assert frames[-1] == json.loads(json.dumps(JSON["mille"].full_json(state)))
+
+
+def test_a_long_game_keeps_few_states_and_the_same_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However long a game, a replay keeps at most CHECKPOINTS states (a stretch is rebuilt
+    from the one before it) and the last stretches asked for: the frames are the same."""
+    import random
+
+    from rallye.server import replay as module
+
+    face = game_for("mille")
+    state = face.new(face.settings({"edition": "hu", "players": 2}), 3)
+    lines = face.record_start(state)
+    rng = random.Random(3)
+    while not face.is_over(state) and len(lines) < 700:
+        state = face.record_move(lines, state, face.current_player(state), rng.choice(face.legal_actions(state)))
+    full = module.Replay.build(lines, "x")
+    monkeypatch.setattr(module, "CHECKPOINTS", 2)
+    few = module.Replay.build(lines, "x")
+    assert len(few.checkpoints) <= 3 < len(full.checkpoints) and few.every > CHUNK
+    for start in range(0, len(full.actions) + 1, CHUNK):
+        assert few.frames(start) == full.frames(start)
+    assert len(few.chunks) == module.KEEP_CHUNKS
+    assert few.frames(len(full.actions) // CHUNK * CHUNK)["frames"][-1] == JSON["mille"].full_json(state)

@@ -659,7 +659,7 @@ def _frames(find: Callable[[Request], Awaitable[Replay]]) -> Callable[[Request],
             replay = await find(request)
             if not raw.isdigit():
                 raise TableError("bad-field", "'from' is a frame number")
-            return JSONResponse({"from": int(raw), "frames": replay.frames(int(raw))})
+            return JSONResponse(replay.frames(int(raw)))
         except ValueError as exc:
             return _error(TableError("bad-field", str(exc)))
         except TableError as exc:

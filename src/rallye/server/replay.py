@@ -23,16 +23,22 @@ from typing import Any
 
 from rallye.core.errors import GameError, RecordError
 from rallye.core.game import Game
+from rallye.core.jsonio import MAX_RECORD_BYTES
 from rallye.core.record import Line, iter_jsonl
 from rallye.games import game_for
 from rallye.server.games import JSON
 
 #: frames in one answer of ``/frames`` (about 200 KB of JSON, 10 KB compressed)
 CHUNK = 50
-#: replays kept in memory (a replay keeps one state every CHUNK moves and the frames asked for)
+#: replays kept in memory
 KEEP = 32
-#: the largest record file a page may send (a long Knight Rider game is well under 1 MB)
-MAX_UPLOAD = 2 << 20
+#: states a replay keeps (one every CHUNK moves, or more moves apart in a longer game)
+CHECKPOINTS = 200
+#: stretches of frames a replay keeps (the last asked for)
+KEEP_CHUNKS = 8
+#: the largest record file a page may send: as large as ``rallye replay`` reads (a Knight
+#: Rider game of easy bots may run to a hundred thousand moves, over 10 MB)
+MAX_UPLOAD = MAX_RECORD_BYTES
 
 
 @dataclass
@@ -41,12 +47,12 @@ class Replay:
 
     game: Game[Any, Any, Any]
     header: dict[str, Any]
-    moves: list[dict[str, Any]]  # {"n", "seat", "action"}, in order
-    checkpoints: list[Any]  # the state before move CHUNK * i
-    actions: list[tuple[int, Any]]
+    actions: list[tuple[int, Any]]  # (seat, action), in order
+    every: int  # a state is kept every this many moves (a multiple of CHUNK)
+    checkpoints: list[Any]  # the state before move every * i
     final: Any
-    stages: list[int]
-    chunks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    stages: list[int]  # the frames where a hand (a turn) begins
+    chunks: OrderedDict[int, dict[str, Any]] = field(default_factory=OrderedDict)
 
     @classmethod
     def build(cls, lines: Sequence[Line] | Sequence[tuple[int, Line]], source: str) -> Replay:
@@ -63,60 +69,73 @@ class Replay:
                 rule="record-format",
             ) from None
         replayed = game.replay(lines, source)
+        # at most CHECKPOINTS states kept, however long the game (a stretch is then rebuilt
+        # from the one before it: a few hundred moves at most)
+        every = CHUNK * max(1, -(-len(replayed.moves) // (CHUNK * CHECKPOINTS)))
         state = replayed.initial
         checkpoints = []
         stage = JSON[game.key].stage
-        stages = [0]  # the frames where a new hand (turn) begins
+        stages = [0]
         for i, (seat, action) in enumerate(replayed.moves):
-            if i % CHUNK == 0:
+            if i % every == 0:
                 checkpoints.append(state)
             before = stage(state)
             state = game.apply(state, action, seat)
             if stage(state) != before:
                 stages.append(i + 1)
-        if len(replayed.moves) % CHUNK == 0:
+        if len(replayed.moves) % every == 0:
             checkpoints.append(state)
-        moves = [
-            {"n": i + 1, "seat": seat, "action": game.format_action(a)} for i, (seat, a) in enumerate(replayed.moves)
-        ]
-        return cls(game, dict(head), moves, checkpoints, list(replayed.moves), replayed.final, stages)
+        return cls(game, dict(head), list(replayed.moves), every, checkpoints, replayed.final, stages)
 
     @property
     def over(self) -> bool:
         return self.game.is_over(self.final)
 
     def summary(self) -> dict[str, Any]:
-        """What the page needs first: the game, its sides, the moves, how frames are fetched,
-        the result."""
+        """What the page needs first: the game, its sides, how many frames and how they are
+        fetched, where each hand (turn) begins, the result."""
         json = JSON[self.game.key]
         start = json.full_json(self.checkpoints[0])
         return {
             "game": self.game.key,
             "players": len(start["hands"]),
             "edition": start.get("edition"),
-            "moves": self.moves,
-            "frames": len(self.moves) + 1,
+            "frames": len(self.actions) + 1,
             "chunk": CHUNK,
             "stages": self.stages,
             "over": self.over,
             "result": json.result_json(self.final) if self.over else None,
         }
 
-    def frames(self, start: int) -> list[dict[str, Any]]:
-        """The frames ``start`` .. ``start + CHUNK - 1`` (frame ``n``: after ``n`` moves),
-        ``start`` a multiple of :data:`CHUNK`; built once."""
-        i = start // CHUNK
-        if start % CHUNK or not 0 <= i < len(self.checkpoints):
-            raise ValueError(f"'from' is a multiple of {CHUNK} from 0 to {len(self.moves)}")
-        if i not in self.chunks:
-            json, game = JSON[self.game.key], self.game
-            state = self.checkpoints[i]
-            out = [json.full_json(state)]
-            for seat, action in self.actions[start : start + CHUNK - 1]:
-                state = game.apply(state, action, seat)
-                out.append(json.full_json(state))
-            self.chunks[i] = out
-        return self.chunks[i]
+    def frames(self, start: int) -> dict[str, Any]:
+        """The frames ``start`` .. ``start + CHUNK - 1`` (frame ``n``: after ``n`` moves) and
+        the move that led to each (``None`` before the first), ``start`` a multiple of
+        :data:`CHUNK`; the last few asked for are kept."""
+        if start % CHUNK or not 0 <= start <= len(self.actions):
+            raise ValueError(f"'from' is a multiple of {CHUNK} from 0 to {len(self.actions)}")
+        kept = self.chunks.get(start)
+        if kept is not None:
+            self.chunks.move_to_end(start)
+            return kept
+        json, game = JSON[self.game.key], self.game
+        state = self.checkpoints[start // self.every]
+        for seat, action in self.actions[start // self.every * self.every : start]:
+            state = game.apply(state, action, seat)
+        frames = [json.full_json(state)]
+        for seat, action in self.actions[start : start + CHUNK - 1]:
+            state = game.apply(state, action, seat)
+            frames.append(json.full_json(state))
+        moves = [None if n == 0 else self.move(n) for n in range(start, start + len(frames))]
+        out = {"from": start, "frames": frames, "moves": moves}
+        self.chunks[start] = out
+        while len(self.chunks) > KEEP_CHUNKS:
+            self.chunks.popitem(last=False)
+        return out
+
+    def move(self, n: int) -> dict[str, Any]:
+        """Move ``n`` (1-based): who played what, in the game's notation."""
+        seat, action = self.actions[n - 1]
+        return {"n": n, "seat": seat, "action": self.game.format_action(action)}
 
 
 def record_lines(text: str, source: str) -> list[tuple[int, Line]]:

@@ -53,20 +53,26 @@ function say(text) {
   $("announce").textContent = text;
 }
 
+// Frame n and the move that led to it ({frame, move}), from its stretch (fetched once).
 async function frame(n) {
   const size = ctx.data.chunk;
   const from = Math.floor(n / size) * size;
-  if (!ctx.chunks.has(from)) ctx.chunks.set(from, api(`${ctx.base}/frames?from=${from}`).then((r) => r.frames));
-  return (await ctx.chunks.get(from))[n - from];
+  if (!ctx.chunks.has(from)) {
+    const got = api(`${ctx.base}/frames?from=${from}`);
+    ctx.chunks.set(from, got);
+    got.catch(() => ctx.chunks.delete(from));
+    while (ctx.chunks.size > 12) ctx.chunks.delete(ctx.chunks.keys().next().value);
+  }
+  const chunk = await ctx.chunks.get(from);
+  return { frame: chunk.frames[n - from], move: chunk.moves[n - from] };
 }
 
 function stageWord() {
   return ctx.data.game === "mille" ? "hand" : "turn";
 }
 
-function moveWords(n) {
-  if (n === 0) return t("replay.start");
-  return ctx.module.describe(ctx, ctx.data.moves[n - 1]);
+function moveWords(move) {
+  return move ? ctx.module.describe(ctx, move) : t("replay.start");
 }
 
 // The decision the analysis judged at move n (1-based), if any.
@@ -191,12 +197,15 @@ async function show(n, { speak = false } = {}) {
   const last = ctx.data.frames - 1;
   n = Math.max(0, Math.min(last, n));
   const ticket = ++showing;
-  const [before, v] = await Promise.all([n > 0 ? frame(n - 1) : null, frame(n)]);
+  const [prior, now] = await Promise.all([n > 0 ? frame(n - 1) : null, frame(n)]);
   if (ticket !== showing) return;
+  const before = prior?.frame;
+  const v = now.frame;
+  const entry = now.move;
   ctx.at = n;
+  ctx.move = entry;
   const turn = v.current ?? null;
   const over = n === last && ctx.data.over;
-  const entry = n > 0 ? ctx.data.moves[n - 1] : null;
   // the game module's own moments and marks of the last move, as the table page would show them
   $("moment").hidden = true;
   ctx.state = before ? { move_no: n - 1, view: before, legal: [], turn: before.current ?? null, log: [] } : null;
@@ -208,7 +217,7 @@ async function show(n, { speak = false } = {}) {
   ctx.module.render(ctx, { board: $("board"), controls: $("controls"), moment: $("moment"), result: $("result"), resultBody: $("result-body") });
   if (!over) $("result").hidden = v.sheets?.length ? false : true;
   renderHands(v);
-  const words = moveWords(n);
+  const words = moveWords(entry);
   $("turn").textContent = n === 0 ? t("replay.start") : t("replay.move_of", { n, count: last });
   $("move-words").textContent = words;
   $("slider").value = String(n);
@@ -297,7 +306,7 @@ async function openFile(ev) {
   const file = $("open-file").files?.[0];
   $("open-error").textContent = "";
   if (!file) return;
-  if (file.size > 2 * 1024 * 1024) {
+  if (file.size > 16 * 1024 * 1024) { // the server's limit (MAX_RECORD_BYTES)
     $("open-error").textContent = t("code.too-large");
     return;
   }
