@@ -129,6 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     Parser.argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    if args.command == "replay" and getattr(args, "web", False):  # the server's page (docs/server.md, "Replays")
+        from rallye.server.replay import serve_file
+
+        args._run = serve_file
     try:
         code: int = args._run(args)
     except GameError as exc:

@@ -153,12 +153,20 @@ def test_a_whole_hand_on_a_desktop_to_the_end_of_the_match(pages: Pages, base_ur
     record = anna.request.get(anna.url.split("/t/")[0] + link.get_attribute("href"))
     assert record.ok and record.text().startswith("{")
     assert anna.locator("#summary button.again").count() == 1
+    assert anna.locator("#summary a.replay-link").get_attribute("href") == f"/r/{code}"  # the replay, for anyone
     shot(anna, "mille-desktop-match-end")
     check_both_schemes(anna, "the match's summary on a desktop")
     anna.locator("#summary button.again").click()
     anna.wait_for_url(lambda url: code not in url)
     ready(anna)
     assert anna.evaluate("window.rallye.seat") == 0
+    # "Your tables" links the finished one's replay (and not the new one's)
+    anna.goto(anna.url.split("/t/")[0] + "/")
+    anna.wait_for_selector(f"#mine a.replay-link[href='/r/{code}']")
+    assert anna.locator("#mine a.replay-link").count() == 1
+    anna.locator(f"#mine a.replay-link[href='/r/{code}']").click()
+    anna.wait_for_function("document.body.dataset.frame === '0'")
+    assert anna.locator("#hands .open-seat").count() == 2
 
 
 def test_landscape_phone_a_turn_fits(pages: Pages, base_url: str) -> None:

@@ -14,7 +14,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
@@ -30,10 +30,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from rallye.core.errors import GameError
 from rallye.server.games import lobby_info
 from rallye.server.messages import check, message_id, read, whole
 from rallye.server.metrics import Metrics
 from rallye.server.metrics import render as render_metrics
+from rallye.server.replay import MAX_UPLOAD, Replay, Replays, file_key, record_lines
 from rallye.server.store import Conflict, Store, token_hash
 from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, AnyTable, Pending, Table, TableError
 
@@ -138,6 +140,7 @@ class Server:
         # (bursts of 20); 0: no limit
         self.http_buckets = Buckets(rate=request_rate / 60, burst=20) if request_rate > 0 else None
         self.metrics = Metrics()
+        self.replays = Replays()
 
     # -- life --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -510,7 +513,7 @@ def _error(exc: TableError) -> JSONResponse:
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
 
 
-async def _body(request: Request) -> Any:
+async def _body(request: Request, limit: int = MAX_BODY) -> Any:
     # JSON only: a form or text/plain POST is what any web page may send to any server
     # without asking (a "simple" cross-site request); application/json needs the browser's
     # CORS preflight, which this server never answers yes
@@ -518,8 +521,8 @@ async def _body(request: Request) -> Any:
     if media != "application/json":
         raise TableError("unsupported-media-type", "a request body is JSON, sent as application/json", status=415)
     raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError("too-large", f"a request body is at most {MAX_BODY} bytes", status=413)
+    if len(raw) > limit:
+        raise TableError("too-large", f"a request body is at most {limit} bytes", status=413)
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
@@ -616,6 +619,105 @@ async def api_record(request: Request) -> Response:
         media_type="application/x-ndjson",
         headers={"Content-Disposition": f'attachment; filename="rallye-{table.game.key}-{table.code}.jsonl"'},
     )
+
+
+# -- replays (docs/server.md, "Replays") ----------------------------------------------------
+async def _table_replay(request: Request) -> Replay:
+    """The replay of a finished table (an unfinished one's would show the hidden cards)."""
+    server = _server(request)
+    code = request.path_params["code"]
+    key = f"t:{code}"
+    if server.replays.known(key):
+        kept = await server.replays.get(key, None)
+        if kept is not None:
+            return kept
+    table = await server.get_table(code)
+    if not table.over:
+        raise TableError("not-over", "a game is replayed when it is over: its cards are hidden until then", status=409)
+    lines = list(table.match.lines)
+    loop = asyncio.get_running_loop()
+    replay = await server.replays.get(
+        key, lambda: loop.run_in_executor(server.bot_pool, Replay.build, lines, f"table {code}")
+    )
+    assert replay is not None
+    return replay
+
+
+async def _file_replay(request: Request) -> Replay:
+    replay = await _server(request).replays.get(f"f:{request.path_params['id']}", None)
+    if replay is None:
+        raise TableError("replay-gone", "this record is no longer kept: open the file again", status=404)
+    return replay
+
+
+def _frames(find: Callable[[Request], Awaitable[Replay]]) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of a replay's frames from ``from`` on (:data:`~rallye.server.replay.CHUNK` of them)."""
+
+    async def frames(request: Request) -> Response:
+        raw = request.query_params.get("from", "0")
+        try:
+            replay = await find(request)
+            if not raw.isdigit():
+                raise TableError("bad-field", "'from' is a frame number")
+            return JSONResponse(replay.frames(int(raw)))
+        except ValueError as exc:
+            return _error(TableError("bad-field", str(exc)))
+        except TableError as exc:
+            return _error(exc)
+
+    return frames
+
+
+async def api_replay(request: Request) -> Response:
+    try:
+        replay = await _table_replay(request)
+    except TableError as exc:
+        return _error(exc)
+    table = await _server(request).get_table(request.path_params["code"])
+    # no analysis is made yet (issue #61): "analysis" names its address once one is stored
+    return JSONResponse(dict(replay.summary(), code=table.code, table=table.summary(), analysis=None))
+
+
+async def api_analysis(request: Request) -> Response:
+    """A game's analysis (docs/analysis.md) once one is made; none is made yet."""
+    return _error(TableError("no-analysis", "no analysis of this game has been made", status=404))
+
+
+async def api_replay_upload(request: Request) -> Response:
+    """A record file sent by a page (``{"record": text}``): checked by replaying it, kept
+    under its hash for its frames."""
+    server = _server(request)
+    try:
+        _limited(request)
+        body = await _body(request, 2 * MAX_UPLOAD)  # the file's text, its quotes escaped
+        text = body.get("record") if isinstance(body, dict) else None
+        if not isinstance(text, str) or not text.strip():
+            raise TableError("bad-field", "'record' must be the text of a record file")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_UPLOAD:
+            raise TableError("too-large", f"a record file is at most {MAX_UPLOAD // (1 << 20)} MB", status=413)
+        key = file_key(text)
+
+        def build() -> Replay:
+            return Replay.build(record_lines(text, "the file"), "the file")
+
+        try:
+            replay = await server.replays.get(
+                f"f:{key}", lambda: asyncio.get_running_loop().run_in_executor(server.bot_pool, build)
+            )
+        except GameError as exc:
+            raise TableError("bad-record", exc.message, exc.rule, status=422) from None
+    except TableError as exc:
+        return _error(exc)
+    assert replay is not None
+    return JSONResponse(dict(replay.summary(), id=key), status_code=201)
+
+
+async def api_file_replay(request: Request) -> Response:
+    try:
+        replay = await _file_replay(request)
+    except TableError as exc:
+        return _error(exc)
+    return JSONResponse(dict(replay.summary(), id=request.path_params["id"]))
 
 
 async def api_my_games(request: Request) -> Response:
@@ -898,6 +1000,8 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
     routes: list[Any] = [
         Route("/", _page("index.html")),
         Route("/t/{code}", _page("table.html")),
+        Route("/r/{code}", _page("replay.html")),
+        Route("/replay", _page("replay.html")),
         Route("/api/info", api_info),
         Route("/healthz", healthz),
         Route("/metrics", metrics),
@@ -906,6 +1010,12 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
         Route("/api/tables/{code}", api_table),
         Route("/api/tables/{code}/join", api_join, methods=["POST"]),
         Route("/api/tables/{code}/record", api_record),
+        Route("/api/tables/{code}/replay", api_replay),
+        Route("/api/tables/{code}/replay/frames", _frames(_table_replay)),
+        Route("/api/tables/{code}/analysis", api_analysis),
+        Route("/api/replays", api_replay_upload, methods=["POST"]),
+        Route("/api/replays/{id}", api_file_replay),
+        Route("/api/replays/{id}/frames", _frames(_file_replay)),
         Route("/api/my-games", api_my_games, methods=["POST"]),
         WebSocketRoute("/ws/{code}", ws_table),
     ]

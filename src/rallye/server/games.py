@@ -96,6 +96,16 @@ class GameJson(ABC, Generic[S, A, V]):
         return {s: self.spectator_json(state) if s is None else self.view_json(game.view_for(state, s)) for s in seats}
 
     @abstractmethod
+    def stage(self, state: S) -> int:
+        """The game's stretch ``state`` is in: a Mille Bornes hand, a Knight Rider turn
+        (a replay's page jumps between them)."""
+
+    @abstractmethod
+    def full_json(self, state: S) -> dict[str, Any]:
+        """The whole state as a picture, every hand open (a finished game's replay only):
+        the spectator's view and ``hands``, one entry a seat."""
+
+    @abstractmethod
     def result_json(self, state: S) -> dict[str, Any]:
         """The outcome of a finished match (totals, winners, score sheets) as JSON."""
 
@@ -132,6 +142,12 @@ class MilleJson(GameJson[MilleState, MilleAction, MilleView]):
             for s in seats
         }
 
+    def stage(self, state: MilleState) -> int:
+        return state.hand_no
+
+    def full_json(self, state: MilleState) -> dict[str, Any]:
+        return dict(self.spectator_json(state), hands=[list(h) for h in state.hands])
+
     def result_json(self, state: MilleState) -> dict[str, Any]:
         outcome = self.game.outcome(state)
         return {
@@ -154,6 +170,14 @@ class KnightRiderJson(GameJson[KRState, KRAction, KRView]):
         data = self.view_json(self.game.view_for(state, 0))
         data.update(me=None, hand_kitt=[0 for _ in data["hand_kitt"]], hand_detour=[0 for _ in data["hand_detour"]])
         return data
+
+    def stage(self, state: KRState) -> int:
+        return state.turn
+
+    def full_json(self, state: KRState) -> dict[str, Any]:
+        views = [self.game.view_for(state, s) for s in range(state.players)]
+        hands = [{"kitt": list(v.hand_kitt), "detour": list(v.hand_detour)} for v in views]
+        return dict(self.spectator_json(state), hands=hands)
 
     def result_json(self, state: KRState) -> dict[str, Any]:
         return {"winner": state.winner, "winners": list(self.game.outcome(state).winners), "turns": state.turn}

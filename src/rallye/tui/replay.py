@@ -57,6 +57,8 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="an analysis of the game (rallye analyse --json): each decision's mark beside the move (implies --step)",
     )
+    # served by rallye.server.replay (the command line dispatches it: the terminal may not import the server)
+    p.add_argument("--web", action="store_true", help="show it in the browser: serve its replay page on 127.0.0.1")
 
 
 def run_replay(args: argparse.Namespace) -> int:

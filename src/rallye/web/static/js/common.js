@@ -8,6 +8,7 @@ export async function api(path, body) {
     const err = new Error(data?.error?.message || `${r.status}`);
     err.code = data?.error?.code;
     err.status = r.status;
+    err.rule = data?.error?.rule;
     throw err;
   }
   return data;

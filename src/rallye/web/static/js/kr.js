@@ -557,7 +557,7 @@ export function render(ctx, parts) {
     parts.result.hidden = false;
     const text = v.winner === null ? t("kr.no_winner") : t("kr.winner", { name: ctx.name(v.winner) });
     parts.resultBody.replaceChildren(el("p", { class: "winner", text }),
-      el("p", { class: "row" }, ctx.againButton("primary"), ctx.recordLink()));
+      el("p", { class: "row" }, ctx.againButton("primary"), ctx.replayLink?.(), ctx.recordLink()));
   } else parts.result.hidden = true;
 }
 
@@ -573,7 +573,7 @@ export function afterRender(ctx, prev) {
     title: t("table.over"),
     body: [el("p", { class: "winner", text }), el("p", { text: turns })],
     text: `${t("table.over")}. ${text} ${turns}`,
-    actions: [ctx.againButton(), ctx.recordLink()].filter(Boolean),
+    actions: [ctx.againButton(), ctx.replayLink?.(), ctx.recordLink()].filter(Boolean),
     onClose: () => localStorage.setItem(key, "over"),
   });
   if (prev) ctx.sound("fanfare");

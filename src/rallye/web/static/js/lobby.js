@@ -177,6 +177,7 @@ async function showMine() {
         el("a", { href: `/t/${g.code}`, text: `${t(`game.${g.game}`)} · ${g.code}` }),
         " ",
         el("span", { class: "note", text: [t("seat", { seat: g.seat + 1 }), status, names].filter(Boolean).join(" · ") }),
+        g.status === "over" ? [" ", el("a", { class: "replay-link", href: `/r/${g.code}`, text: t("replay.watch") })] : null,
       ),
     );
   }

@@ -176,7 +176,7 @@ function originOf(ctx, event) {
   return document.querySelector(`.tableau[data-side="${side}"] h3`)?.getBoundingClientRect() ?? null;
 }
 
-function cardFace(ctx, card, { small = false } = {}) {
+export function cardFace(ctx, card, { small = false } = {}) {
   // the project's picture of the card (static/js/cards.js), its name in the card language
   return cardSVG(card, { name: cardName(ctx, card), lang: cardLanguage(ctx), kindLabel: t(`mille.kind.${KIND[card] ?? "other"}`), small });
 }
@@ -362,7 +362,7 @@ function handSummary(ctx, prev) {
       over ? null : el("p", { class: "next", text: next }),
     ].filter(Boolean),
     text: [title, ...lines, ...rowsText, totals, next].join(". "),
-    actions: over ? [ctx.againButton(), ctx.recordLink()].filter(Boolean) : [],
+    actions: over ? [ctx.againButton(), ctx.replayLink?.(), ctx.recordLink()].filter(Boolean) : [],
     onClose: () => localStorage.setItem(key, String(n)),
   });
   ctx.sound(over ? "fanfare" : "end");
@@ -498,7 +498,7 @@ export function render(ctx, parts) {
     const body = [];
     if (v.winners.length) {
       body.push(el("p", { class: "winner", text: t("mille.winner", { names: v.winners.map((s) => sideName(ctx, s)).join(", ") }) }));
-      body.push(el("p", { class: "row" }, ctx.againButton(), ctx.recordLink()));
+      body.push(el("p", { class: "row" }, ctx.againButton(), ctx.replayLink?.(), ctx.recordLink()));
     }
     body.push(scoreSheet(ctx, v.sheets[v.sheets.length - 1]));
     if (v.sheets.length > 1) {

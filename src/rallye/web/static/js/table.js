@@ -34,6 +34,7 @@ const ctx = {
   // after the game: a new table with the same seats (for those who sit), and the record
   againButton: (cls = "") =>
     ctx.seat !== null ? el("button", { type: "button", class: `again ${cls}`.trim(), onclick: () => send({ type: "again" }), text: t("table.again") }) : null,
+  replayLink: () => el("a", { class: "button replay-link", href: `/r/${encodeURIComponent(code)}`, text: t("replay.watch") }),
   recordLink: () => el("a", { class: "button", href: `/api/tables/${encodeURIComponent(code)}/record`, download: `rallye-${code}.jsonl`, text: t("table.record") }),
   touch: window.matchMedia?.("(pointer: coarse)").matches ?? false,
   name: (seat) => seatName(seat),
