@@ -514,9 +514,14 @@ class PimcAgent:
         self.last_candidates: tuple[Action, ...] = ()  # the moves the last decision compared, its default first
 
     def choose(self, view: MilleView, legal: Sequence[Action]) -> Action:
-        ev = self.evaluate(view, legal)
-        if len(ev.candidates) > 1:
-            self.last_candidates = ev.candidates
+        return self.verdict(self.evaluate(view, legal))
+
+    def verdict(self, ev: Evaluation) -> Action:
+        """The move this bot plays after the search ``ev``: the move to beat, unless an
+        alternative seen on every deal gains more than ``min_gain`` points and ``z``
+        standard errors (the one that gains most); fills ``last_gains``/``last_candidates``."""
+        self.last_gains = {}
+        self.last_candidates = ev.candidates if len(ev.candidates) > 1 else ()
         best, best_gain = ev.candidates[0], 0.0
         for a in ev.candidates[1:]:
             if len(ev.values[a]) < 2:
