@@ -69,10 +69,12 @@ def measure(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, object]:
         lo, hi = b / bins, (b + 1) / bins
         m = (p >= lo) & ((p < hi) if b < bins - 1 else (p <= hi))
         if m.any():
-            rows.append({"bin": [lo, hi], "positions": int(m.sum()), "predicted": float(p[m].mean()), "won": float(y[m].mean())})
+            rows.append(
+                {"bin": [lo, hi], "positions": int(m.sum()), "predicted": float(p[m].mean()), "won": float(y[m].mean())}
+            )
     eps = 1e-12
     return {
-        "positions": int(len(y)),
+        "positions": len(y),
         "brier": float(np.mean((p - y) ** 2)),
         "brier_coin": 0.25,
         "log_loss": float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps))),
@@ -117,11 +119,15 @@ def main(argv: list[str] | None = None) -> int:
         "held_out": {"fitted_on": "even seeds", "measured_on": "odd seeds", **held_out},
     }
     args.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    print(f"{args.matches} matches ({args.edition}, 2 players), {len(fit_y) + len(test_y)} positions, "
-          f"{time.process_time() - started:.0f} s CPU; weights written to {args.out}")
+    print(
+        f"{args.matches} matches ({args.edition}, 2 players), {len(fit_y) + len(test_y)} positions, "
+        f"{time.process_time() - started:.0f} s CPU; weights written to {args.out}"
+    )
     print("weights:", dict(zip(FEATURES, out["weights"], strict=True)))
-    print(f"held out ({held_out['positions']} positions of the odd seeds' matches): Brier {held_out['brier']:.4f} "
-          f"(always 50 %: 0.25), log loss {held_out['log_loss']:.4f}")
+    print(
+        f"held out ({held_out['positions']} positions of the odd seeds' matches): Brier {held_out['brier']:.4f} "
+        f"(always 50 %: 0.25), log loss {held_out['log_loss']:.4f}"
+    )
     print("| predicted | positions | mean predicted | won |")
     print("|---|---:|---:|---:|")
     for r in held_out["bins"]:  # type: ignore[union-attr]
