@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rallye.agents.mille.search import PimcAgent
-from rallye.analysis.evaluators import Judgement, MilleEvaluator, evaluator_for
+from rallye.analysis.evaluators import Evaluator, Judgement, MilleEvaluator, evaluator_for
 from rallye.core.errors import RecordError
 from rallye.core.game import Game
 from rallye.core.jsonio import shown_field
@@ -120,8 +120,8 @@ def _side_of(sides: Sequence[Sequence[int]], seat: int) -> int:
     return next(i for i, s in enumerate(sides) if seat in s)
 
 
-def _hand(state: Any) -> int:
-    return int(state.hand_no) if isinstance(state, MilleState) else int(state.turn)
+def _hand(view: Any) -> int:
+    return int(view.hand_no) if isinstance(view, MilleView) else int(view.turn)
 
 
 class _Hindsight(PimcAgent):
@@ -145,12 +145,11 @@ def _hindsight(
         top_k=base.top_k,
         extra_discards=base.extra_discards,
         style=base.style,
-        deals=2,
+        deals=2,  # every deal is the same one
         plies=base.plies,
         horizon=base.horizon,
         endgame=base.endgame,
-        z=0.0,
-        min_gain=0.0,
+        match_weight=0.0,  # the points of the hand alone
     )
     agent.true_state = state
     view = game.view_for(state, seat)
@@ -193,17 +192,15 @@ def analyse(
     graph: list[tuple[float, ...]] = []
     total = len(rep.moves)
     for i, (seat, action) in enumerate(rep.moves):
-        view = game.view_for(state, seat)
-        legal = game.legal_actions(state)
-        if len(legal) > 1:
-            judged = evaluator.evaluate(view, legal, (action,), key=i)
-            decisions.append(_decision(game, judged, i + 1, seat, _side_of(sides, seat), _hand(state), action))
-            if hindsight and isinstance(evaluator, MilleEvaluator) and isinstance(state, MilleState):
-                h = _hindsight(game, evaluator, state, seat, action)
-                decisions[-1] = _with_hindsight(decisions[-1], h)
-            graph.append(judged.wins)
+        judged = judge(game, evaluator, state, seat, action, i + 1)
+        if judged is None:
+            graph.append(evaluator.wins(game.view_for(state, seat)))
         else:
-            graph.append(evaluator.wins(view))
+            decision, wins = judged
+            if hindsight and isinstance(evaluator, MilleEvaluator) and isinstance(state, MilleState):
+                decision = _with_hindsight(decision, _hindsight(game, evaluator, state, seat, action))
+            decisions.append(decision)
+            graph.append(wins)
         state = game.apply(state, action, seat)
         if progress is not None:
             progress(i + 1, total)
@@ -224,6 +221,22 @@ def analyse(
         graph=tuple(graph),
         players=_players(decisions, sum(len(s) for s in sides)),
     )
+
+
+def judge(
+    game: Game[Any, Any, Any], evaluator: Evaluator, state: Any, seat: int, action: Any, move: int
+) -> tuple[Decision, tuple[float, ...]] | None:
+    """Move number ``move`` (1-based), ``action`` by ``seat`` in ``state``, judged from the
+    seat's view alone (``None`` when it was no choice): the decision and each side's chance
+    to win before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's
+    side and the hand's number, both public) reaches the evaluator."""
+    view = game.view_for(state, seat)
+    legal = game.legal_from_view(view)
+    if len(legal) <= 1:
+        return None
+    judged = evaluator.evaluate(view, legal, (action,), key=move - 1)
+    side = _side_of(game.outcome(state).sides, seat)
+    return _decision(game, judged, move, seat, side, _hand(view), action), judged.wins
 
 
 def _with_hindsight(d: Decision, h: dict[str, Any]) -> Decision:
@@ -284,7 +297,9 @@ def _players(decisions: Sequence[Decision], players: int) -> tuple[dict[str, Any
                 "decisions": len(mine),
                 "judged": len(judged),
                 "agreement": _r(sum(d.played == d.best for d in judged) / len(judged)) if judged else None,
-                "loss_points": _r(sum(d.loss_points or 0.0 for d in mine), 1),
+                "loss_points": _r(sum(d.loss_points or 0.0 for d in mine), 1)
+                if any(d.loss_points is not None for d in mine)
+                else None,
                 "loss_win": _r(sum(d.loss_win or 0.0 for d in mine)),
                 "marks": {m: sum(d.mark == m for d in mine) for m in MARKS},
             }
