@@ -8,7 +8,7 @@ side's chance to win. :func:`analyse` turns a record into an :class:`Analysis`, 
 from __future__ import annotations
 
 from rallye.analysis.analyse import MARKS, POINT_MARKS, WIN_MARKS, Analysis, Decision, analyse, mark
-from rallye.analysis.evaluators import BOTS, Candidate, Judgement, evaluator_for
+from rallye.analysis.evaluators import BOTS, Analyst, Candidate, Judgement, evaluator_for
 
 __all__ = [
     "BOTS",
@@ -16,6 +16,7 @@ __all__ = [
     "POINT_MARKS",
     "WIN_MARKS",
     "Analysis",
+    "Analyst",
     "Candidate",
     "Decision",
     "Judgement",

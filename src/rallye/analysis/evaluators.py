@@ -207,6 +207,22 @@ class KnightRiderEvaluator:
         return Judgement(best, tuple(cands), wins, losses)
 
 
+class Analyst:
+    """The analysis bot as a player: it plays the move the evaluator prefers (for the
+    strength check, ``research/ladder.py``'s ``analysis:SPEC``, and a coach's hint)."""
+
+    def __init__(self, game: str, spec: str = "expert", seed: int = 0) -> None:
+        self.evaluator = evaluator_for(game, spec, seed)
+        self.name = f"analysis:{spec}"
+        self.decisions = 0
+
+    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+        self.decisions += 1
+        if len(legal) == 1:
+            return legal[0]
+        return self.evaluator.evaluate(view, legal, key=self.decisions).best
+
+
 def evaluator_for(game: str, spec: str = "expert", seed: int = 0) -> MilleEvaluator | KnightRiderEvaluator:
     """The evaluator of ``game`` ("mille" or "knightrider") with the analysis bot ``spec``."""
     if game == "mille":
