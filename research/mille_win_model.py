@@ -19,6 +19,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
     return w
 
 
-def measure(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, object]:
+def measure(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, Any]:
     """Calibration in ``bins`` equal bins of predicted chance, Brier score and log loss."""
     rows = []
     for b in range(bins):
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     held_out = measure(1.0 / (1.0 + np.exp(-(test_x @ w_half))), test_y)
     # the held-out matches' first positions: the start of a match (every bin must be near 50 %)
     w_all = fit(np.vstack([fit_x, test_x]), np.concatenate([fit_y, test_y]))
-    out = {
+    out: dict[str, Any] = {
         "features": list(FEATURES),
         "weights": [round(float(v), 6) for v in w_all],
         "fitted_on": {
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("| predicted | positions | mean predicted | won |")
     print("|---|---:|---:|---:|")
-    for r in held_out["bins"]:  # type: ignore[union-attr]
+    for r in held_out["bins"]:
         lo, hi = r["bin"]
         print(f"| {lo:.1f}–{hi:.1f} | {r['positions']} | {r['predicted']:.3f} | {r['won']:.3f} |")
     return 0
