@@ -41,11 +41,13 @@ from rallye.analysis.winmodel import win_chances
 from rallye.core.errors import ConfigError
 from rallye.core.rng import derive_seed
 from rallye.knightrider.sampling import state_from_view
-from rallye.mille.state import MilleState
+from rallye.mille.state import EXTEND_PHASE, MilleState
 from rallye.mille.view import MilleView
 
 #: the analysis bots (a spec is ``NAME`` or ``NAME*K``: K times the budget)
 BOTS = ("hard", "expert")
+#: the analysis's budget of engine steps a decision, in the level's
+PLY_ROOM = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +129,9 @@ class MilleEvaluator:
             else {"deals": 24, "plies": 1200, "horizon": 12, "distilled": True}
         )
         budget["deals"] *= times
-        budget["plies"] *= times
+        # every candidate is played on every deal (the level's search drops the trailing ones
+        # after a third of them): room for its whole count of deals
+        budget["plies"] *= times * PLY_ROOM
         self.agent = PimcAgent(seed, top_k=4, extra_discards=3, style=FITTED, name=spec, **budget)
 
     def wins(self, view: MilleView) -> tuple[float, ...]:
@@ -147,7 +151,10 @@ class MilleEvaluator:
             only = ev.candidates[0]
             wins = self.wins(view)
             return Judgement(only, (Candidate(only, 0.0, 0.0, wins[side], None),), wins, {only: (0.0, 0.0, False)})
-        best = agent.verdict(ev)
+        # the bot's own verdict on these deals: the alternatives its search would have
+        # dropped after a third of them are not taken (values are still given for all)
+        max_deals = agent.deals * (2 if view.phase == EXTEND_PHASE else 1)
+        best = agent.verdict(ev.pruned(max(2, max_deals // 3)))
         return self._judge(ev, best, side)
 
     @staticmethod

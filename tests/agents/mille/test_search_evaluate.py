@@ -40,3 +40,14 @@ def test_a_move_asked_about_is_valued_on_every_deal_with_the_others() -> None:
     gain, se = ev.gain(asked)
     assert (gain, se) == paired(ev.values[asked], ev.values[ev.candidates[0]]) and se >= 0
     assert PimcAgent(2).evaluate(view, legal[:1]).candidates == (legal[0],)  # one move: no search
+
+
+def test_the_pruned_evaluation_gives_the_pruning_searchs_verdict() -> None:
+    # the deals do not depend on the candidates: a full evaluation, pruned after the fact,
+    # takes the move the pruning search takes (when the step budget does not bind)
+    for seed, moves in ((3, 6), (4, 5), (8, 9), (11, 14)):
+        view, legal = _position(seed, moves)
+        bot = PimcAgent(seed, deals=12, plies=100_000, z=1.0, min_gain=0.0)
+        full = PimcAgent(seed, deals=12, plies=100_000, z=1.0, min_gain=0.0)
+        ev = full.evaluate(view, legal, prune=False)
+        assert bot.choose(view, legal) == full.verdict(ev.pruned(4))

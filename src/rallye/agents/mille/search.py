@@ -419,6 +419,20 @@ class Evaluation:
     deals: int
     plies: int
 
+    def pruned(self, cut: int) -> Evaluation:
+        """This evaluation as the pruning search would have left it on the same deals: the
+        alternatives whose mean gain over the move to beat after ``cut`` deals is not above
+        0 keep only those ``cut`` values (so no verdict takes them)."""
+        base = self.values[self.candidates[0]]
+        values = dict(self.values)
+        measures = dict(self.measures)
+        if self.deals > cut:
+            for a in self.candidates[1:]:
+                if paired(values[a][:cut], base[:cut])[0] <= 0:
+                    values[a] = values[a][:cut]
+                    measures[a] = measures[a][:cut]
+        return Evaluation(self.candidates, values, measures, self.deals, self.plies)
+
     def gain(self, action: Action, over: Action | None = None) -> tuple[float, float]:
         """``action``'s mean paired gain over ``over`` (the move to beat by default) on the
         deals both saw, and its standard error."""
