@@ -45,3 +45,11 @@ def test_the_ladder_plays_the_analysis_bot() -> None:
     assert ladder.split_pair("analysis:expert*2:expert") == ("analysis:expert*2", "expert")
     bot = ladder.build("analysis:hard", 4)
     assert isinstance(bot, Analyst) and bot.name == "analysis:hard"
+
+
+def test_the_knightrider_calibration_script_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    calibration = load("kr_win_calibration")
+    chances, winner = calibration.play(2, ("medium", "medium"))
+    assert chances and all(0.0 <= p <= 1.0 for p in chances) and winner in (0, 1, None)
+    assert calibration.main(["--games", "2"]) == 0
+    assert "Brier" in capsys.readouterr().out
