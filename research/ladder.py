@@ -33,6 +33,10 @@ keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=cl
 ``style=tuned`` or ``style=fitted``: the heuristic weights of the searching side,
 ``rallye.agents.mille.heuristic.STYLES``).
 
+``analysis:SPEC`` is the post-game analysis's bot (``rallye analyse --bot SPEC``) playing the
+move it prefers: its strength against ``expert`` (issue #61) is
+``--pairs analysis:expert:expert --exact``.
+
 A diagnostic, not a bot: ``truehands:SPEC`` (``SPEC`` a level or a ``pimc`` spec) is that
 search given the opponent's *true* hand at every decision, only the draw pile's order
 reshuffled (``TrueHands`` of ``research/mille_decisions.py``; ``truehands-but-GROUP:SPEC``
@@ -78,15 +82,18 @@ HAND_FIELDS = (
 #: How the diagnostics' names begin (``truehands:SPEC``, ``truehands-but-GROUP:SPEC``); read
 #: by ``mille_decisions`` too.
 CHEAT = "truehands"
+#: ``analysis:SPEC``: the post-game analysis's bot playing its preferred move
+#: (``rallye.analysis.Analyst``; SPEC as ``rallye analyse --bot``: ``expert``, ``expert*2``)
+ANALYSIS = "analysis"
 
 
 def split_pair(pair: str) -> tuple[str, str]:
-    """``A:B`` into its two bots; a ``truehands:SPEC`` keeps its own colon."""
+    """``A:B`` into its two bots; a ``truehands:SPEC`` or ``analysis:SPEC`` keeps its own colon."""
     parts = pair.split(":")
     bots: list[str] = []
     while parts:
         head = parts.pop(0)
-        if head.startswith(CHEAT) and parts:
+        if head.startswith((CHEAT, ANALYSIS)) and parts:
             head += ":" + parts.pop(0)
         bots.append(head)
     if len(bots) != 2 or not all(bots):
@@ -102,6 +109,10 @@ def build(spec: str, seed: int, exact: bool = False) -> Any:
         from mille_decisions import cheat_of  # (it imports this module)
 
         return cheat_of(spec, seed, exact)
+    if spec.startswith(ANALYSIS + ":"):
+        from rallye.analysis import Analyst
+
+        return Analyst("mille", spec.removeprefix(ANALYSIS + ":"), seed)
     name, *opts = spec.split("/")
     if not opts:
         return make_agent("mille", name, seed, exact=exact)

@@ -24,6 +24,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("editions", "rallye.tui.info", "list the Mille Bornes editions"),
     ("rules", "rallye.tui.info", "how a game is played: the turn, the cards, the scoring"),
     ("replay", "rallye.tui.replay", "replay and verify a game record"),
+    ("analyse", "rallye.analysis.command", "analyse a game record: each decision judged by a bot, marks, win chances"),
     ("simulate", "rallye.sim.simulate", "play many bot matches and print statistics"),
     ("tournament", "rallye.sim.tournament", "duplicate-deal tournament with ratings"),
     ("bot", "rallye.agents.process", "run a bot reading views (JSON lines) on stdin"),

@@ -647,6 +647,16 @@ class LookaheadAgent:
         self.last_evaluations = 0
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        return self.evaluate(view, legal)[0]
+
+    def evaluate(
+        self, view: View, legal: Sequence[Action], include: Sequence[Action] = ()
+    ) -> tuple[Action, list[tuple[Action, float | None]]]:
+        """The action this bot plays and the look-ahead's value of each candidate it
+        compared (the heuristic's best ``top_k`` movement choices, then the actions of
+        ``include`` not among them: ``None`` for one the look-ahead does not value, such
+        as a card other than a Turbo-Boost); no candidates when the decision needed no
+        search. :meth:`choose` is its first part. Sees the view only."""
         if not legal:
             raise ValueError("no legal action to choose from")
         self.last_evaluations = 0
@@ -656,8 +666,8 @@ class LookaheadAgent:
                 end = next((a for a in legal if isinstance(a, End)), None)
                 if end is not None and not any(isinstance(a, Move) for a in legal):
                     det = threat_detour(Reading.of(view), legal)
-                    return det if det is not None else end
-            return plain
+                    return (det if det is not None else end), []
+            return plain, []
         r, ranked = plain
         look = Lookahead(
             r,
@@ -669,7 +679,10 @@ class LookaheadAgent:
         # the Turbo-Boosts held for the next rounds (``kitt_played`` only limits this turn)
         t1, t2 = view.hand_kitt[1] > 0, view.hand_kitt[2] > 0
         best: tuple[float, Action] | None = None
-        for _, a in ranked[: self.top_k]:
+        top = [a for _, a in ranked[: self.top_k]]
+        values: list[tuple[Action, float | None]] = []
+        for a in top + [a for a in dict.fromkeys(include) if a in legal and a not in top]:
+            v: float | None
             if isinstance(a, Move):
                 v = look.move_value(a, r.base, t1, t2)
             elif isinstance(a, PlayKitt):
@@ -680,19 +693,21 @@ class LookaheadAgent:
                     if isinstance(m, Move)
                 ]
                 if not moves:
-                    continue
-                moves.sort(key=lambda t: (-t[0], t[1]))
-                u1, u2 = t1 and a.kind != "TURBO1", t2 and a.kind != "TURBO2"
-                v = max(look.move_value(m, boosted, u1, u2) for _, _, m in moves[: self.top_k])
+                    v = None
+                else:
+                    moves.sort(key=lambda t: (-t[0], t[1]))
+                    u1, u2 = t1 and a.kind != "TURBO1", t2 and a.kind != "TURBO2"
+                    v = max(look.move_value(m, boosted, u1, u2) for _, _, m in moves[: self.top_k])
             elif isinstance(a, End):
                 me = r.base.cars[view.me]
                 v = look.end_value(me.cell, me.heading, t1, t2) if me.cell >= 0 else -1.0
             else:
-                continue
-            if best is None or v > best[0]:
+                v = None
+            values.append((a, v))
+            if v is not None and a in top and (best is None or v > best[0]):
                 best = (v, a)
         self.last_evaluations = look.evaluations
-        return best[1] if best is not None else ranked[0][1]
+        return (best[1] if best is not None else ranked[0][1]), values
 
 
 # -- detours by the threat: the rivals' chance to hit on their next turn ----------------------

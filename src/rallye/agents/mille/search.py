@@ -25,6 +25,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rallye.agents.base import register
 from rallye.agents.mille.distilled import pick, shipped_weights, top_moves
@@ -391,6 +392,53 @@ def hand_outcome(
     return value
 
 
+def paired(xs: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+    """Mean paired difference of ``xs`` over ``base`` (on the deals ``xs`` saw) and its
+    standard error (infinite from fewer than two deals)."""
+    diffs = [x - b for x, b in zip(xs, base, strict=False)]
+    n = len(diffs)
+    if n == 0:
+        return 0.0, math.inf
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One decision searched by :meth:`PimcAgent.evaluate`: the ``candidates`` (the move to
+    beat first), each one's value on every deal it was played on (``values``, the deals in
+    the same order for all: a paired comparison), what ``measure`` read from each rollout's
+    end (``measures``), the ``deals`` sampled and the engine ``plies`` spent."""
+
+    candidates: tuple[Action, ...]
+    values: dict[Action, list[float]]
+    measures: dict[Action, list[Sequence[float]]]
+    deals: int
+    plies: int
+
+    def pruned(self, cut: int) -> Evaluation:
+        """This evaluation as the pruning search would have left it on the same deals: the
+        alternatives whose mean gain over the move to beat after ``cut`` deals is not above
+        0 keep only those ``cut`` values (so no verdict takes them)."""
+        base = self.values[self.candidates[0]]
+        values = dict(self.values)
+        measures = dict(self.measures)
+        if self.deals > cut:
+            for a in self.candidates[1:]:
+                if paired(values[a][:cut], base[:cut])[0] <= 0:
+                    values[a] = values[a][:cut]
+                    measures[a] = measures[a][:cut]
+        return Evaluation(self.candidates, values, measures, self.deals, self.plies)
+
+    def gain(self, action: Action, over: Action | None = None) -> tuple[float, float]:
+        """``action``'s mean paired gain over ``over`` (the move to beat by default) on the
+        deals both saw, and its standard error."""
+        return paired(self.values[action], self.values[self.candidates[0] if over is None else over])
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled, it may still be subclassed (the diagnostics do)
 class PimcAgent:
     """Determinized (perfect-information Monte Carlo) search that corrects the heuristic:
@@ -480,6 +528,41 @@ class PimcAgent:
         self.last_candidates: tuple[Action, ...] = ()  # the moves the last decision compared, its default first
 
     def choose(self, view: MilleView, legal: Sequence[Action]) -> Action:
+        return self.verdict(self.evaluate(view, legal))
+
+    def verdict(self, ev: Evaluation) -> Action:
+        """The move this bot plays after the search ``ev``: the move to beat, unless an
+        alternative seen on every deal gains more than ``min_gain`` points and ``z``
+        standard errors (the one that gains most); fills ``last_gains``/``last_candidates``."""
+        self.last_gains = {}
+        self.last_candidates = ev.candidates if len(ev.candidates) > 1 else ()
+        best, best_gain = ev.candidates[0], 0.0
+        for a in ev.candidates[1:]:
+            if len(ev.values[a]) < 2:
+                continue
+            gain, se = ev.gain(a)
+            self.last_gains[a] = (gain, se)
+            if len(ev.values[a]) == ev.deals and gain > self.min_gain and gain > self.z * se and gain > best_gain:
+                best, best_gain = a, gain
+        return best
+
+    def evaluate(
+        self,
+        view: MilleView,
+        legal: Sequence[Action],
+        include: Sequence[Action] = (),
+        *,
+        prune: bool = True,
+        measure: Callable[[MilleState], Sequence[float]] | None = None,
+    ) -> Evaluation:
+        """The search of one decision without its verdict: the candidates (the move to beat
+        first, then the heuristic's others, then those of ``include`` not among them: a
+        move the caller wants valued too, such as the one a player made) and each one's
+        :func:`hand_outcome` on every sampled deal it was played on. :meth:`choose` is this
+        and the rule that replaces the move to beat. ``prune=False`` plays every candidate
+        on every deal (none is dropped after a third of them); ``measure``, if given, is
+        also read from each rollout's final state (:attr:`Evaluation.measures`). A single
+        candidate is not searched (no deals). Sees the view only, like ``choose``."""
         if not legal:
             raise ValueError("no legal action to choose from")
         self.last_deals = self.last_plies = 0
@@ -491,16 +574,19 @@ class PimcAgent:
         if self.tracker is not None:  # every decision, forced ones too: it follows the hand
             excl = self._exclusions(view)
             self.tracker.observe(view, excl)
+        extra = [a for a in include if a in legal]
         if len(legal) == 1:
-            return legal[0]
+            return Evaluation((legal[0],), {legal[0]: []}, {legal[0]: []}, 0, 0)
         cands = top_moves([a for _, a in rank_actions(view, legal, self.style)], self.top_k, self.extra_discards)
-        if len(cands) == 1:
-            return cands[0]
-        if self.distilled is not None:  # the distilled policy's pick is the move to beat
+        if self.distilled is not None and len(cands) > 1:  # the distilled policy's pick is the move to beat
             first, _ = pick(view, cands, self.distilled)
             cands.remove(first)
             cands.insert(0, first)
-        self.last_candidates = tuple(cands)
+        cands += [a for a in dict.fromkeys(extra) if a not in cands]
+        outcomes: dict[Action, list[float]] = {a: [] for a in cands}
+        measures: dict[Action, list[Sequence[float]]] = {a: [] for a in cands}
+        if len(cands) == 1:
+            return Evaluation(tuple(cands), outcomes, measures, 0, 0)
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
         max_deals, max_plies = self.deals * (2 if view.phase == EXTEND_PHASE else 1), self.plies
         if excl is None:
@@ -514,9 +600,8 @@ class PimcAgent:
         endgame = self.endgame is not None and view.draw_count <= self.endgame
         if self.horizon is not None and view.phase != EXTEND_PHASE and not endgame:
             limit = min(limit, self.horizon)
-        outcomes: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands[1:])
-        cut = max(2, max_deals // 3)
+        cut = max(2, max_deals // 3) if prune else -1
         plies = 0
         d = 0
         cpu_limit = self.cpu_limit
@@ -537,20 +622,14 @@ class PimcAgent:
                     p.apply(heuristic_policy(p, p.legal_actions(), piles, start, turn_style))
                     steps += 1
                 plies += steps + 1
-                outcomes[a].append(hand_outcome(p.state(), side, root_sheets, self.match_weight))
+                end = p.state()
+                outcomes[a].append(hand_outcome(end, side, root_sheets, self.match_weight))
+                if measure is not None:
+                    measures[a].append(measure(end))
             if d == cut:
                 alive = [a for a in alive if self._gain(outcomes[a], outcomes[base])[0] > 0]
         self.last_deals, self.last_plies = d, plies
-        best, best_gain = base, 0.0
-        for a in cands[1:]:
-            n = len(outcomes[a])
-            if n < 2:
-                continue
-            gain, se = self._gain(outcomes[a], outcomes[base])
-            self.last_gains[a] = (gain, se)
-            if n == d and gain > self.min_gain and gain > self.z * se and gain > best_gain:
-                best, best_gain = a, gain
-        return best
+        return Evaluation(tuple(cands), outcomes, measures, d, plies)
 
     def _exclusions(self, view: MilleView) -> tuple[Exclusion, ...]:
         """What the sampler is told the others did not hold."""
@@ -565,15 +644,8 @@ class PimcAgent:
 
     @staticmethod
     def _gain(xs: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
-        """Mean paired difference of ``xs`` over ``base`` (on the deals ``xs`` saw) and its
-        standard error."""
-        diffs = [x - b for x, b in zip(xs, base, strict=False)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        if n < 2:
-            return mean, math.inf
-        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-        return mean, math.sqrt(var / n)
+        """Mean paired difference of ``xs`` over ``base`` and its standard error (:func:`paired`)."""
+        return paired(xs, base)
 
 
 #: The clock of ``PimcAgent``'s ``cpu_limit``: CPU seconds of the calling thread (what the

@@ -1,0 +1,307 @@
+"""A whole game analysed: every decision judged, marked, summed up per player, and the
+graph of each side's chance to win (the JSON contract: docs/analysis.md).
+
+:func:`analyse` replays a record through the game's face, and for each move that was a
+real choice (more than one legal action) asks the game's evaluator
+(:mod:`rallye.analysis.evaluators`) about the acting player's view at that moment, with
+the move played among the candidates. Only ``view_for(state, seat)`` reaches the
+evaluator; the optional hindsight line (Mille Bornes only) is the one part that sees the
+whole state, and is labelled so.
+
+Marks (:func:`mark`): a move is marked when what it gives up against the preferred move
+is more than twice its standard error and reaches a threshold, on the points of the hand
+or on the chance to win the match, whichever is the graver (:data:`POINT_MARKS`,
+:data:`WIN_MARKS`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rallye.agents.mille.search import PimcAgent
+from rallye.analysis.evaluators import Evaluator, Judgement, MilleEvaluator, evaluator_for
+from rallye.core.errors import RecordError
+from rallye.core.game import Game
+from rallye.core.jsonio import shown_field
+from rallye.core.record import Lines, numbered
+from rallye.games import GAMES
+from rallye.mille.state import MilleState
+from rallye.mille.view import MilleView
+
+FORMAT = 1
+MARKS = ("inaccuracy", "mistake", "blunder")
+#: hand points given up (this side's less the best other side's) for each mark
+POINT_MARKS = (50.0, 150.0, 300.0)
+#: match-win chance given up for each mark (Mille Bornes: the win model; Knight Rider: the
+#: look-ahead's chance to catch the villain on the next turns)
+WIN_MARKS = (0.03, 0.07, 0.15)
+
+Progress = Callable[[int, int], None]
+
+
+def mark(loss_points: float | None, loss_win: float | None, sure: bool) -> str | None:
+    """The mark of a move that gives up ``loss_points`` and ``loss_win`` (either ``None``:
+    not estimated); ``sure``: the loss is more than twice its standard error."""
+    if not sure:
+        return None
+    level = -1
+    for loss, steps in ((loss_points, POINT_MARKS), (loss_win, WIN_MARKS)):
+        if loss is not None:
+            level = max(level, sum(1 for s in steps if loss >= s) - 1)
+    return MARKS[level] if level >= 0 else None
+
+
+def _r(x: float | None, digits: int = 4) -> float | None:
+    return None if x is None or not math.isfinite(x) else round(x, digits)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    move: int  # 1-based index into the record's moves
+    seat: int
+    side: int
+    hand: int
+    played: str
+    best: str
+    candidates: tuple[dict[str, Any], ...]
+    loss_points: float | None
+    loss_win: float | None
+    mark: str | None
+    win_before: tuple[float, ...]
+    hindsight: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.move,
+            "seat": self.seat,
+            "side": self.side,
+            "hand": self.hand,
+            "played": self.played,
+            "best": self.best,
+            "candidates": list(self.candidates),
+            "loss_points": _r(self.loss_points, 1),
+            "loss_win": _r(self.loss_win),
+            "mark": self.mark,
+            "win_before": [_r(w) for w in self.win_before],
+            "hindsight": self.hindsight,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    game: str
+    bot: str
+    seed: int
+    sides: tuple[tuple[int, ...], ...]
+    moves: int
+    decisions: tuple[Decision, ...]
+    graph: tuple[tuple[float, ...], ...]
+    players: tuple[dict[str, Any], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as the contract's JSON (docs/analysis.md)."""
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "bot": self.bot,
+            "seed": self.seed,
+            "sides": [list(s) for s in self.sides],
+            "moves": self.moves,
+            "decisions": [d.to_json() for d in self.decisions],
+            "graph": [[_r(w) for w in point] for point in self.graph],
+            "players": list(self.players),
+        }
+
+
+def _side_of(sides: Sequence[Sequence[int]], seat: int) -> int:
+    return next(i for i, s in enumerate(sides) if seat in s)
+
+
+def _hand(view: Any) -> int:
+    return int(view.hand_no) if isinstance(view, MilleView) else int(view.turn)
+
+
+class _Hindsight(PimcAgent):
+    """The search dealt the true hidden cards (and the true order of the draw pile): the
+    decision judged with everything known. Only the hindsight line uses it."""
+
+    true_state: MilleState | None = None
+
+    def _sample(self, view: MilleView, excl: Any, pool: Any) -> MilleState:
+        assert self.true_state is not None
+        return self.true_state
+
+
+def _hindsight(
+    game: Game[Any, Any, Any], evaluator: MilleEvaluator, state: MilleState, seat: int, played: Any
+) -> dict[str, Any]:
+    """The decision judged with every card known (every deal is the true one)."""
+    base = evaluator.agent
+    agent = _Hindsight(
+        0,
+        top_k=base.top_k,
+        extra_discards=base.extra_discards,
+        style=base.style,
+        deals=2,  # every deal is the same one
+        plies=base.plies,
+        horizon=base.horizon,
+        endgame=base.endgame,
+        match_weight=0.0,  # the points of the hand alone
+    )
+    agent.true_state = state
+    view = game.view_for(state, seat)
+    ev = agent.evaluate(view, game.legal_actions(state), (played,), prune=False)
+    best = max(ev.candidates, key=lambda a: (ev.values[a][0] if ev.values[a] else 0.0, a == ev.candidates[0]))
+    loss = (ev.values[best][0] - ev.values[played][0]) if ev.values[played] else 0.0
+    return {"label": "hindsight", "best": game.format_action(best), "loss_points": _r(max(0.0, loss), 1)}
+
+
+def analyse(
+    lines: Lines,
+    *,
+    bot: str = "expert",
+    seed: int = 0,
+    hindsight: bool = False,
+    progress: Progress | None = None,
+    source: str = "<record>",
+) -> Analysis:
+    """Analyse a game record (its JSON lines, bare or numbered): see the module.
+    ``progress(done, total)`` is called after each move; a broken record raises the
+    replay's :class:`~rallye.core.errors.RecordError`, an unknown bot a ConfigError."""
+    pairs = numbered(lines)
+    if not pairs:
+        raise RecordError(f"{source}: the record is empty (no header line)", rule="record-format")
+    number, head = pairs[0]
+    key = head.get("game")
+    if key not in GAMES:
+        raise RecordError(
+            f"{source}: line {number}: the header names no known game (field 'game' is "
+            f"{shown_field(head, 'game')}); expected {' or '.join(map(repr, GAMES))}",
+            rule="record-format",
+        )
+    game = GAMES[key]
+    evaluator = evaluator_for(game.key, bot, seed)
+    rep = game.replay(pairs, source)
+    sides = game.outcome(rep.initial).sides
+    n_sides = len(sides)
+    state = rep.initial
+    decisions: list[Decision] = []
+    graph: list[tuple[float, ...]] = []
+    total = len(rep.moves)
+    for i, (seat, action) in enumerate(rep.moves):
+        judged = judge(game, evaluator, state, seat, action, i + 1)
+        if judged is None:
+            graph.append(evaluator.wins(game.view_for(state, seat)))
+        else:
+            decision, wins = judged
+            if hindsight and isinstance(evaluator, MilleEvaluator) and isinstance(state, MilleState):
+                decision = _with_hindsight(decision, _hindsight(game, evaluator, state, seat, action))
+            decisions.append(decision)
+            graph.append(wins)
+        state = game.apply(state, action, seat)
+        if progress is not None:
+            progress(i + 1, total)
+    out = game.outcome(state)
+    if out.winners:
+        graph.append(tuple(1.0 / len(out.winners) if s in out.winners else 0.0 for s in range(n_sides)))
+    else:
+        to_act = game.current_player(state)
+        graph.append(evaluator.wins(game.view_for(state, to_act if to_act is not None else 0)))
+    # the graph's points are "after each move": the chance before move i+1 is the one after move i
+    return Analysis(
+        game=game.key,
+        bot=bot,
+        seed=seed,
+        sides=sides,
+        moves=total,
+        decisions=tuple(decisions),
+        graph=tuple(graph),
+        players=_players(decisions, sum(len(s) for s in sides)),
+    )
+
+
+def judge(
+    game: Game[Any, Any, Any], evaluator: Evaluator, state: Any, seat: int, action: Any, move: int
+) -> tuple[Decision, tuple[float, ...]] | None:
+    """Move number ``move`` (1-based), ``action`` by ``seat`` in ``state``, judged from the
+    seat's view alone (``None`` when it was no choice): the decision and each side's chance
+    to win before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's
+    side and the hand's number, both public) reaches the evaluator."""
+    view = game.view_for(state, seat)
+    legal = game.legal_from_view(view)
+    if len(legal) <= 1:
+        return None
+    judged = evaluator.evaluate(view, legal, (action,), key=move - 1)
+    side = _side_of(game.outcome(state).sides, seat)
+    return _decision(game, judged, move, seat, side, _hand(view), action), judged.wins
+
+
+def _with_hindsight(d: Decision, h: dict[str, Any]) -> Decision:
+    return Decision(
+        d.move,
+        d.seat,
+        d.side,
+        d.hand,
+        d.played,
+        d.best,
+        d.candidates,
+        d.loss_points,
+        d.loss_win,
+        d.mark,
+        d.win_before,
+        h,
+    )
+
+
+def _decision(
+    game: Game[Any, Any, Any], j: Judgement, move: int, seat: int, side: int, hand: int, played: Any
+) -> Decision:
+    loss_points, loss_win, sure = j.losses.get(played, (None, None, False))
+    cands = tuple(
+        {
+            "action": game.format_action(c.action),
+            "points": _r(c.points, 1),
+            "points_se": _r(c.points_se, 1),
+            "win": _r(c.win),
+            "win_se": _r(c.win_se),
+        }
+        for c in j.candidates
+    )
+    return Decision(
+        move=move,
+        seat=seat,
+        side=side,
+        hand=hand,
+        played=game.format_action(played),
+        best=game.format_action(j.best),
+        candidates=cands,
+        loss_points=loss_points,
+        loss_win=loss_win,
+        mark=mark(loss_points, loss_win, sure),
+        win_before=j.wins,
+        hindsight=None,
+    )
+
+
+def _players(decisions: Sequence[Decision], players: int) -> tuple[dict[str, Any], ...]:
+    out = []
+    for seat in range(players):
+        mine = [d for d in decisions if d.seat == seat]
+        judged = [d for d in mine if d.loss_win is not None or d.loss_points is not None]
+        out.append(
+            {
+                "seat": seat,
+                "decisions": len(mine),
+                "judged": len(judged),
+                "agreement": _r(sum(d.played == d.best for d in judged) / len(judged)) if judged else None,
+                "loss_points": _r(sum(d.loss_points or 0.0 for d in mine), 1)
+                if any(d.loss_points is not None for d in mine)
+                else None,
+                "loss_win": _r(sum(d.loss_win or 0.0 for d in mine)),
+                "marks": {m: sum(d.mark == m for d in mine) for m in MARKS},
+            }
+        )
+    return tuple(out)

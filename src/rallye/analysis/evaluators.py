@@ -1,0 +1,239 @@
+"""The evaluators: one decision, from the acting player's view, judged by a search bot.
+
+An evaluator answers for one live decision in one call, ``evaluate(view, legal,
+include=(), key=0) -> Judgement``: the candidates the analysis bot compared, best first,
+each with its value, and each side's estimated chance to win from there. It sees the
+view and the legal actions, nothing else (the no-leak tests check that a different state
+behind the same view changes nothing). ``key`` seeds the decision's sampling, so an
+analysis is the same whatever order its decisions are judged in. :func:`evaluator_for`
+builds the one of a game from a bot spec.
+
+* Mille Bornes (:class:`MilleEvaluator`): the search of the ``hard`` or ``expert`` level
+  (:class:`~rallye.agents.mille.search.PimcAgent`), every candidate (and the move played)
+  played out on every sampled deal; a candidate's ``points`` is its mean paired gain in
+  hand points (this side's less the best other side's) over the preferred move, its
+  ``win`` the mean of the match-win model (:mod:`rallye.analysis.winmodel`) over the
+  rollouts' ends. Expert's tracker (which follows a hand through the seat's earlier
+  views) is off: a decision is judged from the view at that moment.
+* Knight Rider (:class:`KnightRiderEvaluator`): the exact-dice look-ahead of the levels
+  (:class:`~rallye.agents.knightrider.search.LookaheadAgent`); a candidate's ``win`` is
+  its look-ahead value (the chance to catch the villain on the next turns, discounted for
+  the rivals, plus the heuristic's small closeness term; within [0, 1], a move that
+  catches the villain now counts 1), ``points`` none; decisions the look-ahead does not
+  search (building the town, most cards) get the bot's choice and no values; the sides' chances are the search's shares
+  (:func:`~rallye.agents.knightrider.search.shares`) on the position the view shows.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rallye.agents.knightrider.levels import EXPERT_TOP_K, HARD_TOP_K
+from rallye.agents.knightrider.search import LookaheadAgent, shares
+from rallye.agents.mille.heuristic import FITTED
+from rallye.agents.mille.levels import EXPERT_HORIZON
+from rallye.agents.mille.search import Evaluation, PimcAgent, hand_outcome, paired
+from rallye.analysis.winmodel import win_chances
+from rallye.core.errors import ConfigError
+from rallye.core.rng import derive_seed
+from rallye.knightrider.sampling import state_from_view
+from rallye.mille.state import EXTEND_PHASE, MilleState
+from rallye.mille.view import MilleView
+
+#: the analysis bots (a spec is ``NAME`` or ``NAME*K``: K times the budget)
+BOTS = ("hard", "expert")
+#: the analysis's budget of engine steps a decision, in the level's
+PLY_ROOM = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One move the analysis bot compared: its value in hand points relative to the
+    preferred move (``None`` where the game keeps no such score) and the acting side's
+    chance to win after it (``None`` where not valued), each with its standard error."""
+
+    action: Any
+    points: float | None
+    points_se: float | None
+    win: float | None
+    win_se: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The analysis bot's verdict on one decision: ``best`` (the move it prefers), the
+    ``candidates`` best first, and each side's chance to win before the move (``wins``)."""
+
+    best: Any
+    candidates: tuple[Candidate, ...]
+    wins: tuple[float, ...]
+    #: how far the played move is from the best: points given up, win chance given up, and
+    #: whether each is more than twice its standard error (None: not estimated)
+    losses: dict[Any, tuple[float | None, float | None, bool]]
+
+    def candidate(self, action: Any) -> Candidate | None:
+        return next((c for c in self.candidates if c.action == action), None)
+
+
+class Evaluator(Protocol):  # pragma: no cover - a protocol
+    game: str
+    spec: str
+
+    def evaluate(self, view: Any, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0) -> Judgement: ...
+
+    def wins(self, view: Any) -> tuple[float, ...]:
+        """Each side's chance to win from the position the view shows (no search)."""
+
+
+def parse_spec(spec: str) -> tuple[str, int]:
+    """``"expert"`` or ``"expert*2"`` -> (level, budget factor), or a ConfigError."""
+    name, _, times = spec.partition("*")
+    if name not in BOTS:
+        raise ConfigError(
+            f"unknown analysis bot {spec!r}; use one of {', '.join(BOTS)} (or NAME*K: K times its budget)"
+        )
+    if not times:
+        return name, 1
+    if not times.isdigit() or not 1 <= int(times) <= 64:
+        raise ConfigError(f"the budget factor of {spec!r} must be a whole number from 1 to 64")
+    return name, int(times)
+
+
+def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, math.inf
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+class MilleEvaluator:
+    """Mille Bornes decisions judged by the search of a level (see the module)."""
+
+    game = "mille"
+
+    def __init__(self, spec: str = "expert", seed: int = 0) -> None:
+        level, times = parse_spec(spec)
+        self.spec, self.seed = spec, seed
+        budget: dict[str, Any] = (
+            {"deals": 160, "plies": 8400, "horizon": EXPERT_HORIZON, "endgame": 20, "z": 1.0, "min_gain": 0.0}
+            if level == "expert"
+            else {"deals": 24, "plies": 1200, "horizon": 12, "distilled": True}
+        )
+        budget["deals"] *= times
+        # every candidate is played on every deal (the level's search drops the trailing ones
+        # after a third of them): room for its whole count of deals
+        budget["plies"] *= times * PLY_ROOM
+        self.agent = PimcAgent(seed, top_k=4, extra_discards=3, style=FITTED, name=spec, **budget)
+
+    def wins(self, view: MilleView) -> tuple[float, ...]:
+        return tuple(win_chances(view))
+
+    def evaluate(self, view: MilleView, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0) -> Judgement:
+        agent = self.agent
+        agent.rng = random.Random(derive_seed(self.seed, "mille-analysis", key))
+        side = view.side
+        root_sheets = len(view.sheets)
+
+        def measure(end: MilleState) -> list[float]:
+            return [hand_outcome(end, side, root_sheets, 0.0), *win_chances(end)]
+
+        ev = agent.evaluate(view, legal, include, prune=False, measure=measure)
+        if ev.deals == 0:  # one candidate: nothing to compare
+            only = ev.candidates[0]
+            wins = self.wins(view)
+            return Judgement(only, (Candidate(only, 0.0, 0.0, wins[side], None),), wins, {only: (0.0, 0.0, False)})
+        # the bot's own verdict on these deals: the alternatives its search would have
+        # dropped after a third of them are not taken (values are still given for all)
+        max_deals = agent.deals * (2 if view.phase == EXTEND_PHASE else 1)
+        best = agent.verdict(ev.pruned(max(2, max_deals // 3)))
+        return self._judge(ev, best, side)
+
+    @staticmethod
+    def _judge(ev: Evaluation, best: Any, side: int) -> Judgement:
+        margin = {a: [m[0] for m in ev.measures[a]] for a in ev.candidates}
+        win = {a: [m[1 + side] for m in ev.measures[a]] for a in ev.candidates}
+        cands = []
+        losses: dict[Any, tuple[float | None, float | None, bool]] = {}
+        for a in ev.candidates:
+            pts, pts_se = paired(margin[a], margin[best]) if a != best else (0.0, 0.0)
+            w, w_se = _mean_se(win[a])
+            cands.append(Candidate(a, pts, _finite(pts_se), w, _finite(w_se)))
+            dw, dw_se = paired(win[best], win[a]) if a != best else (0.0, 0.0)
+            sure = a != best and (-pts > 2 * pts_se or dw > 2 * dw_se)
+            losses[a] = (max(0.0, -pts), max(0.0, dw), sure)
+        cands.sort(key=lambda c: (c.action != best, -(c.win or 0.0), -(c.points or 0.0)))
+        n_sides = len(ev.measures[best][0]) - 1
+        wins = tuple(sum(m[1 + s] for m in ev.measures[best]) / len(ev.measures[best]) for s in range(n_sides))
+        return Judgement(best, tuple(cands), wins, losses)
+
+
+class KnightRiderEvaluator:
+    """Knight Rider decisions judged by the look-ahead of a level (see the module)."""
+
+    game = "knightrider"
+
+    def __init__(self, spec: str = "expert", seed: int = 0) -> None:
+        level, times = parse_spec(spec)
+        self.spec, self.seed = spec, seed
+        top_k = (EXPERT_TOP_K if level == "expert" else HARD_TOP_K) * times
+        self.agent = LookaheadAgent(
+            seed, rounds=2, correlated=level == "expert", top_k=top_k, threat_detours=level == "expert", name=spec
+        )
+
+    def wins(self, view: Any) -> tuple[float, ...]:
+        per_player = shares(state_from_view(view)) if view.villain is not None else None
+        n = view.players
+        if per_player is None:  # the town is still being built: nobody is ahead
+            return tuple(1.0 / n for _ in range(n))
+        return tuple(per_player)
+
+    def evaluate(self, view: Any, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0) -> Judgement:
+        best, values = self.agent.evaluate(view, legal, include)
+        wins = self.wins(view)
+        # a chance: a move that wins now (the look-ahead's LOOKAHEAD_WIN) counts 1, and the
+        # heuristic's small closeness term is kept within [0, 1]
+        valued = {a: (None if v is None else min(1.0, max(0.0, v))) for a, v in values}
+        top = valued.get(best)
+        cands = []
+        losses: dict[Any, tuple[float | None, float | None, bool]] = {}
+        for a in dict.fromkeys([best, *(a for a, _ in values), *(a for a in include if a in legal)]):
+            v = valued.get(a)
+            cands.append(Candidate(a, None, None, v, 0.0 if v is not None else None))
+            loss = max(0.0, top - v) if top is not None and v is not None else None
+            losses[a] = (None, 0.0 if a == best else loss, a != best and loss is not None and loss > 0)
+        cands.sort(key=lambda c: (c.action != best, -(c.win if c.win is not None else -math.inf)))
+        return Judgement(best, tuple(cands), wins, losses)
+
+
+class Analyst:
+    """The analysis bot as a player: it plays the move the evaluator prefers (for the
+    strength check, ``research/ladder.py``'s ``analysis:SPEC``, and a coach's hint)."""
+
+    def __init__(self, game: str, spec: str = "expert", seed: int = 0) -> None:
+        self.evaluator = evaluator_for(game, spec, seed)
+        self.name = f"analysis:{spec}"
+        self.decisions = 0
+
+    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+        self.decisions += 1
+        if len(legal) == 1:
+            return legal[0]
+        return self.evaluator.evaluate(view, legal, key=self.decisions).best
+
+
+def evaluator_for(game: str, spec: str = "expert", seed: int = 0) -> MilleEvaluator | KnightRiderEvaluator:
+    """The evaluator of ``game`` ("mille" or "knightrider") with the analysis bot ``spec``."""
+    if game == "mille":
+        return MilleEvaluator(spec, seed)
+    if game == "knightrider":
+        return KnightRiderEvaluator(spec, seed)
+    raise ConfigError(f"no analysis for the game {game!r}")

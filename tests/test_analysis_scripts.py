@@ -1,0 +1,55 @@
+"""The analysis's scripts on tiny budgets: ``benchmarks/analysis_speed.py`` times a whole
+match's analysis, ``research/mille_win_model.py`` fits and measures the win model, and
+``research/ladder.py`` plays the analysis bot (``analysis:SPEC``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmark_modules import load
+from rallye.analysis import Analyst
+from rallye.analysis.winmodel import FEATURES, win_chances
+from rallye.games import game_for
+
+
+def test_the_speed_benchmark_times_a_whole_match(capsys: pytest.CaptureFixture[str]) -> None:
+    speed = load("analysis_speed")
+    lines = speed.match_record(3, ("medium", "easy"), edition="meilen")
+    spent, moves, decisions, worst = speed.time_analysis(lines, "hard", 0)
+    assert moves == len(game_for("mille").replay(lines).moves) > 10
+    assert 0 < decisions <= moves and 0 <= worst <= spent
+
+
+def test_the_win_model_script_fits_and_measures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = load("mille_win_model")
+    out = tmp_path / "w.json"
+    assert model.main(["--matches", "6", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["features"] == list(FEATURES) and len(data["weights"]) == len(FEATURES)
+    held = data["held_out"]
+    assert sum(b["positions"] for b in held["bins"]) == held["positions"] > 0
+    assert 0.0 <= held["brier"] <= 1.0
+    assert "Brier" in capsys.readouterr().out
+    # the model reads a view: a fresh match is even, a lead is worth more than nothing
+    game = game_for("mille")
+    state = game.new(game.settings({"edition": "wm2006", "players": 2}), 1)
+    assert win_chances(game.view_for(state, 0)) == pytest.approx([0.5, 0.5])
+    assert abs(sum(win_chances(state, data["weights"])) - 1.0) < 1e-12
+
+
+def test_the_ladder_plays_the_analysis_bot() -> None:
+    ladder = load("ladder")
+    assert ladder.split_pair("analysis:expert*2:expert") == ("analysis:expert*2", "expert")
+    bot = ladder.build("analysis:hard", 4)
+    assert isinstance(bot, Analyst) and bot.name == "analysis:hard"
+
+
+def test_the_knightrider_calibration_script_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    calibration = load("kr_win_calibration")
+    chances, winner = calibration.play(2, ("medium", "medium"))
+    assert chances and all(0.0 <= p <= 1.0 for p in chances) and winner in (0, 1, None)
+    assert calibration.main(["--games", "2"]) == 0
+    assert "Brier" in capsys.readouterr().out
