@@ -29,7 +29,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from rallye.mille.cards import BATTLE_HAZARDS
+from rallye.agents.mille.leaf import tableau_estimate
 from rallye.mille.state import OVER_PHASE, MilleState
 from rallye.mille.view import MilleView
 
@@ -60,17 +60,7 @@ def projected(pos: Position, side: int) -> float:
     total = float(pos.totals[side])
     if pos.phase == OVER_PHASE:
         return total
-    tab = pos.tableaus[side]
-    sc = pos.edition.scoring
-    est = float(tab.km + sc.safety * len(tab.safeties) + sc.coup_fourre_bonus * len(tab.coups))
-    est += 0.6 * (sc.trip + sc.safe_trip * (tab.d200 == 0) * 0.5) * (tab.km / pos.target) ** 2
-    if tab.rolling:
-        est += 60.0
-    elif tab.battle_top in BATTLE_HAZARDS:
-        est -= 60.0
-    if tab.limited:
-        est -= 25.0
-    return total + est
+    return total + tableau_estimate(pos.tableaus[side], pos.edition.scoring, pos.target)
 
 
 def features(pos: Position, side: int, proj: Sequence[float] | None = None) -> list[float]:

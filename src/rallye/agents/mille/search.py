@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from rallye.agents.base import register
 from rallye.agents.mille.distilled import pick, shipped_weights, top_moves
 from rallye.agents.mille.heuristic import CLASSIC, Reading, Style, best_action, best_scored, rank_actions
-from rallye.agents.mille.leaf import banked
+from rallye.agents.mille.leaf import tableau_estimate
 from rallye.agents.mille.sampler import (
     Exclusion,
     discard_inferences,
@@ -143,16 +143,8 @@ def fast_policy(state: MilleState, legal: Sequence[Action], rng: random.Random) 
 # -- evaluation ------------------------------------------------------------------------
 def _estimate(state: MilleState, side: int) -> float:
     """Expected points of ``side`` in the running hand, roughly."""
-    tab = state.tableaus[side]
     sc = state.edition.scoring
-    est = banked(state, side)
-    est += 0.6 * (sc.trip + sc.safe_trip * (tab.d200 == 0) * 0.5) * (tab.km / state.target) ** 2
-    if tab.rolling:
-        est += 60.0
-    elif tab.battle_top in BATTLE_HAZARDS:
-        est -= 60.0
-    if tab.limited:
-        est -= 25.0
+    est = tableau_estimate(state.tableaus[side], sc, state.target)
     held = sum(1 for p in state.sides[side] for c in state.hands[p] if c in SAFETIES)
     est += (sc.safety + 0.3 * sc.coup_fourre_bonus) * held * 0.7
     return est
