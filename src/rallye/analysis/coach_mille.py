@@ -250,7 +250,7 @@ def discard_least(f: Facts) -> Reason | None:
 def keeps_remedy(f: Facts) -> Reason | None:
     """The next best throws away a remedy whose hazard is still unseen: the best keeps it."""
     n = f.next
-    if n is None or n.verb != "discard" or n.card not in REMEDIES or f.best.card == n.card:
+    if n is None or n.verb != "discard" or n.card not in REMEDIES or f.best.card == n.card or f.hand[n.card] > 1:
         return None
     hazard = REMEDY_FOR[n.card]
     if f.unseen[hazard] == 0:
