@@ -136,7 +136,7 @@ def keep_safety(f: Facts) -> Reason | None:
     held = [s for s in SAFETIES if f.hand[s] and not (b.verb == "play" and b.card == s)]
     best_count, best_hazard, best_safety = 0, None, None
     for s in held:
-        for h in sorted(SAFETY_AGAINST[s]):
+        for h in sorted(SAFETY_AGAINST[s], key=lambda h: (h == SPEED_LIMIT, h)):  # a stop before a limit
             if f.unseen[h] > best_count:
                 best_count, best_hazard, best_safety = f.unseen[h], h, s
     if best_hazard is None or f.view.draw_count <= FEW_TO_DRAW:
