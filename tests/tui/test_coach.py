@@ -107,3 +107,11 @@ def test_the_margin_in_words() -> None:
     lines = hint_lines(_hint(), "en", lambda card: {"D100": "100 km"}[card], 3)
     assert lines[0] == "Hint: 3. play D100"
     assert lines[-1] == "  · 100 km: 400 km left to the end of the trip"
+
+
+def test_at_an_online_table_the_terminal_points_to_the_browser() -> None:
+    session = MilleSession.new("wm2006", 2, 4, 0, ["random"])
+    session.kept_by_server = True  # as an online table's game looks to the loop
+    c = recording_console(140)
+    assert mille_run(session, feed(["hint"]), c, lang="en") == 0
+    assert translator("en", "common")("hint.online") in c.export_text()

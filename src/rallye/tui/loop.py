@@ -547,7 +547,7 @@ class GameLoop(SavingLoop[A, V]):
     def show_hint(self) -> None:
         """The coach's hint for the person to act, from their view (shown, not played)."""
         if not self.coach_on:
-            self.say(self.tc("hint.off"), "yellow")
+            self.say(self.tc("hint.online" if self.s.kept_by_server else "hint.off"), "yellow")
             return
         from rallye.analysis.coach import Coach
         from rallye.tui.coach import hint_lines
