@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.knightrider.kr_helpers import E, W
+from tests.knightrider.kr_helpers import E, W, move_to
 from tests.knightrider.kr_helpers import chase as kr_chase
 from tests.mille.conftest import driving, scenario, tab
 
@@ -122,6 +122,22 @@ def test_attack_when_the_remedy_is_mostly_gone() -> None:
     )
     f = facts("attack 2 OUT_OF_GAS", hands={0: ["OUT_OF_GAS"]}, tableaus={1: driving(100)}, discard=gone[:2])
     assert coach_mille.attack_remedies_scarce(f) is None
+
+
+def test_attack_when_every_remedy_is_seen() -> None:
+    gone = ["GASOLINE"] * 6  # all of wm2006's Gasoline cards are on the discard pile
+    f = facts("attack 2 OUT_OF_GAS", hands={0: ["OUT_OF_GAS"]}, tableaus={1: driving(100)}, discard=gone)
+    assert said(coach_mille.attack_remedies_scarce(f)) == (
+        "coach.mille.attack_only_safety",
+        {"remedy": "GASOLINE", "total": 6, "safety": "EXTRA_TANK"},
+    )
+    # the Extra Tank is on one's own side: nothing can repair it
+    mine = tab(battle=["ROLL"], safeties=["EXTRA_TANK"])
+    f = facts("attack 2 OUT_OF_GAS", hands={0: ["OUT_OF_GAS"]}, tableaus={0: mine, 1: driving(100)}, discard=gone)
+    assert said(coach_mille.attack_remedies_scarce(f)) == (
+        "coach.mille.attack_no_remedy",
+        {"remedy": "GASOLINE", "total": 6},
+    )
 
 
 def test_an_attack_says_what_the_side_then_needs() -> None:
@@ -298,6 +314,21 @@ def test_a_roadblock_cuts_the_nearest_rival_off() -> None:
     reason = coach_kr.block(kr_facts(s, PlayDetour("ROADBLOCK", 5, 0, 0)))
     assert said(reason) == ("coach.kr.block_cut", {"detour": "ROADBLOCK", "player": 2, "before": 6})
     assert reason is not None and "Detour: roadblock" in reason.text("en")
+
+
+def test_ending_the_turn_before_or_after_the_move() -> None:
+    s = chase(ROAD, [((7, 1), E), ((6, 1), W)], roll=2, villain=(6, 0))
+    assert said(coach_kr.end_turn(kr_facts(s, End()))) == ("coach.kr.end", {})
+    moved = move_to(s, 9, 1, E)
+    assert moved.moved and said(coach_kr.end_turn(kr_facts(moved, End()))) == ("coach.kr.end_keep_cards", {})
+
+
+def test_a_detour_with_no_rival_on_the_road_cuts_their_odds() -> None:
+    s = chase(ROAD, [((7, 1), E), None], roll=2, villain=(6, 0))
+    assert said(coach_kr.block(kr_facts(s, PlayDetour("RIGHT", 5, 0, 0)))) == (
+        "coach.kr.block_odds",
+        {"detour": "RIGHT"},
+    )
 
 
 def test_the_shell_against_a_rival_near_ones_car() -> None:

@@ -115,7 +115,7 @@ def block(f: Facts) -> Reason | None:
         return None
     near = f.nearest_rival()
     if near is None:
-        return None
+        return Reason("coach.kr.block_odds", {"detour": b.kind})
     player, before = near
     state = r.base
     sq = g.sq_index(b.x, b.y)
@@ -169,7 +169,10 @@ def distance_now(f: Facts) -> Reason | None:
 
 
 def end_turn(f: Facts) -> Reason | None:
-    return Reason("coach.kr.end") if isinstance(f.best, End) else None
+    """The end of the turn: standing still, or (after the move) keeping the cards."""
+    if not isinstance(f.best, End):
+        return None
+    return Reason("coach.kr.end_keep_cards" if f.view.moved else "coach.kr.end")
 
 
 #: the reasons, most telling first

@@ -184,6 +184,11 @@ def attack_remedies_scarce(f: Facts) -> Reason | None:
         return None
     remedy = REMEDY_OF[f.best.card]
     total, unseen = f.deck[remedy], f.unseen[remedy]
+    if total and unseen == 0:  # every one is on the table, discarded or in this hand
+        safety = SAFETY_FOR[f.best.card]
+        if f.unseen[safety]:  # the safety may still come (a coup fourré, or laid later)
+            return Reason("coach.mille.attack_only_safety", {"remedy": remedy, "total": total, "safety": safety})
+        return Reason("coach.mille.attack_no_remedy", {"remedy": remedy, "total": total})
     if total and unseen * 2 <= total:
         return Reason("coach.mille.attack_remedies_scarce", {"remedy": remedy, "count": unseen, "total": total})
     return None
