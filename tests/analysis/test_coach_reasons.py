@@ -82,6 +82,18 @@ def test_a_safety_laid_when_few_cards_are_left_to_draw() -> None:
     assert coach_mille.safety_late(f) is None
 
 
+def test_a_safety_laid_for_its_own_sake_and_the_turn_it_gives() -> None:
+    f = facts("play RIGHT_OF_WAY", hands={0: ["RIGHT_OF_WAY"]}, tableaus={0: driving(100)})
+    assert said(coach_mille.safety_now(f)) == ("coach.mille.safety_now", {"safety": "RIGHT_OF_WAY", "hazard": "STOP"})
+    # fxschmid: a safety laid gives another turn
+    f = facts("play EXTRA_TANK", edition="fxschmid", hands={0: ["EXTRA_TANK"]}, tableaus={0: driving(100)})
+    assert said(coach_mille.safety_now(f)) == (
+        "coach.mille.safety_turn",
+        {"safety": "EXTRA_TANK", "hazard": "OUT_OF_GAS"},
+    )
+    assert coach_mille.safety_now(facts("play D100", hands={0: ["D100"]}, tableaus={0: driving(100)})) is None
+
+
 def test_keep_your_right_of_way_while_stop_cards_are_unseen() -> None:
     # meilen deals five Stop cards; none seen: all five may still come
     f = facts("play D100", edition="meilen", hands={0: ["D100", "RIGHT_OF_WAY"]}, tableaus={0: driving(100)})

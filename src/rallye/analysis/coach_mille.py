@@ -130,6 +130,16 @@ def safety_late(f: Facts) -> Reason | None:
     return None
 
 
+def safety_now(f: Facts) -> Reason | None:
+    """A safety laid for its own sake: what it guards against (and the turn it gives)."""
+    b = f.best
+    if b.verb != "play" or b.card not in SAFETIES:
+        return None
+    hazard = sorted(SAFETY_AGAINST[b.card], key=lambda h: (h == SPEED_LIMIT, h))[0]
+    key = "coach.mille.safety_turn" if f.view.edition.extra_turn_after_safety else "coach.mille.safety_now"
+    return Reason(key, {"safety": b.card, "hazard": hazard})
+
+
 def keep_safety(f: Facts) -> Reason | None:
     """A safety held back for a coup fourré: the hazards it answers still unseen."""
     b = f.best
@@ -294,7 +304,7 @@ RULES: tuple[Rule, ...] = (
     keep_safety,
 )
 #: said only when none of :data:`RULES` has anything to say
-FALLBACKS: tuple[Rule, ...] = (attack_stops, distance_left, discard_least)
+FALLBACKS: tuple[Rule, ...] = (safety_now, attack_stops, distance_left, discard_least)
 
 
 def win_chance(judgement: Judgement, m: Margin) -> Reason | None:
