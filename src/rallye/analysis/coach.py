@@ -151,7 +151,8 @@ class Coach:
             raise ValueError("no legal action: there is nothing to hint")
         if len(legal) == 1:
             only = legal[0]
-            return Hint(only, str(only), None, None, None, (Reason(f"coach.{self._short}.only_move"),))
+            key = "coach.mille.only_move" if self.game == "mille" else "coach.kr.only_move"
+            return Hint(only, str(only), None, None, None, (Reason(key),))
         judgement = self.evaluator.evaluate(view, legal)
         m = margin(self.game, judgement)
         best = judgement.best
@@ -167,10 +168,6 @@ class Coach:
             m.equal,
             win,
         )
-
-    @property
-    def _short(self) -> str:
-        return "mille" if self.game == "mille" else "kr"
 
     def _reasons(self, view: Any, legal: Sequence[Any], judgement: Judgement, m: Margin) -> tuple[Reason, ...]:
         if self.game == "mille":
