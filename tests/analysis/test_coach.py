@@ -70,6 +70,10 @@ def test_no_legal_move_and_an_unknown_game_are_refused_clearly() -> None:
         Coach("mille", "hard").hint(game.view_for(state, seat), [])
     with pytest.raises(Exception, match="no coach for the game 'chess'"):
         Coach("chess")
+    with pytest.raises(Exception, match="unknown analysis bot 'genius'"):
+        Coach("mille", "genius")
+    with pytest.raises(ValueError, match="the knightrider coach reads a View, not a MilleView"):
+        Coach("knightrider").hint(game.view_for(state, seat), game.legal_actions(state))
 
 
 def test_reason_keys_are_in_the_game_domain_and_card_names_are_the_boxs() -> None:
