@@ -337,10 +337,12 @@ def test_ending_the_turn_before_or_after_the_move() -> None:
 
 def test_a_detour_with_no_rival_on_the_road_cuts_their_odds() -> None:
     s = chase(ROAD, [((7, 1), E), None], roll=2, villain=(6, 0))
-    assert said(coach_kr.block(kr_facts(s, PlayDetour("RIGHT", 5, 0, 0)))) == (
-        "coach.kr.block_odds",
-        {"detour": "RIGHT"},
-    )
+    detour = PlayDetour("RIGHT", 5, 0, 0)
+    assert said(coach_kr.block(kr_facts(s, detour))) == ("coach.kr.block_odds", {"detour": "RIGHT"})
+    # the detours are weighed by the rivals' odds, not by rule of thumb: that is not said
+    j = Judgement(detour, (Candidate(detour, None, None, None, None),), (0.5, 0.5), {})
+    reasons = coach_kr.reasons(view_for(s, 0), (), j, Margin(None, None, None, False))
+    assert [r.key for r in reasons] == ["coach.kr.block_odds"]
 
 
 def test_the_shell_against_a_rival_near_ones_car() -> None:
