@@ -224,6 +224,21 @@ def test_keep_the_remedy_the_next_best_would_throw_away() -> None:
     )
 
 
+def test_the_next_best_attack_risks_a_coup_fourre() -> None:
+    f = facts("play D100", "attack 2 STOP", hands={0: ["D100", "STOP"]}, tableaus={0: driving(100), 1: driving(100)})
+    assert said(coach_mille.coup_fourre_risk(f)) == (
+        "coach.mille.coup_fourre_risk",
+        {"hazard": "STOP", "safety": "RIGHT_OF_WAY"},
+    )
+    # the Right of Way seen (on one's own side): no coup fourré to fear
+    mine = tab(battle=["ROLL"], distance=["D100"], safeties=["RIGHT_OF_WAY"])
+    f = facts("play D100", "attack 2 STOP", hands={0: ["D100", "STOP"]}, tableaus={0: mine, 1: driving(100)})
+    assert coach_mille.coup_fourre_risk(f) is None
+    # the best attacks too, with the same risk: nothing to tell apart
+    f = facts("attack 2 ACCIDENT", "attack 2 STOP", hands={0: ["ACCIDENT", "STOP"]}, tableaus={1: driving(100)})
+    assert coach_mille.coup_fourre_risk(f) is None
+
+
 def test_extend_or_decline_the_trip() -> None:
     at_700 = {"tableaus": {0: driving(700), 1: driving(300)}, "phase": EXTEND_PHASE}
     f = facts("extend", hands={0: ["D100", "D200", "ROLL"]}, **at_700)

@@ -276,6 +276,23 @@ def keeps_remedy(f: Facts) -> Reason | None:
     )
 
 
+def coup_fourre_risk(f: Facts) -> Reason | None:
+    """The next best attacks with a hazard whose safety is still unseen (the attacked side
+    may hold it: a coup fourré), and the best does not take that risk."""
+    n = f.next
+    if n is None or n.verb != "attack" or n.card is None or n.side is None:
+        return None
+    safety = SAFETY_FOR[n.card]
+    if not f.unseen[safety] or (
+        f.best.verb == "attack" and f.best.card is not None and f.unseen[SAFETY_FOR[f.best.card]]
+    ):
+        return None
+    side = f.view.sides[n.side]
+    if not any(f.view.hand_sizes[p] for p in side):
+        return None
+    return Reason("coach.mille.coup_fourre_risk", {"hazard": n.card, "safety": safety})
+
+
 # -- the trip's extension ----------------------------------------------------------------------
 def extension(f: Facts) -> Reason | None:
     v = f.view
@@ -301,6 +318,7 @@ RULES: tuple[Rule, ...] = (
     discard_spare,
     safety_late,
     keeps_remedy,
+    coup_fourre_risk,
     keep_safety,
 )
 #: said only when none of :data:`RULES` has anything to say
