@@ -211,6 +211,16 @@ def test_discard_a_second_copy_or_a_remedy_whose_hazards_are_all_seen() -> None:
     assert coach_mille.discard_spare(f) is None
 
 
+def test_discard_a_distance_the_other_cards_in_hand_make_up_for() -> None:
+    f = facts("discard D50", hands={0: ["D50", "D100", "D100", "D25"]}, tableaus={0: driving(500)})
+    assert said(coach_mille.discard_distance_covered(f)) == (
+        "coach.mille.discard_distance_covered",
+        {"card": "D50", "km": 225, "left": 200},
+    )
+    f = facts("discard D50", hands={0: ["D50", "D100", "D25"]}, tableaus={0: driving(500)})
+    assert coach_mille.discard_distance_covered(f) is None
+
+
 def test_keep_the_remedy_the_next_best_would_throw_away() -> None:
     f = facts("discard D25", "discard REPAIRS", hands={0: ["D25", "REPAIRS"]})
     assert said(coach_mille.keeps_remedy(f)) == (

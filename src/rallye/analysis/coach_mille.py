@@ -256,6 +256,19 @@ def discard_spare(f: Facts) -> Reason | None:
     return None
 
 
+def discard_distance_covered(f: Facts) -> Reason | None:
+    """A distance discarded while the other distance cards in hand cover the trip's rest."""
+    card = _discarded(f)
+    if card is None or card not in DISTANCE_KM:
+        return None
+    rest = list(f.view.hand)
+    rest.remove(card)
+    held = sum(DISTANCE_KM.get(c, 0) for c in rest)
+    if held < f.left or f.left <= 0:
+        return None
+    return Reason("coach.mille.discard_distance_covered", {"card": card, "km": held, "left": f.left})
+
+
 def discard_least(f: Facts) -> Reason | None:
     card = _discarded(f)
     return Reason("coach.mille.discard_least", {"card": card}) if card is not None else None
@@ -316,6 +329,7 @@ RULES: tuple[Rule, ...] = (
     attack_remedies_scarce,
     discard_dead,
     discard_spare,
+    discard_distance_covered,
     safety_late,
     keeps_remedy,
     coup_fourre_risk,
