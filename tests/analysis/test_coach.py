@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.agents.mille.helpers import hidden_twins
 
 import rallye.analysis.coach as coach_module
 from rallye.analysis.coach import Coach, Hint, Reason, domain_of, margin
@@ -149,3 +150,17 @@ def test_a_hint_comes_from_the_view_alone(key: str, which: int, hidden: int) -> 
     a = coach.hint(view, game.legal_actions(state))
     b = coach.hint(game.view_for(other, seat), game.legal_actions(other))
     assert a.to_json() == b.to_json()
+
+
+def test_a_hint_comes_from_the_view_alone_along_a_three_player_wm2006_game() -> None:
+    """Pairs of states along a 3-player wm2006 game with the same view for the player to
+    act but other hands and draw pile (the bots' tests' twins): the same hint."""
+    game = game_for("mille")
+    coach = Coach("mille", "hard", 2)
+    pairs = hidden_twins()
+    for a, b in pairs[::2]:
+        seat = game.current_player(a)
+        assert seat is not None
+        one = coach.hint(game.view_for(a, seat), game.legal_actions(a))
+        two = coach.hint(game.view_for(b, seat), game.legal_actions(b))
+        assert one.to_json() == two.to_json()
