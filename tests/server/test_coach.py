@@ -102,6 +102,11 @@ def test_a_person_alone_with_bots_gets_the_hint_and_nothing_is_played(coached: T
     anna.send(type="ping", id="p")
     anna.until("pong")
     assert _server(coached).tables[made["code"]].move_no == st["move_no"]
+    # one coach a game for the process: another table's hint is made by the same one
+    other = create(coached, game="mille", players=3, seats=[PERSON, BOT, BOT], sit=0, name="Bea")
+    bea = Player(coached, other["code"], other["token"])
+    bea_state = _to_a_choice(bea)
+    _check_hint(_hint(bea), bea_state, "mille")
     assert _server(coached).coaching.coaches.built == 1
 
 

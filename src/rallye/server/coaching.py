@@ -9,8 +9,9 @@ dropped (the new ``state`` makes it moot). The answer goes to the connection tha
 nobody else.
 
 One :class:`Coach` a game for the whole process, built when first asked and reused: it holds
-the analysis bot (its search, its tables), and it answers one hint at a time (a second hint
-of the same game waits for the thread of the first; hints of the other game do not).
+the analysis bot (its search, its tables), and it answers one hint at a time. A second hint
+of the same game waits for the first on the event loop, not in a pool thread, so the bots'
+threads stay free for the bots; a hint whose table moved on while it waited is not searched.
 """
 
 from __future__ import annotations
@@ -71,8 +72,11 @@ class Coaching:
     def __init__(self, spec: str, buckets: Buckets | None) -> None:
         self.coaches = Coaches(spec)
         self.buckets = buckets  # hint requests by "code:seat" (None: no limit)
-        # (table code, seat) -> (move number, the answer being made or made)
-        self.answers: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, Any]]]] = {}
+        # (table code, seat) -> (move number, the answer being made or made; None: moot)
+        self.answers: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, Any] | None]]] = {}
+        # one search of a game at a time, waited for here rather than in a pool thread (the
+        # bots' threads stay free for the bots)
+        self.searching: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
     def forget(self) -> None:
@@ -89,22 +93,29 @@ class Coaching:
             raise TableError("rate-limited", "too many hints asked: wait a little", status=429)
         key = (table.code, seat)
         kept = self.answers.get(key)
-        if kept is None or kept[0] != n or (kept[1].done() and kept[1].exception() is not None):
+        if kept is None or kept[0] != n or _failed(kept[1]):
             if len(self.answers) >= 10_000:
                 self.answers.clear()  # a bounded memory
-            loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(server.bot_pool, self.coaches.hint, table.game, view, legal)
-            kept = self.answers[key] = (n, future)
+            kept = self.answers[key] = (n, asyncio.ensure_future(self._search(server, table, n, view, legal)))
         try:
             made = await asyncio.shield(kept[1])
-        except TableError:
-            raise
         except Exception:
             log.exception("table %s: the coach failed for seat %d", table.code, seat + 1)
             raise TableError("unavailable", "the coach could not answer; ask again", status=503) from None
-        if table.move_no != n or server.tables.get(table.code) is not table:
+        if made is None or table.move_no != n or server.tables.get(table.code) is not table:
             return None  # the table moved on: this hint answers a decision that is gone
         return {"type": "hint", "move_no": n, **made}
+
+    async def _search(
+        self, server: Server, table: AnyTable, n: int, view: Any, legal: Sequence[Any]
+    ) -> dict[str, Any] | None:
+        """The coach's answer, searched in the bots' pool when this game's coach is free
+        (``None``, unsearched, when the table moved on meanwhile)."""
+        async with self.searching.setdefault(table.game.key, asyncio.Lock()):
+            if table.move_no != n:
+                return None
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(server.bot_pool, self.coaches.hint, table.game, view, legal)
 
     def ask(self, server: Server, table: AnyTable, seat: int | None, msg: dict[str, Any], queue: Any) -> None:
         """Answer a ``hint`` message in a task of its own: the connection reads on meanwhile
@@ -129,6 +140,10 @@ class Coaching:
     def stop(self) -> None:
         for task in list(self.tasks):
             task.cancel()
+
+
+def _failed(future: asyncio.Future[Any]) -> bool:
+    return future.done() and (future.cancelled() or future.exception() is not None)
 
 
 __all__ = ["COACH_BOT", "HINT_BURST", "HINT_RATE", "Coaches", "Coaching"]

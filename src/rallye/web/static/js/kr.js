@@ -97,7 +97,7 @@ export function hintParam(ctx, key, value) {
 
 // The hinted move on the map and in the controls: its path, its square or field, its button.
 function markHint(ctx, parts, scroller) {
-  const hint = ctx.hinted();
+  const hint = ctx.hinted?.();
   if (!hint) return;
   const i = hint.info ?? {};
   const marks = [...document.querySelectorAll("#board [data-action], #controls [data-action]")].filter((e) => e.dataset.action === hint.action);
@@ -409,7 +409,7 @@ function controls(ctx, c) {
   c.append(el("h2", { text: phase }));
   if (v.roll) c.append(el("p", { class: "dice" }, el("span", { class: "die", "aria-hidden": "true", text: "⚀⚁⚂⚃⚄⚅"[Math.min(v.roll, 6) - 1] ?? "" }), " ", t("kr.roll", { roll: v.roll, pips: v.pips, used: v.used })));
   // the coach: its button, and what it says once asked
-  const coach = ctx.coachBar();
+  const coach = ctx.coachBar?.();
   if (coach) c.append(el("div", { class: "coach-row" }, coach.button), coach.box);
   // building
   const places = byKind("place");
@@ -586,7 +586,7 @@ export function render(ctx, parts) {
     b.setAttribute("aria-label", label);
     b.title = label;
   }
-  const hint = ctx.hinted();
+  const hint = ctx.hinted?.();
   if (hint && ui.hintShownFor !== ctx.hint.move_no) {
     // a hint just come: the map shows its choice (the tile turned as it says, its detour card's squares)
     ui.hintShownFor = ctx.hint.move_no;

@@ -221,7 +221,7 @@ function targetButton(ctx, side) {
   const { action, legal } = actionFor(ctx, selected.card, side);
   const where = side === null ? t("mille.discard_pile") : sideName(ctx, side);
   const label = t(legal ? "mille.put_here" : "mille.try_here", { card: cardName(ctx, selected.card), where });
-  const hinted = ctx.hinted()?.action === action;
+  const hinted = ctx.hinted?.()?.action === action;
   return el(
     "button",
     {
@@ -269,7 +269,7 @@ function tableau(ctx, side, land) {
   for (const d of tab.distance) counts[d] = (counts[d] ?? 0) + 1;
   const breakdown = Object.entries(counts).map(([c, n]) => `${n} × ${cardName(ctx, c)}`).join(", ");
   const legalHere = selected && actionFor(ctx, selected.card, side).legal;
-  const hint = ctx.hinted()?.info;
+  const hint = ctx.hinted?.()?.info;
   const hinted = hint && (hint.verb === "play" || hint.verb === "attack") && hint.side === side;
   const marked = (name) => land && land.side === side && land.slot === name;
   const empty = (label) => el("span", { class: "empty", "data-label": label, text: t("mille.empty") });
@@ -427,7 +427,7 @@ export function render(ctx, parts) {
     el("div", { class: "pile draw" }, el("h3", { text: t("mille.draw_pile") }), el("p", { class: "count", text: String(v.draw_count) }), el("p", { class: "note sr-only", text: t("mille.cards_left", { count: v.draw_count }) })),
     el(
       "div",
-      { class: `pile discard${selected && actionFor(ctx, selected.card, null).legal ? " can-go" : ""}${land?.slot === "discard" ? " last-move" : ""}${ctx.hinted()?.info?.verb === "discard" ? " hinted" : ""}` },
+      { class: `pile discard${selected && actionFor(ctx, selected.card, null).legal ? " can-go" : ""}${land?.slot === "discard" ? " last-move" : ""}${ctx.hinted?.()?.info?.verb === "discard" ? " hinted" : ""}` },
       el("h3", { text: t("mille.discard_pile") }),
       discardTop ? cardFace(ctx, discardTop, { small: true }) : el("p", { class: "empty", text: t("mille.empty") }),
       el("p", { class: "note sr-only", text: t("mille.cards_in", { count: v.discard.length }) }),
@@ -452,8 +452,8 @@ export function render(ctx, parts) {
   const extend = legal.find((l) => l.info?.verb === "extend");
   const decline = legal.find((l) => l.info?.verb === "decline");
   // the coach: what it says above the hand, its button beside the hand's words
-  const coach = ctx.coachBar();
-  const hintedAction = ctx.hinted()?.action;
+  const coach = ctx.coachBar?.();
+  const hintedAction = ctx.hinted?.()?.action;
   if (coach) {
     // a card chosen: the hint's first line only, so every place it can go stays in sight
     coach.box.classList.toggle("brief", !!selected);
@@ -480,7 +480,7 @@ export function render(ctx, parts) {
     // (no word of the Escape key on a touch screen)
     const more = selected ? [t("mille.marked_allowed"), ctx.touch ? "" : t("mille.escape_cancels")].filter(Boolean).join(" ") : "";
     const hint = !myTurn ? t("mille.hand_wait") : selected ? t("mille.hand_where", { card: cardName(ctx, selected.card) }) : t("mille.hand_choose");
-    const hintCard = ctx.hinted()?.info?.card;
+    const hintCard = ctx.hinted?.()?.info?.card;
     const hintAt = hintCard && !(extend || decline) ? v.hand.indexOf(hintCard) : -1;
     const hand = el(
       "ul",
