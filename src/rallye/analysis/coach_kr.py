@@ -115,7 +115,7 @@ def block(f: Facts) -> Reason | None:
         return None
     near = f.nearest_rival()
     if near is None:
-        return None
+        return Reason("coach.kr.block_odds", {"detour": b.kind})
     player, before = near
     state = r.base
     sq = g.sq_index(b.x, b.y)
@@ -158,12 +158,25 @@ def rival_close(f: Facts) -> Reason | None:
     return Reason("coach.kr.rival_close", {"player": near[0] + 1, "count": near[1]})
 
 
+def distance_now(f: Facts) -> Reason | None:
+    """A Turbo-Boost or the end of the turn: how far the villain is from this car now."""
+    r = f.reading
+    if r is None or not isinstance(f.best, PlayKitt | End):
+        return None
+    me = r.base.cars[f.view.me]
+    pips = f.pips(me.cell, me.heading) if me.cell >= 0 else None
+    return None if pips is None else Reason("coach.kr.distance_now", {"count": pips})
+
+
 def end_turn(f: Facts) -> Reason | None:
-    return Reason("coach.kr.end") if isinstance(f.best, End) else None
+    """The end of the turn: standing still, or (after the move) keeping the cards."""
+    if not isinstance(f.best, End):
+        return None
+    return Reason("coach.kr.end_keep_cards" if f.view.moved else "coach.kr.end")
 
 
 #: the reasons, most telling first
-RULES: tuple[Rule, ...] = (turbo, block, mantle, next_roll, rival_close, end_turn)
+RULES: tuple[Rule, ...] = (turbo, block, mantle, next_roll, end_turn, rival_close, distance_now)
 
 
 def catch_chance(judgement: Judgement, m: Margin) -> Reason | None:
@@ -186,4 +199,8 @@ def reasons(view: View, legal: Sequence[Action], judgement: Judgement, m: Margin
     now = catch_now(facts)
     if now is not None:  # nothing else matters
         return (now,)
-    return pick([rule(facts) for rule in RULES], catch_chance(judgement, m))
+    found = [r for rule in RULES if (r := rule(facts)) is not None]
+    closing = catch_chance(judgement, m)
+    if found and closing is not None and closing.params.get("pct") == 0 and closing.params.get("next_pct", 0) == 0:
+        closing = None  # no chance either way: the facts say more
+    return pick(found, closing)

@@ -130,13 +130,23 @@ def safety_late(f: Facts) -> Reason | None:
     return None
 
 
+def safety_now(f: Facts) -> Reason | None:
+    """A safety laid for its own sake: what it guards against (and the turn it gives)."""
+    b = f.best
+    if b.verb != "play" or b.card not in SAFETIES:
+        return None
+    hazard = sorted(SAFETY_AGAINST[b.card], key=lambda h: (h == SPEED_LIMIT, h))[0]
+    key = "coach.mille.safety_turn" if f.view.edition.extra_turn_after_safety else "coach.mille.safety_now"
+    return Reason(key, {"safety": b.card, "hazard": hazard})
+
+
 def keep_safety(f: Facts) -> Reason | None:
     """A safety held back for a coup fourré: the hazards it answers still unseen."""
     b = f.best
     held = [s for s in SAFETIES if f.hand[s] and not (b.verb == "play" and b.card == s)]
     best_count, best_hazard, best_safety = 0, None, None
     for s in held:
-        for h in sorted(SAFETY_AGAINST[s]):
+        for h in sorted(SAFETY_AGAINST[s], key=lambda h: (h == SPEED_LIMIT, h)):  # a stop before a limit
             if f.unseen[h] > best_count:
                 best_count, best_hazard, best_safety = f.unseen[h], h, s
     if best_hazard is None or f.view.draw_count <= FEW_TO_DRAW:
@@ -184,6 +194,11 @@ def attack_remedies_scarce(f: Facts) -> Reason | None:
         return None
     remedy = REMEDY_OF[f.best.card]
     total, unseen = f.deck[remedy], f.unseen[remedy]
+    if total and unseen == 0:  # every one is on the table, discarded or in this hand
+        safety = SAFETY_FOR[f.best.card]
+        if f.unseen[safety]:  # the safety may still come (a coup fourré, or laid later)
+            return Reason("coach.mille.attack_only_safety", {"remedy": remedy, "total": total, "safety": safety})
+        return Reason("coach.mille.attack_no_remedy", {"remedy": remedy, "total": total})
     if total and unseen * 2 <= total:
         return Reason("coach.mille.attack_remedies_scarce", {"remedy": remedy, "count": unseen, "total": total})
     return None
@@ -250,7 +265,7 @@ def discard_least(f: Facts) -> Reason | None:
 def keeps_remedy(f: Facts) -> Reason | None:
     """The next best throws away a remedy whose hazard is still unseen: the best keeps it."""
     n = f.next
-    if n is None or n.verb != "discard" or n.card not in REMEDIES or f.best.card == n.card:
+    if n is None or n.verb != "discard" or n.card not in REMEDIES or f.best.card == n.card or f.hand[n.card] > 1:
         return None
     hazard = REMEDY_FOR[n.card]
     if f.unseen[hazard] == 0:
@@ -289,7 +304,7 @@ RULES: tuple[Rule, ...] = (
     keep_safety,
 )
 #: said only when none of :data:`RULES` has anything to say
-FALLBACKS: tuple[Rule, ...] = (attack_stops, distance_left, discard_least)
+FALLBACKS: tuple[Rule, ...] = (safety_now, attack_stops, distance_left, discard_least)
 
 
 def win_chance(judgement: Judgement, m: Margin) -> Reason | None:

@@ -19,6 +19,7 @@ from rallye.i18n import Translator, translator
 from rallye.tui.words import common
 
 if TYPE_CHECKING:
+    from rallye.analysis.coach import Coach
     from rallye.tui.session import Played, Session
 
 A = TypeVar("A")
@@ -265,6 +266,13 @@ def resume_args(
     return resume_choices(args.resume, header, args.seat, args.bots, resolve, getattr(args, "humans", None))
 
 
+def coach_wanted(args: argparse.Namespace, humans: Sequence[int]) -> bool:
+    """Whether ``hint`` works: ``--coach`` / ``--no-coach``, else on for one person alone
+    with bots (several people at one keyboard would see each other's hints)."""
+    wanted: bool | None = getattr(args, "coach", None)
+    return len(humans) == 1 if wanted is None else wanted
+
+
 def play_note(console: Console, msg: str) -> None:
     """A note of ``rallye play`` before the game (a bot replaced, a language missing)."""
     console.print(Text(msg, style="yellow"), soft_wrap=True)
@@ -443,6 +451,10 @@ class GameLoop(SavingLoop[A, V]):
 
     #: the person who saw their screen last
     at_keyboard: int | None = None
+    #: whether ``hint`` shows the coach's hint (``rallye play``: one person with bots, or ``--coach``)
+    coach_on: bool = False
+    #: the coach, made at the first hint (:class:`rallye.analysis.coach.Coach`)
+    coach: Coach | None = None
 
     # -- what a game's loop gives ------------------------------------------------------------
     def seat_label(self, seat: int) -> str:
@@ -466,6 +478,14 @@ class GameLoop(SavingLoop[A, V]):
 
     def announce(self, played: Played[A, V]) -> None:
         raise NotImplementedError
+
+    def coach_names(self) -> Callable[[str], str] | None:
+        """How the coach's reasons name the game's cards (Mille Bornes: the box's names)."""
+        return None
+
+    def menu_number(self, action: A) -> int | None:
+        """The number the screen's list gives ``action`` (None: not listed)."""
+        return None
 
     def pause_after(self, played: Played[A, V]) -> bool:
         """Whether a bot's move is followed by the pause (``--delay``)."""
@@ -518,9 +538,25 @@ class GameLoop(SavingLoop[A, V]):
             self.save(rest.strip() or None)
         elif word in ("quit", "exit", "q"):
             self.quit()
+        elif word == "hint":
+            self.show_hint()
         else:
             return False
         return True
+
+    def show_hint(self) -> None:
+        """The coach's hint for the person to act, from their view (shown, not played)."""
+        if not self.coach_on:
+            self.say(self.tc("hint.online" if self.s.kept_by_server else "hint.off"), "yellow")
+            return
+        from rallye.analysis.coach import Coach
+        from rallye.tui.coach import hint_lines
+
+        if self.coach is None:
+            self.coach = Coach(self.game)
+        hint = self.coach.hint(self.s.view(), self.s.legal())
+        for i, line in enumerate(hint_lines(hint, self.ui, self.coach_names(), self.menu_number(hint.best))):
+            self.say(line, "bold cyan" if i == 0 else "cyan")
 
     def who_plays(self) -> None:
         """The intro's last line: the seat of the person at the keyboard, or the people's."""

@@ -57,6 +57,12 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--delay", type=seconds, default=None, help="seconds to pause after each bot move (default 0.4 on a terminal)"
     )
+    p.add_argument(
+        "--coach",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="'hint' shows the analysis bot's move and why (default: on for one person with bots)",
+    )
     kr = p.add_argument_group("Knight Rider variants (rallye rules knightrider)")
     kr.add_argument("--quick-build", action="store_true", help="the computer lays all tiles, continuing the roads")
     kr.add_argument("--rolled-start", action="store_true", help="the start tile is rolled too")
@@ -154,7 +160,7 @@ def play_mille(
     from rich.text import Text
 
     from rallye.core.errors import GameError
-    from rallye.tui.loop import play_failed, play_note, told
+    from rallye.tui.loop import coach_wanted, play_failed, play_note, told
     from rallye.tui.mille.app import MilleSession, run_session
     from rallye.tui.mille.render import pick_language
 
@@ -208,7 +214,8 @@ def play_mille(
     if lang_note:
         note(lang_note)
     delay = args.delay if args.delay is not None else (0.4 if interactive else 0.0)
-    return run_session(session, input_fn, console, lang=args.lang, save_path=save_path, delay=delay)
+    coach = coach_wanted(args, session.human_seats)
+    return run_session(session, input_fn, console, lang=args.lang, save_path=save_path, delay=delay, coach=coach)
 
 
 def _edition(name: str) -> Edition:

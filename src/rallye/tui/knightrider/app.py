@@ -59,6 +59,7 @@ from rallye.tui.knightrider.render import (
 from rallye.tui.loop import (
     GameLoop,
     choice_number,
+    coach_wanted,
     human_seats_arg,
     play_failed,
     play_note,
@@ -275,6 +276,9 @@ class _Loop(GameLoop[Action, View]):
         for line in action_lines(self.labels(), played.seat, played.action, played.after.events):
             self.c.print(line)
 
+    def menu_number(self, action: Action) -> int | None:
+        return self.menu.index(action) + 1 if action in self.menu else None
+
     # -- commands ------------------------------------------------------------------------------
     def game_command(self, text: str, w: str, rest: str) -> KRPlayed | None:
         if w in ("show", "map", "board"):
@@ -401,6 +405,7 @@ def run_session(
     save_path: str | Path | None = None,
     delay: float = 0.0,
     sleep: Callable[[float], None] = time.sleep,
+    coach: bool = False,
 ) -> int:
     """Play ``session`` (a game here, or at an online table) to its end (or until the person
     quits): 0 on a clean exit, 130 on Ctrl-C.
@@ -409,8 +414,11 @@ def run_session(
     ``console`` receives everything shown, in ``lang`` (German by default, the box's).
     ``save_path`` is where ``save``, the offer on ``quit`` and Ctrl-D save to, and where
     the finished record is written. The seed is shown only when the game is over.
+    ``coach``: ``hint`` shows the coach's hint (from the view of the person to act).
     """
-    return _Loop(session, input_fn, console, lang, save_path, delay, sleep).run()
+    loop = _Loop(session, input_fn, console, lang, save_path, delay, sleep)
+    loop.coach_on = coach
+    return loop.run()
 
 
 # -- the command ------------------------------------------------------------------------------
@@ -481,7 +489,8 @@ def play_knightrider(
     except (ValueError, GameError) as exc:
         return fail(told(exc, lang))
     delay = args.delay if getattr(args, "delay", None) is not None else (0.4 if interactive else 0.0)
-    return run_session(session, input_fn, console, lang=lang, save_path=save_path, delay=delay)
+    coach = coach_wanted(args, session.human_seats)
+    return run_session(session, input_fn, console, lang=lang, save_path=save_path, delay=delay, coach=coach)
 
 
 def run_play(args: argparse.Namespace) -> int:

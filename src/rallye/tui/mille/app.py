@@ -163,6 +163,14 @@ class _Loop(GameLoop[Action, MilleView]):
             self.c.rule(Text(self.t("hand_over", hand=lab.word("hand"), n=sh.hand + 1), style="bold"))
             self.c.print(sheet_table(sh, lab))
 
+    def coach_names(self) -> Callable[[str], str]:
+        lab = self.labels()
+        return lambda card: lab.edition.card_name(card, lab.lang)
+
+    def menu_number(self, action: Action) -> int | None:
+        legal = self.s.legal()
+        return legal.index(action) + 1 if action in legal else None
+
     # -- commands ------------------------------------------------------------------------
     def game_command(self, text: str, w: str, rest: str) -> MillePlayed | None:
         if w == "hand":
@@ -236,6 +244,7 @@ def run_session(
     save_path: str | Path | None = None,
     delay: float = 0.0,
     sleep: Callable[[float], None] = time.sleep,
+    coach: bool = False,
 ) -> int:
     """Play ``session`` (a match here, or at an online table) to its end (or until the
     person quits): 0 on a clean exit, 130 on Ctrl-C.
@@ -244,5 +253,8 @@ def run_session(
     ``console`` receives everything shown, in ``lang`` (default: the edition's language).
     ``save_path`` is where ``save``, the offer on ``quit`` and Ctrl-D save to, and where
     the finished record is written. The seed is shown only when the match is over.
+    ``coach``: ``hint`` shows the coach's hint (from the view of the person to act).
     """
-    return _Loop(session, input_fn, console, lang, save_path, delay, sleep).run()
+    loop = _Loop(session, input_fn, console, lang, save_path, delay, sleep)
+    loop.coach_on = coach
+    return loop.run()
