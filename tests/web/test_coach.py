@@ -161,7 +161,7 @@ def test_a_hint_at_knight_rider(pages: Pages, base_url: str) -> None:
 
 
 def test_the_lobby_asks_about_the_coach_for_a_table_of_people(pages: Pages, base_url: str) -> None:
-    page = pages.new(locale="hu-HU")
+    page = pages.new(locale="hu-HU", **PHONE)
     page.goto(base_url + "/")
     ready(page)
     assert page.is_hidden("#coach-row")  # one person with bots: the coach is simply there
@@ -169,6 +169,7 @@ def test_the_lobby_asks_about_the_coach_for_a_table_of_people(pages: Pages, base
     assert page.is_visible("#coach-row")
     assert page.inner_text("#coach-row label").strip() == "Az edző tippjeinek engedélyezése"
     assert not page.is_checked("#coach")  # off unless the creator allows it
+    assert not small_targets(page), small_targets(page)
     page.fill("#name", "Anna")
     with page.expect_response(lambda r: r.url.endswith("/api/tables")) as made:
         page.click("#create-form button[type=submit]")

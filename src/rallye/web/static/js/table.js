@@ -386,8 +386,10 @@ function hintWords() {
   if (!next) margin = t("coach.only");
   else if (m.equal) margin = t("coach.equal", { next });
   else if (typeof m.points === "number" && m.points >= 0.5) margin = t("coach.better_points", { next, count: Math.round(m.points) });
-  else if (typeof m.win === "number") margin = t("coach.better_win", { next, pct: Math.max(1, Math.round(m.win * 100)) });
-  else margin = t("coach.better", { next });
+  else if (typeof m.win === "number" && m.win >= 0.005) {
+    // Knight Rider's value is the chance to catch the villain; Mille Bornes', to win the match
+    margin = t(ctx.table.game === "mille" ? "coach.better_win" : "coach.better_catch", { next, pct: Math.round(m.win * 100) });
+  } else margin = t("coach.better", { next }); // the search's verdict, with no clear margin on either scale
   const reasons = (h.reasons ?? []).map((r) => {
     const params = { ...r.params };
     for (const [k, v] of Object.entries(params)) {
