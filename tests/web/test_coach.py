@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from test_pages import ready, state, wait_my_turn, wait_past
-from test_table_game import DESKTOP, PHONE, check_screen, new_table
+from test_table_game import DESKTOP, LANDSCAPE, PHONE, check_screen, new_table
 from web_helpers import Pages, check_both_schemes, shot, small_targets
 
 BOT = {"kind": "bot", "level": "easy"}
@@ -123,6 +124,23 @@ def test_a_hint_at_mille_on_a_desktop_with_the_keyboard(pages: Pages, base_url: 
     assert anna.locator("#hint-box .hint-move").count() == 0
     assert anna.locator(".hinted").count() == 0
     assert state(anna)["move_no"] == s["move_no"]
+
+
+@pytest.mark.parametrize("where", ["three sides on a phone", "a phone held sideways"])
+def test_a_hinted_card_chosen_leaves_every_place_in_sight(pages: Pages, base_url: str, where: str) -> None:
+    """With a card chosen the hint keeps its first line only: where the screen is shortest
+    (three sides on a phone, a phone held sideways), every place the card can go stays above
+    the hand, the hinted one marked."""
+    sideways = where == "a phone held sideways"
+    anna = pages.new(locale="de-DE", **(LANDSCAPE if sideways else PHONE))
+    new_table(anna, base_url, "mille", [{"kind": "person"}, BOT] + ([] if sideways else [BOT]), edition="wm2006")
+    _mille_choice(anna)
+    hint = _ask(anna, tap=True)
+    anna.locator(".card-button.hinted").tap()
+    assert anna.locator(f"button.target.hinted[data-action='{hint['hint']['best']}']").count() == 1
+    assert anna.is_visible("#hint-box .hint-move") and anna.is_hidden("#hint-box .hint-margin")
+    check_screen(anna, f"a hinted card chosen, {where}")
+    shot(anna, f"coach-mille-chosen-{'landscape' if sideways else 'phone-3'}", screen=True)
 
 
 def test_a_hint_at_knight_rider(pages: Pages, base_url: str) -> None:
