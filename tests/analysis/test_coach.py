@@ -5,12 +5,16 @@ said "about equal" within the standard error."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.agents.mille.helpers import hidden_twins
 
+import rallye.analysis.coach as coach_module
 from rallye.analysis.coach import Coach, Hint, Reason, domain_of, margin
 from rallye.analysis.evaluators import Candidate, Judgement
 from rallye.games import game_for
@@ -67,6 +71,10 @@ def test_no_legal_move_and_an_unknown_game_are_refused_clearly() -> None:
         Coach("mille", "hard").hint(game.view_for(state, seat), [])
     with pytest.raises(Exception, match="no coach for the game 'chess'"):
         Coach("chess")
+    with pytest.raises(Exception, match="unknown analysis bot 'genius'"):
+        Coach("mille", "genius")
+    with pytest.raises(ValueError, match="the knightrider coach reads a View, not a MilleView"):
+        Coach("knightrider").hint(game.view_for(state, seat), game.legal_actions(state))
 
 
 def test_reason_keys_are_in_the_game_domain_and_card_names_are_the_boxs() -> None:
@@ -85,12 +93,17 @@ def test_reason_keys_are_in_the_game_domain_and_card_names_are_the_boxs() -> Non
         r.text("xx")
 
 
-def test_every_reason_key_is_in_every_language() -> None:
-    for domain in ("mille", "kr"):
-        keys = {k for k in translator("en", domain).messages if k.startswith("coach.")}
-        assert len(keys) >= 10
+def test_every_reason_the_coach_gives_is_in_the_catalogs_and_no_other() -> None:
+    """The keys written in the coach's modules are the ``coach.*`` messages of the game's
+    catalog, in every language (the catalogs' own test checks their placeholders)."""
+    src = Path(coach_module.__file__).parent
+    for domain, modules in (("mille", ("coach.py", "coach_mille.py")), ("kr", ("coach.py", "coach_kr.py"))):
+        written = set()
+        for name in modules:
+            written |= set(re.findall(rf'"(coach\.{domain}\.\w+)"', (src / name).read_text(encoding="utf-8")))
         for lang in LANGUAGES:
-            assert keys <= set(translator(lang, domain).messages)
+            catalog = {k for k in translator(lang, domain).messages if k.startswith("coach.")}
+            assert len(written) >= 10 and written == catalog, (domain, lang, written ^ catalog)
 
 
 def _cand(
@@ -137,3 +150,17 @@ def test_a_hint_comes_from_the_view_alone(key: str, which: int, hidden: int) -> 
     a = coach.hint(view, game.legal_actions(state))
     b = coach.hint(game.view_for(other, seat), game.legal_actions(other))
     assert a.to_json() == b.to_json()
+
+
+def test_a_hint_comes_from_the_view_alone_along_a_three_player_wm2006_game() -> None:
+    """Pairs of states along a 3-player wm2006 game with the same view for the player to
+    act but other hands and draw pile (the bots' tests' twins): the same hint."""
+    game = game_for("mille")
+    coach = Coach("mille", "hard", 2)
+    pairs = hidden_twins()
+    for a, b in pairs[::2]:
+        seat = game.current_player(a)
+        assert seat is not None
+        one = coach.hint(game.view_for(a, seat), game.legal_actions(a))
+        two = coach.hint(game.view_for(b, seat), game.legal_actions(b))
+        assert one.to_json() == two.to_json()

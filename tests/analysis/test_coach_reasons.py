@@ -211,6 +211,16 @@ def test_discard_a_second_copy_or_a_remedy_whose_hazards_are_all_seen() -> None:
     assert coach_mille.discard_spare(f) is None
 
 
+def test_discard_a_distance_the_other_cards_in_hand_make_up_for() -> None:
+    f = facts("discard D50", hands={0: ["D50", "D100", "D100", "D25"]}, tableaus={0: driving(500)})
+    assert said(coach_mille.discard_distance_covered(f)) == (
+        "coach.mille.discard_distance_covered",
+        {"card": "D50", "km": 225, "left": 200},
+    )
+    f = facts("discard D50", hands={0: ["D50", "D100", "D25"]}, tableaus={0: driving(500)})
+    assert coach_mille.discard_distance_covered(f) is None
+
+
 def test_keep_the_remedy_the_next_best_would_throw_away() -> None:
     f = facts("discard D25", "discard REPAIRS", hands={0: ["D25", "REPAIRS"]})
     assert said(coach_mille.keeps_remedy(f)) == (
@@ -222,6 +232,21 @@ def test_keep_the_remedy_the_next_best_would_throw_away() -> None:
         coach_mille.keeps_remedy(facts("discard D25", "discard REPAIRS", hands={0: ["D25", "REPAIRS", "REPAIRS"]}))
         is None
     )
+
+
+def test_the_next_best_attack_risks_a_coup_fourre() -> None:
+    f = facts("play D100", "attack 2 STOP", hands={0: ["D100", "STOP"]}, tableaus={0: driving(100), 1: driving(100)})
+    assert said(coach_mille.coup_fourre_risk(f)) == (
+        "coach.mille.coup_fourre_risk",
+        {"hazard": "STOP", "safety": "RIGHT_OF_WAY"},
+    )
+    # the Right of Way seen (on one's own side): no coup fourré to fear
+    mine = tab(battle=["ROLL"], distance=["D100"], safeties=["RIGHT_OF_WAY"])
+    f = facts("play D100", "attack 2 STOP", hands={0: ["D100", "STOP"]}, tableaus={0: mine, 1: driving(100)})
+    assert coach_mille.coup_fourre_risk(f) is None
+    # the best attacks too, with the same risk: nothing to tell apart
+    f = facts("attack 2 ACCIDENT", "attack 2 STOP", hands={0: ["ACCIDENT", "STOP"]}, tableaus={1: driving(100)})
+    assert coach_mille.coup_fourre_risk(f) is None
 
 
 def test_extend_or_decline_the_trip() -> None:
@@ -337,10 +362,12 @@ def test_ending_the_turn_before_or_after_the_move() -> None:
 
 def test_a_detour_with_no_rival_on_the_road_cuts_their_odds() -> None:
     s = chase(ROAD, [((7, 1), E), None], roll=2, villain=(6, 0))
-    assert said(coach_kr.block(kr_facts(s, PlayDetour("RIGHT", 5, 0, 0)))) == (
-        "coach.kr.block_odds",
-        {"detour": "RIGHT"},
-    )
+    detour = PlayDetour("RIGHT", 5, 0, 0)
+    assert said(coach_kr.block(kr_facts(s, detour))) == ("coach.kr.block_odds", {"detour": "RIGHT"})
+    # the detours are weighed by the rivals' odds, not by rule of thumb: that is not said
+    j = Judgement(detour, (Candidate(detour, None, None, None, None),), (0.5, 0.5), {})
+    reasons = coach_kr.reasons(view_for(s, 0), (), j, Margin(None, None, None, False))
+    assert [r.key for r in reasons] == ["coach.kr.block_odds"]
 
 
 def test_the_shell_against_a_rival_near_ones_car() -> None:

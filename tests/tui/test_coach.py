@@ -115,3 +115,16 @@ def test_at_an_online_table_the_terminal_points_to_the_browser() -> None:
     c = recording_console(140)
     assert mille_run(session, feed(["hint"]), c, lang="en") == 0
     assert translator("en", "common")("hint.online") in c.export_text()
+
+
+def test_a_position_the_coach_cannot_read_is_told_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    def cannot(self: Coach, view: object, legal: object) -> Hint:
+        raise ValueError("the view is inconsistent")
+
+    monkeypatch.setattr(Coach, "hint", cannot)
+    session = MilleSession.new("wm2006", 2, 4, 0, ["random"])
+    c = recording_console(140)
+    assert mille_run(session, feed(["hint", "1"]), c, lang="en", coach=True) == 0
+    out = c.export_text()
+    assert "The coach cannot judge this position (the view is inconsistent); the game goes on." in out
+    assert session.actions_played >= 1  # the move typed after it was played

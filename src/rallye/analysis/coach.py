@@ -19,9 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rallye.analysis.evaluators import Candidate, Judgement, evaluator_for
+from rallye.analysis.evaluators import Candidate, Evaluator, Judgement, evaluator_for
 from rallye.core.errors import ConfigError
 from rallye.i18n import LANGUAGES, translator
+from rallye.knightrider.view import View
+from rallye.mille.view import MilleView
 
 #: the params of a reason that hold a Mille Bornes card id (the text names the card)
 CARD_PARAMS = frozenset({"card", "hazard", "remedy", "safety"})
@@ -142,16 +144,20 @@ class Coach:
         self.game = game
         self.spec = spec
         self.seed = seed
-        self.evaluator = evaluator_for(game, spec, seed)
+        self.evaluator: Evaluator = evaluator_for(game, spec, seed)
 
     def hint(self, view: Any, legal: Sequence[Any]) -> Hint:
         """The hint for the decision ``view`` shows among ``legal`` (from the view only)."""
         legal = tuple(legal)
         if not legal:
             raise ValueError("no legal action: there is nothing to hint")
+        wanted = MilleView if self.game == "mille" else View
+        if not isinstance(view, wanted):
+            raise ValueError(f"the {self.game} coach reads a {wanted.__name__}, not a {type(view).__name__}")
         if len(legal) == 1:
             only = legal[0]
-            return Hint(only, str(only), None, None, None, (Reason(f"coach.{self._short}.only_move"),))
+            key = "coach.mille.only_move" if self.game == "mille" else "coach.kr.only_move"
+            return Hint(only, str(only), None, None, None, (Reason(key),))
         judgement = self.evaluator.evaluate(view, legal)
         m = margin(self.game, judgement)
         best = judgement.best
@@ -167,10 +173,6 @@ class Coach:
             m.equal,
             win,
         )
-
-    @property
-    def _short(self) -> str:
-        return "mille" if self.game == "mille" else "kr"
 
     def _reasons(self, view: Any, legal: Sequence[Any], judgement: Judgement, m: Margin) -> tuple[Reason, ...]:
         if self.game == "mille":

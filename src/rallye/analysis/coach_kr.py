@@ -203,4 +203,11 @@ def reasons(view: View, legal: Sequence[Action], judgement: Judgement, m: Margin
     closing = catch_chance(judgement, m)
     if found and closing is not None and closing.params.get("pct") == 0 and closing.params.get("next_pct", 0) == 0:
         closing = None  # no chance either way: the facts say more
+    if (
+        found
+        and closing is not None
+        and closing.key == "coach.kr.not_searched"
+        and isinstance(facts.best, End | PlayDetour)
+    ):
+        closing = None  # the end of the turn and the detours are weighed by the rivals' odds (the block reasons)
     return pick(found, closing)

@@ -256,6 +256,19 @@ def discard_spare(f: Facts) -> Reason | None:
     return None
 
 
+def discard_distance_covered(f: Facts) -> Reason | None:
+    """A distance discarded while the other distance cards in hand cover the trip's rest."""
+    card = _discarded(f)
+    if card is None or card not in DISTANCE_KM:
+        return None
+    rest = list(f.view.hand)
+    rest.remove(card)
+    held = sum(DISTANCE_KM.get(c, 0) for c in rest)
+    if held < f.left or f.left <= 0:
+        return None
+    return Reason("coach.mille.discard_distance_covered", {"card": card, "km": held, "left": f.left})
+
+
 def discard_least(f: Facts) -> Reason | None:
     card = _discarded(f)
     return Reason("coach.mille.discard_least", {"card": card}) if card is not None else None
@@ -274,6 +287,23 @@ def keeps_remedy(f: Facts) -> Reason | None:
         "coach.mille.keep_remedy",
         {"remedy": n.card, "hazard": hazard, "count": f.unseen[hazard], "total": f.deck[hazard]},
     )
+
+
+def coup_fourre_risk(f: Facts) -> Reason | None:
+    """The next best attacks with a hazard whose safety is still unseen (the attacked side
+    may hold it: a coup fourré), and the best does not take that risk."""
+    n = f.next
+    if n is None or n.verb != "attack" or n.card is None or n.side is None:
+        return None
+    safety = SAFETY_FOR[n.card]
+    if not f.unseen[safety] or (
+        f.best.verb == "attack" and f.best.card is not None and f.unseen[SAFETY_FOR[f.best.card]]
+    ):
+        return None
+    side = f.view.sides[n.side]
+    if not any(f.view.hand_sizes[p] for p in side):
+        return None
+    return Reason("coach.mille.coup_fourre_risk", {"hazard": n.card, "safety": safety})
 
 
 # -- the trip's extension ----------------------------------------------------------------------
@@ -299,8 +329,10 @@ RULES: tuple[Rule, ...] = (
     attack_remedies_scarce,
     discard_dead,
     discard_spare,
+    discard_distance_covered,
     safety_late,
     keeps_remedy,
+    coup_fourre_risk,
     keep_safety,
 )
 #: said only when none of :data:`RULES` has anything to say

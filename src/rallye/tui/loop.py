@@ -554,7 +554,11 @@ class GameLoop(SavingLoop[A, V]):
 
         if self.coach is None:
             self.coach = Coach(self.game)
-        hint = self.coach.hint(self.s.view(), self.s.legal())
+        try:
+            hint = self.coach.hint(self.s.view(), self.s.legal())
+        except (ValueError, GameError) as exc:  # a position the coach cannot read: the game goes on
+            self.say(self.tc("hint.failed", error=str(exc)[:200]), "yellow")
+            return
         for i, line in enumerate(hint_lines(hint, self.ui, self.coach_names(), self.menu_number(hint.best))):
             self.say(line, "bold cyan" if i == 0 else "cyan")
 
