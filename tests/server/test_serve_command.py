@@ -14,6 +14,7 @@ from rallye.cli import main
         (["--bot-delay", "-1"], "--bot-delay"),
         (["--lease", "0"], "--lease"),
         (["--request-rate", "-5"], "--request-rate"),
+        (["--hint-rate", "-1"], "--hint-rate"),
     ],
 )
 def test_bad_options_are_refused(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -114,7 +114,8 @@ class Served:
 
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        app = create_app(database_url=f"sqlite:///{db}", bot_delay=0, owner="web-tests")
+        # the cheap coach (rallye serve --coach-bot hard): the same hints' code, a fraction of the search
+        app = create_app(database_url=f"sqlite:///{db}", bot_delay=0, owner="web-tests", coach_bot="hard")
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, ws="websockets-sansio", log_level="warning", lifespan="on"
         )  # as `rallye serve` runs it

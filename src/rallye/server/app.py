@@ -31,13 +31,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rallye.core.errors import GameError
+from rallye.server.coaching import COACH_BOT, HINT_BURST, HINT_RATE, Coaching
 from rallye.server.games import lobby_info
 from rallye.server.messages import check, message_id, read, whole
 from rallye.server.metrics import Metrics
 from rallye.server.metrics import render as render_metrics
 from rallye.server.replay import MAX_UPLOAD, Replay, Replays, file_key, record_lines
 from rallye.server.store import Conflict, Store, token_hash
-from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, AnyTable, Pending, Table, TableError
+from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, AnyTable, Pending, Table, TableError, split_coach
 
 log = logging.getLogger("rallye.server")
 T = TypeVar("T")
@@ -114,6 +115,9 @@ class Server:
         owner: str | None = None,
         request_rate: float = 30.0,
         handoff_wait: float = 5.0,
+        coach_bot: str = COACH_BOT,
+        hint_rate: float = HINT_RATE,
+        hint_burst: float = HINT_BURST,
     ) -> None:
         self.store = Store(database_url)
         # behind a proxy that routes by table code, how long a process waits for a table's
@@ -141,6 +145,8 @@ class Server:
         self.http_buckets = Buckets(rate=request_rate / 60, burst=20) if request_rate > 0 else None
         self.metrics = Metrics()
         self.replays = Replays()
+        # the coach's hints (server/coaching.py): ``hint_rate`` a minute from one seat (0: no limit)
+        self.coaching = Coaching(coach_bot, Buckets(rate=hint_rate / 60, burst=hint_burst) if hint_rate > 0 else None)
 
     # -- life --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -164,6 +170,7 @@ class Server:
     async def stop(self) -> None:
         for task in list(self.tasks.values()):
             task.cancel()
+        self.coaching.stop()
         await self.committer.stop()
         for background in (self._renewer, self._watcher):
             if background is not None:
@@ -304,6 +311,7 @@ class Server:
                     owner=self.owner,
                     owner_url=self.owner_url,
                     lease=self.lease,
+                    coach=table.coach,
                 )
             )
             await self.db(self.store.set_next, table.id, new.code)
@@ -746,6 +754,7 @@ async def api_my_games(request: Request) -> Response:
                 "status": st.status,
                 "names": [s.name or s.level for s in st.seats],
                 "seats": [{"kind": s.kind, "level": s.level, "name": s.name} for s in st.seats],
+                "coach": split_coach(st.settings, st.seats)[1],
                 "totals": result.get("totals"),
                 "winners": result.get("winners"),
                 "sheets": result.get("sheets"),
@@ -956,6 +965,8 @@ async def _dispatch(server: Server, table: AnyTable, conn: Conn, msg: dict[str, 
         await server.again(table)
     elif kind == "ping":
         conn.queue.put_nowait({"type": "pong", "ref": message_id(msg)})
+    elif kind == "hint":  # answered in a task of its own: the connection reads on meanwhile
+        server.coaching.ask(server, table, conn.seat, msg, conn.queue)
     else:  # hello (messages.check knows no other type)
         raise TableError("bad-field", "already said hello")
 
@@ -984,9 +995,10 @@ def trusted_proxies(text: str | None) -> list[str]:
 def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = None, **options: Any) -> Starlette:
     """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too); ``options``
     are :class:`Server`'s (``bot_delay``, ``owner_url``, ``bot_threads``, ``lease``, ``owner``,
-    ``request_rate``). ``forwarded_allow_ips``: the peers whose ``X-Forwarded-For`` names
-    the client (a reverse proxy's address); from any other peer the header is ignored, so
-    nobody escapes the limits keyed on their address by writing it."""
+    ``request_rate``, ``coach_bot``, ``hint_rate``, ``hint_burst``). ``forwarded_allow_ips``:
+    the peers whose ``X-Forwarded-For`` names the client (a reverse proxy's address); from any
+    other peer the header is ignored, so nobody escapes the limits keyed on their address by
+    writing it."""
     server = Server(database_url, **options)
 
     @contextlib.asynccontextmanager

@@ -79,6 +79,18 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         help="compress websocket messages (permessage-deflate) for clients that offer it: a Mille move"
         " sends a player about 100 bytes instead of 4,400, for more CPU a message than building it (docs/server.md)",
     )
+    p.add_argument(
+        "--coach-bot",
+        choices=("hard", "expert"),
+        default="expert",
+        help="the analysis bot behind the coach's hints (default expert; hard answers faster, for tests)",
+    )
+    p.add_argument(
+        "--hint-rate",
+        type=float,
+        default=20.0,
+        help="hints a minute one seat may ask for (bursts of 5; 0: no limit; default 20)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
 
@@ -115,6 +127,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.request_rate <= 1_000_000:
         print("rallye serve: --request-rate must be 0 to 1000000 a minute", file=sys.stderr)
         return 2
+    if not 0 <= args.hint_rate <= 1_000_000:
+        print("rallye serve: --hint-rate must be 0 to 1000000 a minute", file=sys.stderr)
+        return 2
     if not 1 <= args.lease <= 3600:
         print("rallye serve: --lease must be 1 to 3600 seconds", file=sys.stderr)
         return 2
@@ -144,6 +159,8 @@ def run_serve(args: argparse.Namespace) -> int:
         lease=args.lease,
         owner=owner,
         request_rate=args.request_rate,
+        coach_bot=args.coach_bot,
+        hint_rate=args.hint_rate,
         forwarded_allow_ips=proxies,
     )
     if not args.no_browser and _has_browser():

@@ -40,6 +40,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "chat": frozenset({"type", "text", "id"}),
     "again": frozenset({"type", "id"}),
     "ping": frozenset({"type", "id"}),
+    "hint": frozenset({"type", "move_no", "id"}),
 }
 
 
@@ -105,6 +106,8 @@ def check(msg: dict[str, Any]) -> dict[str, Any]:
         _check_act(msg)
     elif kind == "hello":
         _check_hello(msg)
+    elif kind == "hint" and not whole(msg.get("move_no")):
+        raise TableError("bad-field", "'move_no' must be the move number of the state you ask a hint for")
     return msg
 
 

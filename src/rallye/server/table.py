@@ -127,6 +127,8 @@ class Table(Generic[S, A, V]):
     turn_timer: int | None = None
     timer_bot: str | None = None
     next_code: str | None = None
+    #: the coach may give this table's people hints (docs/server.md, "The coach")
+    coach: bool = False
     connected: set[int] = field(default_factory=set)
     log: list[dict[str, Any]] = field(default_factory=list)
     told: int = 0  # the move number of the last broadcast: its states' logs start after it
@@ -186,6 +188,7 @@ class Table(Generic[S, A, V]):
         timer_bot = request.get("timer_bot", "medium")
         if timer_bot not in LEVELS:
             raise TableError("bad-field", f"'timer_bot' is one of {', '.join(LEVELS)}")
+        coach = coach_setting(request.get("coach"), seats)
         sit = request.get("sit")
         token = None
         if sit is not None:
@@ -199,7 +202,9 @@ class Table(Generic[S, A, V]):
             token = new_token()
             seats[sit].name = clean_name(request.get("name", "Player"))
             seats[sit].token_hash = token_hash(token)
-        table = cls.open(store, game, settings, seats, timer, timer_bot, owner=owner, owner_url=owner_url, lease=lease)
+        table = cls.open(
+            store, game, settings, seats, timer, timer_bot, owner=owner, owner_url=owner_url, lease=lease, coach=coach
+        )
         return table, sit, token
 
     @classmethod
@@ -215,6 +220,7 @@ class Table(Generic[S, A, V]):
         owner: str,
         owner_url: str | None,
         lease: float = LEASE_SECONDS,
+        coach: bool = False,
     ) -> Table[S, A, V]:
         match = Match.new(game, settings, new_seed())  # 128 bits: no player can search for it
         status = "playing" if all(s.taken for s in seats) else "waiting"
@@ -222,7 +228,7 @@ class Table(Generic[S, A, V]):
         table_id = store.create(
             code=code,
             game=game.key,
-            settings=settings,
+            settings={**settings, COACH: coach},  # the table's own option beside the game's settings
             status=status,
             turn_timer=turn_timer,
             timer_bot=timer_bot,
@@ -232,7 +238,9 @@ class Table(Generic[S, A, V]):
             owner_url=owner_url,
             lease_until=time.time() + lease,
         )
-        return cls(table_id, code, game, settings, seats, match, store, owner, status, turn_timer, timer_bot)
+        return cls(
+            table_id, code, game, settings, seats, match, store, owner, status, turn_timer, timer_bot, coach=coach
+        )
 
     @classmethod
     def restore(cls, store: Store, stored: StoredTable, *, owner: str) -> AnyTable:
@@ -245,11 +253,12 @@ class Table(Generic[S, A, V]):
                 rule="record-format",
             )
         seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in stored.seats]
+        settings, coach = split_coach(stored.settings, seats)
         table = cls(
             stored.id,
             stored.code,
             game,
-            stored.settings,
+            settings,
             seats,
             match,
             store,
@@ -258,6 +267,7 @@ class Table(Generic[S, A, V]):
             stored.turn_timer,
             stored.timer_bot,
             stored.next_code,
+            coach,
         )
         table.log = public_log(stored.lines)[-LOG_LENGTH:]
         table.told = table.move_no
@@ -322,20 +332,7 @@ class Table(Generic[S, A, V]):
         nothing. Until :meth:`finish`, no other action may be prepared at this table."""
         if seat is None:
             raise TableError("spectator", "a spectator cannot act")
-        if self.over:
-            raise TableError("game-over", "the game is over")
-        if self.status == "waiting":
-            raise TableError("waiting", "the table is waiting for players to take their seats")
-        turn = self.current()
-        if turn != seat:
-            who = "nobody" if turn is None else self.seat_label(turn)
-            raise TableError("not-your-turn", f"it is not your turn: {who} is to act", "turn-order")
-        if not isinstance(move_no, int) or isinstance(move_no, bool):
-            raise TableError("bad-field", "'move_no' must be the move number of the state you answer")
-        if move_no < self.move_no:
-            raise TableError("stale", f"move {move_no} was already played; the current move is {self.move_no}")
-        if move_no > self.move_no:
-            raise TableError("future-move", f"move {move_no} has not come yet; the current move is {self.move_no}")
+        self._check_turn(seat, move_no)
         chosen = self._action(action)
         match = self.match
         before = (match.state, len(match.lines), match.actions)
@@ -354,6 +351,24 @@ class Table(Generic[S, A, V]):
             owner=self.owner,
         )
         return Pending(write, seat, self.game.format_action(chosen), over, before)
+
+    def _check_turn(self, seat: int, move_no: object) -> None:
+        """The table plays, it is ``seat``'s turn, and ``move_no`` is the current move number
+        (a move's checks after who; a hint's too)."""
+        if self.over:
+            raise TableError("game-over", "the game is over")
+        if self.status == "waiting":
+            raise TableError("waiting", "the table is waiting for players to take their seats")
+        turn = self.current()
+        if turn != seat:
+            who = "nobody" if turn is None else self.seat_label(turn)
+            raise TableError("not-your-turn", f"it is not your turn: {who} is to act", "turn-order")
+        if not isinstance(move_no, int) or isinstance(move_no, bool):
+            raise TableError("bad-field", "'move_no' must be the move number of the state you answer")
+        if move_no < self.move_no:
+            raise TableError("stale", f"move {move_no} was already played; the current move is {self.move_no}")
+        if move_no > self.move_no:
+            raise TableError("future-move", f"move {move_no} has not come yet; the current move is {self.move_no}")
 
     def finish(self, pending: Pending[S], error: BaseException | None = None) -> Accepted:
         """After the commit of :meth:`prepare`'s move: it stands (``error`` is ``None``), or it is
@@ -414,6 +429,20 @@ class Table(Generic[S, A, V]):
             self._agents[(seat, name)] = agent
         return move_no, self.game.format_action(agent.choose(view, legal))
 
+    # -- the coach ---------------------------------------------------------------------
+    def hint_position(self, seat: int | None, move_no: object) -> tuple[int, V, Sequence[A]]:
+        """What the coach may see for ``seat``'s hint: the move number, the seat's view and
+        its legal actions (nothing else of the state), after the checks in a fixed order
+        (who, the table's permission, the table, whose turn, the move number). A refusal is a
+        :class:`TableError`."""
+        if seat is None:
+            raise TableError("spectator", "a spectator gets no hints")
+        if not self.coach:
+            raise TableError("coach-off", "the coach is off at this table: its creator did not allow hints")
+        self._check_turn(seat, move_no)
+        view = self.game.view_for(self.match.state, seat)
+        return self.move_no, view, self.game.legal_from_view(view)
+
     # -- what is sent ------------------------------------------------------------------
     def seat_label(self, seat: int) -> str:
         s = self.seats[seat]
@@ -440,6 +469,7 @@ class Table(Generic[S, A, V]):
             "move_no": self.move_no,
             "turn_timer": self.turn_timer,
             "next": self.next_code,
+            "coach": self.coach,
         }
         out.update(self.json.settings_json(self.settings))
         return out
@@ -510,6 +540,34 @@ class Table(Generic[S, A, V]):
 
 #: a table of any game: the server holds the tables of every game side by side
 AnyTable = Table[Any, Any, Any]
+
+
+#: the key of the table's coach option in the stored settings (beside the game's own)
+COACH = "coach"
+
+
+def coach_default(seats: Sequence[Seat | StoredSeat]) -> bool:
+    """The coach is on by default at a table of one person with bots, off where several
+    people play (a hint would help one of them against the others)."""
+    return sum(1 for s in seats if s.kind == "person") == 1
+
+
+def coach_setting(raw: object, seats: Sequence[Seat | StoredSeat]) -> bool:
+    """A new table's ``coach`` option: ``true`` or ``false`` as its creator chose, or left out
+    for :func:`coach_default`."""
+    if raw is None:
+        return coach_default(seats)
+    if not isinstance(raw, bool):
+        raise TableError("bad-field", "'coach' is true (hints allowed) or false")
+    return raw
+
+
+def split_coach(stored: dict[str, Any], seats: Sequence[Seat | StoredSeat]) -> tuple[dict[str, Any], bool]:
+    """The game's settings and the coach option of a stored table (one stored before the
+    option existed gets :func:`coach_default`)."""
+    settings = dict(stored)
+    raw = settings.pop(COACH, None)
+    return settings, raw if isinstance(raw, bool) else coach_default(seats)
 
 
 def game_for_request(raw: object) -> Game[Any, Any, Any]:

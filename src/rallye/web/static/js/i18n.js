@@ -44,11 +44,18 @@ export async function loadLanguage(lang) {
   return lang;
 }
 
-// A message of another domain, or null when it has none.
-export function tIn(domain, id) {
+// A message of another domain, or null when it has none; with params, its {placeholders}
+// filled and, for a plural message ({"one", "other"}), the form of params.count.
+export function tIn(domain, id, params = null) {
   const d = extra[domain];
-  const s = d?.messages[id] ?? d?.fallback[id];
-  return typeof s === "string" ? s : null;
+  let s = d?.messages[id] ?? d?.fallback[id];
+  if (s && typeof s === "object" && params && typeof params.count === "number") s = s[new Intl.PluralRules(current).select(params.count)] ?? s.other;
+  if (typeof s !== "string") return null;
+  return params ? fill(s, params) : s;
+}
+
+function fill(s, params) {
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
 export function lang() {
@@ -63,7 +70,7 @@ export function t(id, params = {}) {
     const rule = new Intl.PluralRules(current).select(n);
     s = s[rule] ?? s.other;
   }
-  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  return fill(s, params);
 }
 
 // The words for a server error: the catalog's for its code, else a sentence in the page's

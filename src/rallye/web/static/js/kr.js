@@ -25,7 +25,7 @@ function detourSides(kind, rot) {
   return 15;
 }
 
-const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null, centredFor: null, zoom: null, trail: null, summaryShown: false };
+const ui = { rot: null, dest: null, detour: null, detourSq: null, focus: null, centredFor: null, zoom: null, trail: null, summaryShown: false, hintCentred: null, hintShownFor: null };
 
 // The board's scale: CSS px per cell. On a touch screen a cell is big enough for a finger
 // (every destination at least 44 px) and the map is panned and pinched; on a wide screen
@@ -71,6 +71,51 @@ export function describe(ctx, entry) {
   if (a === "end") return t("kr.log.end", { name: who });
   if (a === "recover") return t("kr.log.recover", { name: who });
   return `${who}: ${a}`;
+}
+
+// The coach's hint in words: the move (a legal entry), and a reason's card params by name.
+export function hintMove(ctx, entry) {
+  const i = entry.info ?? {};
+  if (i.kind === "move") return t("kr.hint.move", { where: moveLabel(ctx, i) });
+  if (i.kind === "place") return t("kr.place_here", { tile: i.tile, x: i.x, y: i.y, rot: i.rot });
+  if (i.kind === "start") return t("kr.start_here", { x: i.x, y: i.y });
+  if (i.kind === "enter") return t("kr.enter_at", { dir: dirName(i.side) });
+  if (i.kind === "kitt") return t("kr.play_card", { card: cardName(i.card) });
+  if (i.kind === "detour") {
+    const sides = [0, 1, 2, 3].filter((d) => (i.sides >> d) & 1).map(dirName).join(" – ");
+    return `${t("kr.detour_here", { card: cardName(i.card), x: i.x, y: i.y })} (${t("kr.detour_rot", { rot: i.rot, sides })})`;
+  }
+  if (i.kind === "end") return t("kr.end_turn");
+  if (i.kind === "recover") return t("kr.recover");
+  return entry.action;
+}
+
+const CARD_PARAMS = new Set(["kitt", "detour"]); // rallye.analysis.coach.KR_CARD_PARAMS
+export function hintParam(ctx, key, value) {
+  return CARD_PARAMS.has(key) ? cardName(value) : value;
+}
+
+// The hinted move on the map and in the controls: its path, its square or field, its button.
+function markHint(ctx, parts, scroller) {
+  const hint = ctx.hinted?.();
+  if (!hint) return;
+  const i = hint.info ?? {};
+  const marks = [...document.querySelectorAll("#board [data-action], #controls [data-action]")].filter((e) => e.dataset.action === hint.action);
+  if (i.kind === "move") marks.push(...scroller.querySelectorAll(`g.choice.dest[data-dest="${squareKey(...i.to)}"]`));
+  if (i.kind === "detour") {
+    marks.push(...scroller.querySelectorAll(`g.choice[data-square="${squareKey(i.x, i.y)}"]`));
+    marks.push(...parts.controls.querySelectorAll(`.kr-hand button[data-card="${i.card}"]`));
+  }
+  for (const e of marks) e.classList.add("hinted");
+  if (i.kind === "move") {
+    const path = svg("polyline", { class: "path hint-path", points: pathPoints(i), "aria-hidden": "true" });
+    scroller.querySelector("g.choices")?.prepend(path);
+  }
+  if (ui.hintCentred !== ctx.hint.move_no) {
+    // the hinted place comes into the map's window (a phone shows part of the map)
+    ui.hintCentred = ctx.hint.move_no;
+    centreOn(scroller, scroller.querySelector(".hinted"));
+  }
 }
 
 function eventText(ctx, e) {
@@ -363,6 +408,9 @@ function controls(ctx, c) {
   const phase = v.phase === "build" || v.drawn ? t("kr.phase.build", { count: v.face_down }) : v.over ? t("kr.phase.over") : t("kr.phase.chase", { turn: v.turn });
   c.append(el("h2", { text: phase }));
   if (v.roll) c.append(el("p", { class: "dice" }, el("span", { class: "die", "aria-hidden": "true", text: "⚀⚁⚂⚃⚄⚅"[Math.min(v.roll, 6) - 1] ?? "" }), " ", t("kr.roll", { roll: v.roll, pips: v.pips, used: v.used })));
+  // the coach: its button, and what it says once asked
+  const coach = ctx.coachBar?.();
+  if (coach) c.append(el("div", { class: "coach-row" }, coach.button), coach.box);
   // building
   const places = byKind("place");
   if (places.length) {
@@ -419,7 +467,7 @@ function controls(ctx, c) {
       const can = detours.some((l) => l.info.card === k);
       const label = `${cardName(k)}${n > 1 ? ` × ${n}` : ""}`;
       return el("li", {}, can
-        ? el("button", { type: "button", class: `kr-card playable${ui.detour === k ? " selected" : ""}`, "aria-pressed": ui.detour === k ? "true" : "false", onclick: () => { ui.detour = ui.detour === k ? null : k; ui.detourSq = null; ctx.refresh(); }, text: label })
+        ? el("button", { type: "button", class: `kr-card playable${ui.detour === k ? " selected" : ""}`, "data-card": k, "aria-pressed": ui.detour === k ? "true" : "false", onclick: () => { ui.detour = ui.detour === k ? null : k; ui.detourSq = null; ctx.refresh(); }, text: label })
         : el("span", { class: "kr-card", text: label }));
     })));
     if (ui.detour) {
@@ -538,6 +586,13 @@ export function render(ctx, parts) {
     b.setAttribute("aria-label", label);
     b.title = label;
   }
+  const hint = ctx.hinted?.();
+  if (hint && ui.hintShownFor !== ctx.hint.move_no) {
+    // a hint just come: the map shows its choice (the tile turned as it says, its detour card's squares)
+    ui.hintShownFor = ctx.hint.move_no;
+    if (hint.info?.kind === "place") ui.rot = hint.info.rot;
+    if (hint.info?.kind === "detour") ui.detour = hint.info.card;
+  }
   const keep = [scroller.scrollLeft, scroller.scrollTop];
   scroller.replaceChildren(board(ctx));
   for (const car of scroller.querySelectorAll(`g.car-${ctx.seat}`)) car.classList.add("mine");
@@ -553,6 +608,7 @@ export function render(ctx, parts) {
     centreOn(scroller, focus);
   }
   controls(ctx, parts.controls);
+  markHint(ctx, parts, scroller);
   if (v.over) {
     parts.result.hidden = false;
     const text = v.winner === null ? t("kr.no_winner") : t("kr.winner", { name: ctx.name(v.winner) });

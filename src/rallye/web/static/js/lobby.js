@@ -85,6 +85,7 @@ function fillSeats() {
       level.hidden = kind.value !== "bot";
       sit.disabled = kind.value !== "person";
       if (sit.disabled && sit.checked) sit.checked = false;
+      syncCoach();
     };
     kind.onchange = sync;
     const team = teams ? el("span", { class: `team team-${teamOf[i]}`, text: t("lobby.team", { team: teamLetter(teamOf[i]) }) }) : null;
@@ -95,6 +96,16 @@ function fillSeats() {
   }
   const first = document.querySelector("#seat-list input[name=sit]:not(:disabled)");
   if (first && !document.querySelector("input[name=sit]:checked")) first.checked = true;
+}
+
+// The coach: always there for one person with bots; where several people play, only when the
+// creator allows it (the box, shown then).
+function people() {
+  return [...document.querySelectorAll("#seat-list select.kind")].filter((s) => s.value === "person").length;
+}
+
+function syncCoach() {
+  $("coach-row").hidden = people() < 2;
 }
 
 export function teamLetter(i) {
@@ -123,6 +134,7 @@ async function create(ev) {
   localStorage.setItem("rallye.name", name);
   const timer = Number($("turn-timer").value) || null;
   const body = { game, players: Number($("players").value), seats: seatsBody, sit, name, turn_timer: timer };
+  if (people() > 1) body.coach = $("coach").checked; // alone with bots: the server's default (on)
   if (game === "mille") body.edition = $("edition").value;
   else {
     const f = $("create-form");
@@ -170,13 +182,14 @@ async function showMine() {
       .filter(Boolean)
       .join(", ");
     const status = g.status ? t(`status.${g.status}`) : "";
+    const coach = typeof g.coach === "boolean" ? t(g.coach ? "coach.allowed" : "coach.not_allowed") : "";
     list.append(
       el(
         "li",
         {},
         el("a", { href: `/t/${g.code}`, text: `${t(`game.${g.game}`)} · ${g.code}` }),
         " ",
-        el("span", { class: "note", text: [t("seat", { seat: g.seat + 1 }), status, names].filter(Boolean).join(" · ") }),
+        el("span", { class: "note", text: [t("seat", { seat: g.seat + 1 }), status, names, coach].filter(Boolean).join(" · ") }),
         g.status === "over" ? [" ", el("a", { class: "replay-link", href: `/r/${g.code}`, text: t("replay.watch") })] : null,
       ),
     );

@@ -121,6 +121,21 @@ export function describe(ctx, entry) {
   return `${who}: ${entry.action}`;
 }
 
+// The coach's hint in words: the move (a legal entry), and a reason's card params by name.
+export function hintMove(ctx, entry) {
+  const { verb, card, side } = entry.info ?? {};
+  if (verb === "play") return t("mille.hint.play", { card: cardName(ctx, card) });
+  if (verb === "attack") return t("mille.hint.attack", { card: cardName(ctx, card), target: sideName(ctx, side) });
+  if (verb === "discard") return t("mille.hint.discard", { card: cardName(ctx, card) });
+  if (verb === "extend" || verb === "decline") return t(`mille.hint.${verb}`);
+  return entry.action;
+}
+
+const CARD_PARAMS = new Set(["card", "hazard", "remedy", "safety"]); // rallye.analysis.coach.CARD_PARAMS
+export function hintParam(ctx, key, value) {
+  return CARD_PARAMS.has(key) ? cardName(ctx, value) : value;
+}
+
 // The moments of a new state, for everyone at the table (before it is drawn).
 export function stateChanged(ctx, msg) {
   const prev = ctx.state;
@@ -206,11 +221,12 @@ function targetButton(ctx, side) {
   const { action, legal } = actionFor(ctx, selected.card, side);
   const where = side === null ? t("mille.discard_pile") : sideName(ctx, side);
   const label = t(legal ? "mille.put_here" : "mille.try_here", { card: cardName(ctx, selected.card), where });
+  const hinted = ctx.hinted?.()?.action === action;
   return el(
     "button",
     {
       type: "button",
-      class: `target${legal ? " legal" : ""}`,
+      class: `target${legal ? " legal" : ""}${hinted ? " hinted" : ""}`,
       "data-action": action,
       onclick: () => {
         tapFrom = document.querySelector(".card-button.selected")?.getBoundingClientRect() ?? null;
@@ -253,11 +269,13 @@ function tableau(ctx, side, land) {
   for (const d of tab.distance) counts[d] = (counts[d] ?? 0) + 1;
   const breakdown = Object.entries(counts).map(([c, n]) => `${n} × ${cardName(ctx, c)}`).join(", ");
   const legalHere = selected && actionFor(ctx, selected.card, side).legal;
+  const hint = ctx.hinted?.()?.info;
+  const hinted = hint && (hint.verb === "play" || hint.verb === "attack") && hint.side === side;
   const marked = (name) => land && land.side === side && land.slot === name;
   const empty = (label) => el("span", { class: "empty", "data-label": label, text: t("mille.empty") });
   return el(
     "section",
-    { class: `tableau${mine ? " mine" : ""}${legalHere ? " can-go" : ""}${ctx.state.turn !== null && v.sides[side]?.includes(ctx.state.turn) ? " acting" : ""}`, "data-side": side, "aria-label": sideName(ctx, side) },
+    { class: `tableau${mine ? " mine" : ""}${legalHere ? " can-go" : ""}${hinted ? " hinted" : ""}${ctx.state.turn !== null && v.sides[side]?.includes(ctx.state.turn) ? " acting" : ""}`, "data-side": side, "aria-label": sideName(ctx, side) },
     el(
       "div",
       { class: "tab-head" },
@@ -409,7 +427,7 @@ export function render(ctx, parts) {
     el("div", { class: "pile draw" }, el("h3", { text: t("mille.draw_pile") }), el("p", { class: "count", text: String(v.draw_count) }), el("p", { class: "note sr-only", text: t("mille.cards_left", { count: v.draw_count }) })),
     el(
       "div",
-      { class: `pile discard${selected && actionFor(ctx, selected.card, null).legal ? " can-go" : ""}${land?.slot === "discard" ? " last-move" : ""}` },
+      { class: `pile discard${selected && actionFor(ctx, selected.card, null).legal ? " can-go" : ""}${land?.slot === "discard" ? " last-move" : ""}${ctx.hinted?.()?.info?.verb === "discard" ? " hinted" : ""}` },
       el("h3", { text: t("mille.discard_pile") }),
       discardTop ? cardFace(ctx, discardTop, { small: true }) : el("p", { class: "empty", text: t("mille.empty") }),
       el("p", { class: "note sr-only", text: t("mille.cards_in", { count: v.discard.length }) }),
@@ -433,6 +451,14 @@ export function render(ctx, parts) {
   c.replaceChildren();
   const extend = legal.find((l) => l.info?.verb === "extend");
   const decline = legal.find((l) => l.info?.verb === "decline");
+  // the coach: what it says above the hand, its button beside the hand's words
+  const coach = ctx.coachBar?.();
+  const hintedAction = ctx.hinted?.()?.action;
+  if (coach) {
+    // a card chosen: the hint's first line only, so every place it can go stays in sight
+    coach.box.classList.toggle("brief", !!selected);
+    c.append(coach.box);
+  }
   if (extend || decline) {
     c.append(
       el(
@@ -442,8 +468,9 @@ export function render(ctx, parts) {
         el(
           "div",
           { class: "answers" },
-          extend ? el("button", { type: "button", class: "primary", "data-action": "extend", onclick: () => ctx.act(extend.action), text: t("mille.extend") }) : null,
-          decline ? el("button", { type: "button", "data-action": "decline", onclick: () => ctx.act(decline.action), text: t("mille.decline") }) : null,
+          extend ? el("button", { type: "button", class: `primary${hintedAction === extend.action ? " hinted" : ""}`, "data-action": "extend", onclick: () => ctx.act(extend.action), text: t("mille.extend") }) : null,
+          decline ? el("button", { type: "button", class: hintedAction === decline?.action ? "hinted" : null, "data-action": "decline", onclick: () => ctx.act(decline.action), text: t("mille.decline") }) : null,
+          coach?.button,
         ),
       ),
     );
@@ -453,12 +480,15 @@ export function render(ctx, parts) {
     // (no word of the Escape key on a touch screen)
     const more = selected ? [t("mille.marked_allowed"), ctx.touch ? "" : t("mille.escape_cancels")].filter(Boolean).join(" ") : "";
     const hint = !myTurn ? t("mille.hand_wait") : selected ? t("mille.hand_where", { card: cardName(ctx, selected.card) }) : t("mille.hand_choose");
+    const hintCard = ctx.hinted?.()?.info?.card;
+    const hintAt = hintCard && !(extend || decline) ? v.hand.indexOf(hintCard) : -1;
     const hand = el(
       "ul",
       { class: "hand", "aria-labelledby": "hand-h" },
       v.hand.map((card, i) => {
         const uses = legalFor(ctx, card).length;
         const chosen = selected?.i === i;
+        const hinted = i === hintAt;
         return el(
           "li",
           {},
@@ -466,7 +496,7 @@ export function render(ctx, parts) {
             "button",
             {
               type: "button",
-              class: `card-button${chosen ? " selected" : ""}${myTurn && uses ? " playable" : ""}`,
+              class: `card-button${chosen ? " selected" : ""}${myTurn && uses ? " playable" : ""}${hinted ? " hinted" : ""}`,
               "aria-pressed": chosen ? "true" : "false",
               "aria-describedby": "hand-hint",
               "data-card": card,
@@ -475,6 +505,7 @@ export function render(ctx, parts) {
             },
             cardFace(ctx, card),
             myTurn && uses ? el("span", { class: "sr-only", text: t("mille.can_play") }) : null,
+            hinted ? el("span", { class: "hint-mark" }, el("span", { "aria-hidden": "true", text: "?" }), el("span", { class: "sr-only", text: t("coach.marked") })) : null,
           ),
         );
       }),
@@ -487,6 +518,7 @@ export function render(ctx, parts) {
         el("h2", { id: "hand-h", text: t("mille.your_hand", { count: v.hand.length }) }),
         el("p", { class: "note", id: "hand-hint" }, hint, more ? el("span", { class: "sr-only", text: ` ${more}` }) : null),
         selected ? el("button", { type: "button", class: "cancel", onclick: () => { selected = null; ctx.refresh(); }, text: t("mille.cancel") }) : null,
+        selected ? null : coach?.button,
       ),
       hand,
     );

@@ -39,6 +39,12 @@ const ctx = {
   touch: window.matchMedia?.("(pointer: coarse)").matches ?? false,
   name: (seat) => seatName(seat),
   refresh: () => render(),
+  // the coach (docs/server.md, "The coach"): the hint for this state, once asked and come
+  hint: null, // the server's hint message, for ctx.state.move_no only
+  hintAsked: null, // the move number a hint was asked for and has not come
+  hintShown: false,
+  coachBar: () => coachBar(),
+  hinted: () => hintedEntry(),
 };
 window.rallye = ctx; // for tests and curious players: what this page was sent
 // a message handled as if the server had sent it (tests use it to show rare moments)
@@ -195,6 +201,9 @@ function renderWaiting() {
 function render() {
   if (!ctx.table) return;
   $("title").textContent = `${t(`game.${ctx.table.game}`)} · ${code}`;
+  // whether the coach may give hints here, for everyone at the table to see
+  $("coach-note").textContent = t(ctx.table.coach ? "coach.allowed" : "coach.not_allowed");
+  $("coach-note").dataset.coach = ctx.table.coach ? "on" : "off";
   const mine = ctx.state && ctx.seat !== null && ctx.state.turn === ctx.seat && ctx.state.legal?.length;
   document.title = `${mine ? `▶ ${t("table.your_turn")} · ` : ""}${t(`game.${ctx.table.game}`)} ${code} · rallye`;
   renderTurn();
@@ -254,6 +263,11 @@ const HANDLERS = {
     announceNew(msg);
     ctx.state = msg;
     ctx.deadlineAt = typeof msg.deadline === "number" ? Date.now() + msg.deadline * 1000 : null;
+    if (msg.move_no !== prev?.move_no) {
+      ctx.hint = null; // a hint answers one decision: the next state has another
+      ctx.hintAsked = null;
+      ctx.hintShown = false;
+    }
     const resend = ctx.pending && ctx.pending.move_no === msg.move_no && msg.legal?.some((l) => l.action === ctx.pending.action);
     if (ctx.pending && !resend) ctx.pending = null;
     render();
@@ -269,6 +283,11 @@ const HANDLERS = {
     document.body.dataset.ready = "1";
   },
   error(msg) {
+    if (typeof msg.ref === "string" && msg.ref.startsWith("hint")) {
+      ctx.hintAsked = null;
+      ctx.hintShown = false;
+      render();
+    }
     showError(msg);
     if (msg.code === "bad-token") $("join").hidden = false;
   },
@@ -283,6 +302,14 @@ const HANDLERS = {
     if (msg.seat !== ctx.seat || msg.seat === null) say(`${msg.name ?? t("table.watcher")}: ${msg.text}`);
   },
   pong() {},
+  hint(msg) {
+    if (msg.move_no !== ctx.state?.move_no) return; // an answer to a decision that is gone
+    ctx.hint = msg;
+    ctx.hintAsked = null;
+    ctx.hintShown = true;
+    render();
+    say(hintWords().join(" "));
+  },
   "slow-down"() {
     // held back, not refused: the answer follows
     $("error").textContent = t("code.rate-limited");
@@ -315,6 +342,94 @@ function connect(hello) {
     retry += 1;
     setTimeout(() => connect(hello), Math.min(5000, 500 * 2 ** Math.min(retry, 4)));
   };
+}
+
+// -- the coach ------------------------------------------------------------------------------
+// At a table that allows it (table.coach), on your turn: a "Hint" button. The hint comes from
+// the server (its analysis bot, from your view only) and shows the move (the game's module
+// marks the card and where it goes, or the square), how much better it is than the next best
+// and the reasons, in the page's language. It never plays the move.
+function askHint() {
+  if (ctx.hint) {
+    ctx.hintShown = !ctx.hintShown; // the hint asked already: shown or put away
+    render();
+    document.getElementById("hint-button")?.focus({ preventScroll: true });
+    return;
+  }
+  if (ctx.hintAsked === ctx.state.move_no) return;
+  if (!send({ type: "hint", move_no: ctx.state.move_no, id: `hint${ctx.state.move_no}` })) return;
+  $("error").textContent = "";
+  ctx.hintAsked = ctx.state.move_no;
+  render();
+  document.getElementById("hint-button")?.focus({ preventScroll: true });
+}
+
+// the legal action the hint names (its code, as the state's legal list has it), or null
+function hintedEntry() {
+  if (!ctx.hint || !ctx.hintShown || ctx.hint.move_no !== ctx.state?.move_no) return null;
+  return (ctx.state.legal ?? []).find((l) => l.code === ctx.hint.code) ?? null;
+}
+
+function moveWords(action) {
+  const entry = (ctx.state.legal ?? []).find((l) => l.action === action);
+  return entry ? (ctx.module.hintMove?.(ctx, entry) ?? action) : action;
+}
+
+// the hint in words: the move, how much better than the next best, the reasons
+function hintWords() {
+  const h = ctx.hint.hint;
+  const domain = ctx.table.game === "mille" ? "mille" : "kr";
+  const move = t("coach.move", { move: moveWords(h.best) });
+  const next = h.next ? moveWords(h.next) : null;
+  const m = h.margin ?? {};
+  let margin;
+  if (!next) margin = t("coach.only");
+  else if (m.equal) margin = t("coach.equal", { next });
+  else if (typeof m.points === "number" && m.points >= 0.5) margin = t("coach.better_points", { next, count: Math.round(m.points) });
+  else if (typeof m.win === "number" && m.win >= 0.005) {
+    // Knight Rider's value is the chance to catch the villain; Mille Bornes', to win the match
+    margin = t(ctx.table.game === "mille" ? "coach.better_win" : "coach.better_catch", { next, pct: Math.round(m.win * 100) });
+  } else margin = t("coach.better", { next }); // the search's verdict, with no clear margin on either scale
+  const reasons = (h.reasons ?? []).map((r) => {
+    const params = { ...r.params };
+    for (const [k, v] of Object.entries(params)) {
+      if (typeof v === "string") params[k] = ctx.module.hintParam?.(ctx, k, v) ?? v;
+    }
+    const text = tIn(domain, r.key, params);
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : null;
+  });
+  return [move, margin, ...reasons.filter(Boolean).map((r) => (/[.!?]$/.test(r) ? r : `${r}.`))];
+}
+
+// The button and, once the hint has come, what it says ({button, box}, or null when no hint
+// can be asked now): the game's module puts them in its controls (Mille Bornes: the words
+// above the docked hand, the button beside the hand's; Knight Rider: under the phase).
+function coachBar() {
+  const st = ctx.state;
+  if (!ctx.table?.coach || ctx.seat === null || !st || st.turn !== ctx.seat || !(st.legal ?? []).length) return null;
+  const waiting = ctx.hintAsked === st.move_no;
+  const shown = ctx.hint && ctx.hintShown;
+  // a disclosure button: the same word shown or not (aria-expanded says which), short enough
+  // for the row above a phone's hand
+  const label = waiting ? t("coach.thinking") : t("coach.ask");
+  const button = el(
+    "button",
+    { type: "button", id: "hint-button", class: "hint-button", "aria-expanded": shown ? "true" : "false", "aria-controls": "hint-box", "aria-busy": waiting ? "true" : null, onclick: askHint },
+    el("span", { class: "hint-icon", "aria-hidden": "true", text: "?" }),
+    " ",
+    label,
+  );
+  let box = el("div", { id: "hint-box", class: "hint-box", hidden: true });
+  if (shown) {
+    const [move, margin, ...reasons] = hintWords();
+    box = el(
+      "div",
+      { id: "hint-box", class: "hint-box", role: "group", "aria-label": t("coach.title") },
+      el("p", { class: "hint-move" }, el("strong", { text: move }), " ", el("span", { class: "hint-margin", text: margin })),
+      reasons.length ? el("ul", { class: "hint-reasons" }, reasons.map((r) => el("li", { text: r }))) : null,
+    );
+  }
+  return { button, box };
 }
 
 // A state's log holds the moves since the state before (the welcome: the last 30): the page
