@@ -30,7 +30,6 @@ import math
 import os
 import random
 import resource
-import signal
 import statistics
 import sys
 import tempfile
@@ -40,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from server_load import LightSocket, _cpu_s, _post, _rss_mb, _run, _start, _wait_up, report
+from server_load import _STOP, LightSocket, _cpu_s, _post, _rss_mb, _run, _start, _wait_up, report
 
 GOAL_P99_MS = 50.0
 
@@ -88,6 +87,8 @@ class Seat:
             except (TimeoutError, ConnectionError) as exc:
                 self.load.errors.append(f"connect: {exc}")
                 return
+            if self.load.stopping or self.sock.closed.done():
+                return  # the run ended while this connection opened
             hello: dict[str, Any] = {"type": "hello", "protocol": 1}
             hello.update({"token": self.token} if self.token else {"watch": True})
             self.sock.send(orjson.dumps(hello))
@@ -230,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--database", metavar="URL", help="the database (default: a fresh SQLite file)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--profile", metavar="FILE", help="run the server under cProfile and write its profile here")
     args = p.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = int(args.people * (1 + args.spectators / args.humans)) + 200
@@ -240,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         db = args.database or f"sqlite:///{Path(tmp) / 'paced.db'}"
-        proc, port = _start(db, None, bot_delay=args.bot_delay)
+        proc, port = _start(db, args.profile, bot_delay=args.bot_delay)
         try:
             _wait_up(port)
             time.sleep(1.0)
@@ -254,9 +256,9 @@ def main(argv: list[str] | None = None) -> int:
 
             _run(go())
         finally:
-            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(_STOP)
             try:
-                proc.wait(30)
+                proc.wait(300 if args.profile else 30)  # cProfile writes its file as the server ends
             except Exception:
                 proc.kill()
     lat = sorted(load.latencies) or [float("nan")]
