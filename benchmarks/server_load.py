@@ -286,6 +286,11 @@ def _run(main: Coroutine[Any, Any, None]) -> None:
         uvloop.run(main)
 
 
+# uvicorn ends on SIGINT or SIGTERM and then raises the signal again: SIGTERM's default
+# action ends the process before cProfile writes its file, SIGINT's (KeyboardInterrupt) lets it
+_STOP = signal.SIGINT
+
+
 def _start(
     db: str, profile: str | None, bot_delay: float = 0.0, public_url: str | None = None
 ) -> tuple[subprocess.Popen[str], int]:
@@ -359,10 +364,10 @@ def main(argv: list[str] | None = None) -> int:
             if proxy is not None:
                 proxy.stop()
             for proc in procs:
-                proc.send_signal(signal.SIGTERM)
+                proc.send_signal(_STOP)
             for proc in procs:
                 try:
-                    proc.wait(20)
+                    proc.wait(300 if args.profile else 20)
                 except subprocess.TimeoutExpired:
                     proc.kill()
     lat = sorted(stats.latencies) or [float("nan")]

@@ -6,7 +6,10 @@ turn), people here think: each waits a random 2–8 s before a move, and the bot
 wait their delay (``--bot-delay``, 0.6 s as ``rallye serve`` does). Tables of ``--humans``
 people and ``--bots`` bots play 1000 Meilen (one hand, so games end and start all the time:
 when one ends, its people ask for another game with the same seats and move to the new
-table). Some tables have a spectator (``--spectators``), and now and then someone writes a
+table). A people's game lasts minutes, so each table's first game starts with a random
+number of moves (up to ``--rush``) made without thinking: the tables are at every stage of
+a game when the figures are taken, and games end and start all through them. Some tables
+have a spectator (``--spectators``), and now and then someone writes a
 chat line (``--chat-every`` seconds on average). The people connect over ``--ramp`` seconds;
 the figures are taken over the ``--seconds`` that follow.
 
@@ -30,7 +33,6 @@ import math
 import os
 import random
 import resource
-import signal
 import statistics
 import sys
 import tempfile
@@ -40,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from server_load import LightSocket, _cpu_s, _post, _rss_mb, _run, _start, _wait_up, report
+from server_load import _STOP, LightSocket, _cpu_s, _post, _rss_mb, _run, _start, _wait_up, report
 
 GOAL_P99_MS = 50.0
 
@@ -74,6 +76,8 @@ class Seat:
         self.chatting = False  # one chain of chat lines, whatever the reconnections
         self.leader = False  # the one of a table's people who asks for another game
         self.next_code: str | None = None
+        self.rush = 0  # the table's first moves made without thinking (its first game only)
+        self.ended: str | None = None  # the code of the last game this seat saw end
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -88,6 +92,8 @@ class Seat:
             except (TimeoutError, ConnectionError) as exc:
                 self.load.errors.append(f"connect: {exc}")
                 return
+            if self.load.stopping or self.sock.closed.done():
+                return  # the run ended while this connection opened
             hello: dict[str, Any] = {"type": "hello", "protocol": 1}
             hello.update({"token": self.token} if self.token else {"watch": True})
             self.sock.send(orjson.dumps(hello))
@@ -134,6 +140,7 @@ class Seat:
             return
         if kind == "again":
             self.next_code = msg["code"]
+            self.rush = 0
             self.close()
             return
         if kind != "state" or self.token is None:
@@ -144,8 +151,10 @@ class Seat:
                 self.load.moves += 1
             self.sent_at = None
         if msg["table"]["status"] == "over":
-            if self.leader and self.next_code is None:
-                self.load.games += 1
+            if self.leader and self.next_code is None and self.ended != self.code:
+                self.ended = self.code  # once a game, however many states say it is over
+                if self.load.measuring:
+                    self.load.games += 1
                 delay = self.rng.uniform(*self.load.args.think)
                 asyncio.get_running_loop().call_later(delay, self.again)
             return
@@ -155,9 +164,8 @@ class Seat:
         if msg["legal"] and self.sent_at is None and self.timer is None:
             choice = self.rng.choice(msg["legal"])
             self.thinking_on = msg["move_no"]
-            self.timer = asyncio.get_running_loop().call_later(
-                self.rng.uniform(*self.load.args.think), self.move, msg["move_no"], choice["code"]
-            )
+            think = 0.0 if msg["move_no"] < self.rush else self.rng.uniform(*self.load.args.think)
+            self.timer = asyncio.get_running_loop().call_later(think, self.move, msg["move_no"], choice["code"])
 
     def again(self) -> None:
         if not self.load.stopping and self.ready and self.sock is not None and not self.sock.closed.done():
@@ -187,9 +195,11 @@ async def _drive(load: Load, pid: int, port: int, made: list[tuple[str, list[str
     rng = random.Random(args.seed)
     seats: list[Seat] = []
     for t, (code, tokens) in enumerate(made):
+        rush = rng.randrange(args.rush + 1)  # tables at every stage of a game: games end all the time
         for i, token in enumerate(tokens):
             s = Seat(load, port, code, token, rng.getrandbits(32))
             s.leader = i == 0
+            s.rush = rush
             seats.append(s)
         if rng.random() < args.spectators:
             seats.append(Seat(load, port, code, None, t))
@@ -222,6 +232,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot-level", default="medium")
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits (default 0.6, as rallye serve)")
     p.add_argument("--think", type=float, nargs=2, default=(2.0, 8.0), metavar=("MIN", "MAX"))
+    p.add_argument(
+        "--rush",
+        type=int,
+        default=76,
+        help="each table's first game starts with up to this many moves made at once (default 76, of the 80 "
+        "in a 4-player 1000 Meilen game), so tables are at every stage and games end during the run",
+    )
     p.add_argument("--spectators", type=float, default=0.1, help="share of tables with a spectator (default 0.1)")
     p.add_argument("--chat-every", type=float, default=60.0, help="mean seconds between a person's chat lines")
     p.add_argument("--edition", default="meilen", help="default meilen: one hand a game, so games end often")
@@ -230,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--database", metavar="URL", help="the database (default: a fresh SQLite file)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--profile", metavar="FILE", help="run the server under cProfile and write its profile here")
     args = p.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = int(args.people * (1 + args.spectators / args.humans)) + 200
@@ -240,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         db = args.database or f"sqlite:///{Path(tmp) / 'paced.db'}"
-        proc, port = _start(db, None, bot_delay=args.bot_delay)
+        proc, port = _start(db, args.profile, bot_delay=args.bot_delay)
         try:
             _wait_up(port)
             time.sleep(1.0)
@@ -254,9 +272,9 @@ def main(argv: list[str] | None = None) -> int:
 
             _run(go())
         finally:
-            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(_STOP)
             try:
-                proc.wait(30)
+                proc.wait(300 if args.profile else 30)  # cProfile writes its file as the server ends
             except Exception:
                 proc.kill()
     lat = sorted(load.latencies) or [float("nan")]
@@ -270,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         "moves": load.moves,
         "moves_per_s": round(load.moves / got["wall"], 1),
         "games_finished": load.games,
+        "games_finished_per_s": round(load.games / got["wall"], 2),
         "chat_lines": load.chats,
         "latency_ms_p50": round(1000 * statistics.median(lat), 1),
         "latency_ms_p99": round(p99, 1),

@@ -5,13 +5,15 @@ before its transaction has committed; a move whose commit fails is taken back an
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 from sqlalchemy import update
 
 from rallye.server.app import Server, _through_cancel
-from rallye.server.store import Move, Store, tables
+from rallye.server.store import ChatLine, Move, Store, tables
 from rallye.server.table import Table, TableError
 
 TWO_PEOPLE = {"game": "mille", "players": 2, "seats": [{"kind": "person"}, {"kind": "person"}]}
@@ -22,6 +24,28 @@ def _playing(table: Table) -> Table:
         s.token_hash = f"token-{s.seat}"
     table.status = "playing"
     return table
+
+
+def _before_commits(server: Server, hook: Callable[[Sequence[Move], Sequence[ChatLine]], None]) -> None:
+    """Run ``hook(moves, chat_lines)`` before each of the server's group commits (it may
+    raise: the commit then fails as the database's error would)."""
+    append_many = server.store.append_many
+
+    def watched(moves: Sequence[Move], chats: Sequence[ChatLine] = ()) -> list[bool]:
+        hook(moves, chats)
+        return append_many(moves, chats)
+
+    server.store.append_many = watched  # type: ignore[method-assign]
+
+
+def _fail_once(error: Exception) -> Callable[[Sequence[Move], Sequence[ChatLine]], None]:
+    failures = [error]
+
+    def hook(moves: Sequence[Move], chats: Sequence[ChatLine]) -> None:
+        if failures:
+            raise failures.pop()
+
+    return hook
 
 
 def _first_legal(table: Table) -> str:
@@ -51,13 +75,7 @@ def test_moves_at_many_tables_at_once_share_commits_and_each_is_saved(sqlite_url
         server = Server(sqlite_url, bot_delay=0, owner="me")
         await server.start()
         batches: list[int] = []
-        append_many = server.store.append_many
-
-        def counting(moves: list[Move]) -> list[bool]:
-            batches.append(len(moves))
-            return append_many(moves)
-
-        server.store.append_many = counting  # type: ignore[method-assign]
+        _before_commits(server, lambda moves, chats: batches.append(len(moves)))
         try:
             made = [_playing((await server.create(TWO_PEOPLE))[0]) for _ in range(12)]
             for _ in range(5):
@@ -73,19 +91,74 @@ def test_moves_at_many_tables_at_once_share_commits_and_each_is_saved(sqlite_url
     asyncio.run(scenario())
 
 
+def test_chat_lines_ride_in_the_moves_transactions_and_each_is_saved_before_it_is_sent(sqlite_url: str) -> None:
+    async def scenario() -> None:
+        server = Server(sqlite_url, bot_delay=0, owner="me")
+        await server.start()
+        commits: list[tuple[int, int]] = []
+        writing, first_held = threading.Event(), threading.Event()
+
+        def counting(moves: Sequence[Move], chats: Sequence[ChatLine]) -> None:
+            if not commits:
+                writing.set()
+                first_held.wait(30)  # the first transaction is slow: what arrives meanwhile waits
+            commits.append((len(moves), len(chats)))
+
+        _before_commits(server, counting)
+        try:
+            made = [_playing((await server.create(TWO_PEOPLE))[0]) for _ in range(6)]
+            first = asyncio.ensure_future(server.committer.chat(ChatLine(made[0].id, 0, "ann", "first", 1.0)))
+            assert await asyncio.to_thread(writing.wait, 30)  # the committer is writing the first line
+            together = asyncio.gather(
+                *(server.act(t, t.current(), t.move_no, _first_legal(t)) for t in made),
+                *(server.committer.chat(ChatLine(t.id, 1, "bob", "gg", 2.0)) for t in made),
+            )
+            for _ in range(3000):  # every move has reached the committer (bounded: 30 s)
+                if len(server.committer.waiting) == 6:
+                    break
+                await asyncio.sleep(0.01)
+            assert not first.done()  # not sent before it is saved
+            first_held.set()
+            await first
+            await together
+            assert commits == [(0, 1), (6, 6)]  # six moves and six lines in one transaction
+            for t in made:
+                said = [line["text"] for line in server.store.recent_chat(t.id)]
+                assert said == (["first", "gg"] if t is made[0] else ["gg"])
+        finally:
+            first_held.set()
+            await server.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_chat_line_whose_commit_fails_is_refused_and_nothing_is_half_written(sqlite_url: str) -> None:
+    async def scenario() -> None:
+        server = Server(sqlite_url, bot_delay=0, owner="me")
+        await server.start()
+        _before_commits(server, _fail_once(RuntimeError("disk I/O error")))
+        try:
+            table = (await server.create(TWO_PEOPLE))[0]
+            with pytest.raises(TableError) as refused:
+                await server.committer.chat(ChatLine(table.id, 0, "ann", "hello", 1.0))
+            assert refused.value.code == "unavailable"
+            assert server.store.recent_chat(table.id) == []
+            await server.committer.chat(ChatLine(table.id, 0, "ann", "hello", 1.0))
+            assert [line["text"] for line in server.store.recent_chat(table.id)] == ["hello"]
+        finally:
+            await server.stop()
+        with pytest.raises(TableError) as stopped:
+            await server.committer.chat(ChatLine(table.id, 0, "ann", "late", 1.0))
+        assert stopped.value.code == "stopping"
+
+    asyncio.run(scenario())
+
+
 def test_a_move_whose_commit_fails_is_taken_back_and_can_be_sent_again(sqlite_url: str) -> None:
     async def scenario() -> None:
         server = Server(sqlite_url, bot_delay=0, owner="me")
         await server.start()
-        append_many = server.store.append_many
-        failures = [RuntimeError("disk I/O error")]
-
-        def failing_once(moves: list[Move]) -> list[bool]:
-            if failures:
-                raise failures.pop()
-            return append_many(moves)
-
-        server.store.append_many = failing_once  # type: ignore[method-assign]
+        _before_commits(server, _fail_once(RuntimeError("disk I/O error")))
         try:
             table = _playing((await server.create(TWO_PEOPLE))[0])
             before = (table.match.state, list(table.match.lines), list(table.log))

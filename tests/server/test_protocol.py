@@ -7,6 +7,7 @@ import json
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from tests.server.helpers import Player, close_all, create, receive_text
 
 from rallye.core.record import parse_jsonl
@@ -175,6 +176,9 @@ def test_hello_is_checked(client: TestClient) -> None:
     with client.websocket_connect("/ws/nosuchtable") as ws:
         ws.send_text(json.dumps({"type": "hello", "protocol": 1, "watch": True}))
         assert json.loads(receive_text(ws))["code"] == "not-found"
+    for path in ("/ws/", f"/ws/{code}/more", "/elsewhere"):  # no table's websocket: refused at once
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(path) as ws:
+            receive_text(ws)
 
 
 def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:

@@ -26,7 +26,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -37,7 +37,7 @@ from rallye.server.messages import check, message_id, read, whole
 from rallye.server.metrics import Metrics
 from rallye.server.metrics import render as render_metrics
 from rallye.server.replay import MAX_UPLOAD, Replay, Replays, file_key, record_lines
-from rallye.server.store import Conflict, Store, token_hash
+from rallye.server.store import ChatLine, Conflict, Store, token_hash
 from rallye.server.table import LEASE_SECONDS, PROTOCOL, Accepted, AnyTable, Pending, Table, TableError, split_coach
 
 log = logging.getLogger("rallye.server")
@@ -71,12 +71,48 @@ class Buckets:
         return True
 
 
-@dataclass
+class Outbox:
+    """What a connection's writer sends next, in order: a list and the one waiting writer.
+    (An ``asyncio.Queue`` holds three deques and an Event, about 2.5 KB a connection of the
+    server's memory at people's pace, docs/server.md; this holds a few hundred bytes.)"""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[dict[str, Any] | str | None] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: dict[str, Any] | str | None) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def get_nowait(self) -> dict[str, Any] | str | None:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.pop(0)
+
+    async def get(self) -> dict[str, Any] | str | None:
+        """The next message, once there is one (one reader: the connection's writer)."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+
+@dataclass(slots=True)
 class Conn:
     ws: WebSocket
     seat: int | None
     name: str
-    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
+    queue: Outbox = field(default_factory=lambda: Outbox())
     tokens: float = BURST
     stamp: float = field(default_factory=time.monotonic)
     chat_at: float = 0.0
@@ -423,11 +459,14 @@ class Committer:
     written go together into the next, one transaction for all of them (each still checked
     on its own: its table's move number and owner). Under load this is one commit for many
     moves; alone, a move is committed at once. A move's table is settled here, on the event
-    loop, when its transaction ends, whether or not the one who sent it still waits."""
+    loop, when its transaction ends, whether or not the one who sent it still waits. Chat
+    lines ride along in the same transactions (at people's pace there is one for every
+    three moves, each had been a transaction of its own)."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
         self.waiting: list[tuple[AnyTable, Pending[Any], asyncio.Future[Accepted]]] = []
+        self.chats: list[tuple[ChatLine, asyncio.Future[None]]] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.closing = False
@@ -454,35 +493,59 @@ class Committer:
             self.wake.set()
         return fut
 
+    def chat(self, line: ChatLine) -> asyncio.Future[None]:
+        """Done once the chat line is committed (or the database's error)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.closing or self.task is None:
+            fut.set_exception(TableError("stopping", "the server is stopping; the line was not sent", status=503))
+        else:
+            self.chats.append((line, fut))
+            self.wake.set()
+        return fut
+
     async def _run(self) -> None:
-        while self.waiting or not self.closing:
+        while self.waiting or self.chats or not self.closing:
             await self.wake.wait()
             self.wake.clear()
             batch, self.waiting = self.waiting, []
-            if not batch:
+            lines, self.chats = self.chats, []
+            if not batch and not lines:
                 continue
             try:
                 began = time.perf_counter()
-                done = await self.server.db(self.server.store.append_many, [p.write for _, p, _ in batch])
+                done = await self.server.db(
+                    self.server.store.append_many, [p.write for _, p, _ in batch], [line for line, _ in lines]
+                )
                 self.server.metrics.committed(sum(done), time.perf_counter() - began)
             except asyncio.CancelledError:  # the event loop is going away: nobody may wait forever
                 for table, pending, fut in [*batch, *self.waiting]:
                     self._settle_one(table, pending, fut, TableError("stopping", "the server is stopping", status=503))
-                self.waiting = []
+                for _, said in [*lines, *self.chats]:
+                    if not said.done():
+                        said.set_exception(TableError("stopping", "the server is stopping", status=503))
+                self.waiting, self.chats = [], []
                 raise
             except Exception as exc:
-                log.error("a commit of %d moves failed: %s", len(batch), exc)
+                log.error("a commit of %d moves and %d chat lines failed: %s", len(batch), len(lines), exc)
                 self.server.metrics.commit_failures += 1
                 for table, pending, fut in batch:
                     failed = TableError(
                         "unavailable", "the move could not be saved and was not played; send it again", status=503
                     )
                     self._settle_one(table, pending, fut, failed)
+                for _, said in lines:
+                    if not said.done():
+                        said.set_exception(
+                            TableError("unavailable", "the line could not be saved; send it again", status=503)
+                        )
                 continue
             for (table, pending, fut), ok in zip(batch, done, strict=True):
                 error = None if ok else Conflict(f"table {table.code} moved on elsewhere")
                 self._settle_one(table, pending, fut, error)
-            if self.waiting:
+            for _, said in lines:
+                if not said.done():
+                    said.set_result(None)
+            if self.waiting or self.chats:
                 self.wake.set()
 
     @staticmethod
@@ -810,6 +873,30 @@ class SecurityHeaders:
 
 
 # -- the websocket -----------------------------------------------------------------------
+class TableSockets:
+    """ASGI middleware, the outermost but Starlette's own error handler: a table's websocket
+    (``/ws/{code}``) goes straight to :func:`ws_table`, past the HTTP middleware and the
+    router. Each layer is a coroutine frame (and some a copy of the scope) held for as long
+    as the connection lives: about 5 KB a connection of the server's memory at people's
+    pace (docs/server.md). Every other request goes on as before."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            path: str = scope["path"]
+            root: str = scope.get("root_path", "")
+            if root and path.startswith(root):
+                path = path[len(root) :]
+            code = path[4:] if path.startswith("/ws/") else ""
+            if code and "/" not in code:
+                scope["path_params"] = {"code": code}
+                await ws_table(WebSocket(scope, receive, send))
+                return
+        await self.app(scope, receive, send)
+
+
 async def _writer(conn: Conn) -> None:
     while True:
         msg = await conn.queue.get()
@@ -817,10 +904,13 @@ async def _writer(conn: Conn) -> None:
             with contextlib.suppress(Exception):
                 await conn.ws.close()
             return
+        text = msg if isinstance(msg, str) else encode(msg)
+        del msg  # not held while the writer waits for the next one (a state is a few KB)
         try:
-            await conn.ws.send_text(msg if isinstance(msg, str) else encode(msg))
+            await conn.ws.send_text(text)
         except Exception:
             return
+        del text
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -887,6 +977,7 @@ async def ws_table(ws: WebSocket) -> None:
             "log": list(table.log),
         }
     )
+    del chat, hello, raw  # this frame lives as long as the connection: hold only what it needs
     server.conns.setdefault(table.code, []).append(conn)
     server.presence(table)
     await server.show(table)
@@ -955,7 +1046,7 @@ async def _dispatch(server: Server, table: AnyTable, conn: Conn, msg: dict[str, 
         conn.chat_at = now
         clean = "".join(ch if ch.isprintable() else " " for ch in text.strip())
         at = time.time()
-        await server.db(server.store.add_chat, table.id, conn.seat, conn.name, clean, at)
+        await server.committer.chat(ChatLine(table.id, conn.seat, conn.name, clean, at))
         await server.send_all(table, {"type": "chat", "seat": conn.seat, "name": conn.name, "text": clean, "at": at})
     elif kind == "again":
         if conn.seat is None:
@@ -1029,7 +1120,6 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
         Route("/api/replays/{id}", api_file_replay),
         Route("/api/replays/{id}/frames", _frames(_file_replay)),
         Route("/api/my-games", api_my_games, methods=["POST"]),
-        WebSocketRoute("/ws/{code}", ws_table),
     ]
     static = resources.files("rallye") / "web" / "static"
     if static.is_dir():
@@ -1039,7 +1129,7 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
         routes.append(Mount("/i18n", app=StaticFiles(directory=str(catalogs)), name="i18n"))
     # pages, scripts, catalogs and JSON answers compressed for browsers that ask (the table
     # page's first load is then well under 150 KB); the websocket is left as it is
-    middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=800)]
+    middleware = [Middleware(TableSockets), Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=800)]
     if forwarded_allow_ips:  # else the peer is the client (uvicorn's own handling is off)
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 

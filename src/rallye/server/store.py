@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     JSON,
@@ -148,6 +148,16 @@ class Move:
     status: str
     result: dict[str, Any] | None
     owner: str
+
+
+class ChatLine(NamedTuple):
+    """One chat line to commit (the ``chat`` table's columns)."""
+
+    table_id: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
 
 
 class Conflict(Exception):
@@ -314,12 +324,13 @@ class Store:
         if not self.append_many([move])[0]:
             raise Conflict(f"table {table_id} moved on or is owned by another process")
 
-    def append_many(self, moves: Sequence[Move]) -> list[bool]:
+    def append_many(self, moves: Sequence[Move], chats: Sequence[ChatLine] = ()) -> list[bool]:
         """Commit accepted moves of different tables in one transaction (a group commit):
         each moves its table's counter on only if the counter and the owner are still what
         it expects, and writes its lines only then. Returns, for each, whether it committed
         (``False``: its table moved on or belongs to another process; nothing of it written).
-        An error of the database commits none of them."""
+        The chat lines are written in the same transaction. An error of the database
+        commits none of them."""
         ok: list[bool] = []
         rows: list[dict[str, Any]] = []
         now = time.time()
@@ -345,6 +356,8 @@ class Store:
                     rows.extend(_line_rows(m.table_id, m.first_line, m.lines))
             if rows:
                 conn.execute(_INSERT_LINES, rows)
+            if chats:
+                conn.execute(insert(chat), [line._asdict() for line in chats])
         return ok
 
     def take_seat(self, table_id: int, seat: int, name: str, thash: str, status: str) -> bool:
@@ -371,8 +384,7 @@ class Store:
             return bool(done == 1)
 
     def add_chat(self, table_id: int, seat: int | None, name: str, text: str, at: float) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(insert(chat).values(table_id=table_id, seat=seat, name=name, text=text, at=at))
+        self.append_many((), [ChatLine(table_id, seat, name, text, at)])
 
     # -- ownership ---------------------------------------------------------------------
     def claim(self, table_id: int, owner: str, owner_url: str | None, lease_until: float) -> bool:
