@@ -14,6 +14,9 @@ from rallye.cli import main
         (["--bot-delay", "-1"], "--bot-delay"),
         (["--lease", "0"], "--lease"),
         (["--request-rate", "-5"], "--request-rate"),
+        (["--analysis-workers", "-1"], "--analysis-workers"),
+        (["--analysis-queue", "-1"], "--analysis-queue"),
+        (["--analysis-bot", "grandmaster"], "unknown analysis bot"),
     ],
 )
 def test_bad_options_are_refused(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
