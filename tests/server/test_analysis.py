@@ -120,6 +120,16 @@ def test_many_requests_one_analysis_stored_and_served_after_a_restart(database_u
         assert answer.status_code == 202 and answer.json()["bot"] == "hard/4"
     # (the server stopped its worker on the way out: nothing of hard/4 is stored)
     assert len(stored_rows(database_url)) == 1
+    # a record file's analysis is kept too; pruning the finished games removes both
+    store = Store(database_url)
+    try:
+        assert store.put_analysis("f:cafe", None, BOT, 0, "test", "{}", 0.1)
+        assert not store.put_analysis("f:cafe", None, BOT, 0, "test", "{}", 0.1)  # made elsewhere meanwhile
+        assert store.analysis("f:cafe", BOT, 0, "test") == "{}" and store.analysis("f:cafe", BOT, 1, "test") is None
+        assert store.remove_finished(time.time() + 1) == 1
+    finally:
+        store.close()
+    assert stored_rows(database_url) == []
 
 
 def test_an_unfinished_table_is_never_analysed(sqlite_url: str) -> None:
