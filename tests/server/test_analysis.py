@@ -193,3 +193,28 @@ def test_a_bounded_queue_and_analyses_switched_off(tmp_path: Path) -> None:
         answer = client.get(f"/api/tables/{code}/analysis")
         assert answer.status_code == 503 and answer.json()["error"]["code"] == "analysis-off"
         assert server_of(client).analyses.started == 0  # no worker was started
+
+
+def test_a_worker_that_dies_is_a_clear_error_and_the_next_request_starts_again(sqlite_url: str) -> None:
+    import os
+    import signal
+
+    with TestClient(app(sqlite_url, analysis_bot="expert")) as client:  # a slow one: time to kill it
+        code = finished(client, MILLE)
+        path = f"/api/tables/{code}/analysis"
+        deadline = time.monotonic() + 300  # a worker at a low priority on a busy machine starts slowly
+        while not (client.get(path).json().get("done") or 0) > 0:
+            assert time.monotonic() < deadline, "the analysis did not start"
+            time.sleep(0.1)
+        (worker,) = server_of(client).analyses.busy
+        os.kill(worker.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while (answer := client.get(path)).status_code == 202:
+            assert time.monotonic() < deadline, "the dead worker was not noticed"
+            time.sleep(0.05)
+        assert answer.status_code == 500 and answer.json()["error"]["code"] == "analysis-failed"
+        assert "Traceback" not in answer.text
+        assert client.get(path).status_code == 500  # not made again at every request of a page
+        server_of(client).analyses.retry = 0  # a minute later (RETRY): asked again, a new worker starts it
+        again = client.get(path)
+        assert again.status_code == 202 and server_of(client).analyses.started == 2

@@ -29,6 +29,7 @@ import itertools
 import json
 import logging
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +53,9 @@ ANALYSER = f"format-{FORMAT}/rallye-{__version__}"
 QUEUE = 8
 #: finished analyses kept in memory besides the database (the last asked for)
 KEEP = 16
+#: seconds a failed analysis is answered with its error before it is tried again (a game
+#: that cannot be analysed is not analysed again at every request of a page)
+RETRY = 60.0
 #: the longest line a worker sends (an analysis's JSON: a long Knight Rider game's is a few MB)
 LINE_LIMIT = 256 << 20
 
@@ -79,6 +83,7 @@ class Job:
     total: int = 0
     text: str | None = None
     error: TableError | None = None
+    failed_at: float = 0.0
     checked: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
 
@@ -108,8 +113,10 @@ class Analyses:
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.ids = itertools.count(1)
         self.made = 0
+        self.retry = RETRY
         self.slots = asyncio.Semaphore(workers)  # first come, first served
         self.idle: list[asyncio.subprocess.Process] = []  # workers waiting for a game
+        self.busy: set[asyncio.subprocess.Process] = set()  # workers analysing one
         self.started = 0  # worker processes started
 
     @property
@@ -139,6 +146,7 @@ class Analyses:
             job.state = "running"
             proc = await self._worker()
             assert proc.stdin is not None and proc.stdout is not None
+            self.busy.add(proc)
             try:
                 # the record as its JSON lines' text (a seed has up to 128 bits: no JSON number
                 # orjson writes)
@@ -160,6 +168,8 @@ class Analyses:
             except BaseException:
                 await _end(proc)
                 raise
+            finally:
+                self.busy.discard(proc)
             self.idle.append(proc)
         return text, float(msg["cpu"])
 
@@ -187,7 +197,7 @@ class Analyses:
         :class:`TableError` (busy, off, failed). ``lines()``: the finished game's record,
         asked for only when the analysis is to be made."""
         job = self.jobs.get(subject)
-        if job is None or job.state == "failed":
+        if job is None or (job.state == "failed" and self._again(job)):
             job = Job(subject, next(self.ids))
             self.jobs[subject] = job
             self._forget_old()
@@ -201,6 +211,12 @@ class Analyses:
             assert job.error is not None
             raise job.error
         return 202, self.progress(job)
+
+    def _again(self, job: Job) -> bool:
+        """Whether a failed job is tried again now: at once when it found no room or no
+        database, after :attr:`retry` seconds when the analysis itself failed."""
+        assert job.error is not None
+        return job.error.code != "analysis-failed" or time.monotonic() - job.failed_at >= self.retry
 
     def progress(self, job: Job) -> dict[str, Any]:
         """What a request is told while ``job`` is not done."""
@@ -220,7 +236,7 @@ class Analyses:
             self.jobs.pop(key)
 
     def _fail(self, job: Job, error: TableError) -> None:
-        job.state, job.error = "failed", error
+        job.state, job.error, job.failed_at = "failed", error, time.monotonic()
         job.checked.set()
 
     async def _run(self, job: Job, table_id: int | None, lines: Callable[[], Lines]) -> None:
