@@ -100,6 +100,8 @@ def test_many_requests_one_analysis_stored_and_served_after_a_restart(database_u
         assert all(a.status_code == 200 and a.json() == analysis for a in again)
         server = server_of(client)
         assert server.analyses.made == 1  # one analysis for eighteen requests and the polling
+        metrics = client.get("/metrics").text
+        assert "rallye_analyses_total 1" in metrics and "rallye_analysis_jobs 0" in metrics
         record = client.get(f"/api/tables/{code}/record").text
     # the real analysis of the game's record (the JSON `rallye analyse --json` prints)
     assert analysis == json.loads(json.dumps(analyse(parse_jsonl(record), bot=BOT, seed=0).to_json()))

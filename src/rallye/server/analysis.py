@@ -150,9 +150,9 @@ class Analyses:
             try:
                 # the record as its JSON lines' text (a seed has up to 128 bits: no JSON number
                 # orjson writes)
-                text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record)
+                record_text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record)
                 proc.stdin.write(
-                    orjson.dumps({"job": job.id, "bot": self.bot, "seed": self.seed, "record": text}) + b"\n"
+                    orjson.dumps({"job": job.id, "bot": self.bot, "seed": self.seed, "record": record_text}) + b"\n"
                 )
                 await proc.stdin.drain()
                 while True:

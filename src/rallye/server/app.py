@@ -252,6 +252,9 @@ class Server:
             # the executor's own queue: what waits for a thread (no public counter)
             bot_queue=self.bot_pool._work_queue.qsize(),
             bot_threads=self.bot_pool._max_workers,
+            analyses=self.analyses.made,
+            analysis_jobs=self.analyses.active(),
+            analysis_workers=self.analyses.workers,
         )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
