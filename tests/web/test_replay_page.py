@@ -263,7 +263,7 @@ def test_the_analysis_graph_and_marks_from_a_fixture(pages: Pages, base_url: str
             if m
         ]
         analysis = fixture_for(data)
-        # the server makes no analysis yet: its replay summary is given the address of one
+        # a made-up analysis in place of the server's (it has the hindsight line, which the server does not make)
         page.route("**/analysis", answer_json(lambda route, a=analysis: a))
         page.route(f"**/api/tables/{code}/replay", with_analysis(f"/api/tables/{code}/analysis"))
         page.goto(f"{base_url}/r/{code}")
