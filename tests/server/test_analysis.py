@@ -20,6 +20,7 @@ from tests.server.helpers import Player, close_all, create
 
 from rallye.analysis import analyse
 from rallye.core.record import parse_jsonl
+from rallye.server.analysis import analyser
 from rallye.server.app import create_app
 from rallye.server.replay import local_app
 from rallye.server.store import Store, analyses
@@ -108,7 +109,7 @@ def test_many_requests_one_analysis_stored_and_served_after_a_restart(database_u
     assert analysis["moves"] == summary["frames"] - 1 and len(analysis["graph"]) == summary["frames"]
     assert any(d["mark"] for d in analysis["decisions"])
     rows = stored_rows(database_url)
-    assert [(r.subject, r.bot, r.seed) for r in rows] == [(f"t:{code}", BOT, 0)]
+    assert [(r.subject, r.bot, r.seed, r.analyser) for r in rows] == [(f"t:{code}", BOT, 0, analyser())]
     assert rows[0].table_id is not None and json.loads(rows[0].body) == analysis
 
     # a new server on the same database serves the stored one: nothing analysed again
@@ -116,6 +117,11 @@ def test_many_requests_one_analysis_stored_and_served_after_a_restart(database_u
         answer = client.get(path)
         assert answer.status_code == 200 and answer.json() == analysis
         assert server_of(client).analyses.made == 0
+    # another analyser (its bots or rules changed) is another analysis too
+    with TestClient(app(database_url)) as client:
+        server_of(client).analyses.analyser += "-changed"
+        answer = client.get(path)
+        assert answer.status_code == 202 and server_of(client).analyses.started == 1
     # another analysis bot is another analysis: the stored one is not served for it
     with TestClient(app(database_url, analysis_bot="hard/4")) as client:
         answer = client.get(path)

@@ -6,8 +6,8 @@ answers a game's analysis (:func:`rallye.analysis.analyse`, its JSON as ``rallye
 request is answered ``202`` with its progress (the moves analysed, of how many). :class:`Analyses`
 makes each analysis once however many ask at the same time (one job a game, which every
 request finds), stores it in the database with the table (``analyses``: keyed by the game,
-the analysis bot's spec, the seed and :data:`ANALYSER`, so a new bot or a new rallye never
-serves an old result) and serves it from there after a restart.
+the analysis bot's spec, the seed and :func:`analyser`, so another bot, or a rallye whose
+bots or rules changed, never serves an old result) and serves it from there after a restart.
 
 A whole match is tens of seconds of pure-Python CPU. In a thread it would hold the GIL and
 slow every table's answers, so the analyses run in worker processes of their own: a small
@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import itertools
 import json
 import logging
@@ -46,9 +48,9 @@ from rallye.server.table import TableError
 
 log = logging.getLogger("rallye.server")
 
-#: what made a stored analysis besides its bot and seed: the JSON's format and the version of
-#: rallye (a new version may judge differently: its analyses are made again)
-ANALYSER = f"format-{FORMAT}/rallye-{__version__}"
+#: the packages whose code and data make an analysis what it is (the judge, the bots it runs,
+#: the rules it replays): a change to any of them is a new analyser
+ANALYSER_PACKAGES = ("analysis", "agents", "mille", "knightrider", "games.py", "core")
 #: games waiting for a worker, beyond those being analysed
 QUEUE = 8
 #: finished analyses kept in memory besides the database (the last asked for)
@@ -60,6 +62,29 @@ RETRY = 60.0
 LINE_LIMIT = 256 << 20
 
 Lines = Sequence[Line] | Sequence[tuple[int, Line]]
+
+
+@functools.cache
+def analyser() -> str:
+    """What made an analysis besides its bot and seed: the JSON's format, the version of
+    rallye and a fingerprint of the files of :data:`ANALYSER_PACKAGES` (so a server whose
+    bots or rules changed, even within one version, makes its analyses again)."""
+    from importlib import resources
+
+    digest = hashlib.blake2b(digest_size=6)
+    stack = [resources.files("rallye") / name for name in ANALYSER_PACKAGES]
+    files = []
+    while stack:
+        node = stack.pop()
+        if node.is_dir():
+            stack.extend(c for c in node.iterdir() if c.name != "__pycache__")
+        elif node.is_file() and not node.name.endswith(".pyc"):
+            files.append(node)
+    root = str(resources.files("rallye"))
+    for node in sorted(files, key=str):
+        digest.update(str(node).removeprefix(root).encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(node.read_bytes())
+    return f"format-{FORMAT}/rallye-{__version__}/{digest.hexdigest()}"
 
 
 def _kind(line: Any) -> Any:
@@ -114,6 +139,7 @@ class Analyses:
         self.ids = itertools.count(1)
         self.made = 0
         self.retry = RETRY
+        self.analyser = analyser()
         self.slots = asyncio.Semaphore(workers)  # first come, first served
         self.idle: list[asyncio.subprocess.Process] = []  # workers waiting for a game
         self.busy: set[asyncio.subprocess.Process] = set()  # workers analysing one
@@ -253,7 +279,7 @@ class Analyses:
 
     async def _make(self, job: Job, table_id: int | None, lines: Callable[[], Lines]) -> None:
         try:
-            stored = await self.db(self.store.analysis, job.subject, self.bot, self.seed, ANALYSER)
+            stored = await self.db(self.store.analysis, job.subject, self.bot, self.seed, self.analyser)
         except Exception as exc:
             log.warning("reading the analysis of %s failed: %s", job.subject, exc)
             raise TableError("unavailable", "the database cannot be reached; try again", status=503) from None
@@ -276,7 +302,9 @@ class Analyses:
         self.made += 1
         log.info("analysed %s in %.1f s of CPU", job.subject, seconds)
         try:
-            await self.db(self.store.put_analysis, job.subject, table_id, self.bot, self.seed, ANALYSER, text, seconds)
+            await self.db(
+                self.store.put_analysis, job.subject, table_id, self.bot, self.seed, self.analyser, text, seconds
+            )
         except Exception as exc:  # served from memory all the same; made again after a restart
             log.warning("storing the analysis of %s failed: %s", job.subject, exc)
         job.state, job.text, job.done = "done", text, job.total
@@ -303,4 +331,4 @@ async def _end(proc: asyncio.subprocess.Process) -> None:
         await asyncio.wait_for(proc.wait(), 10)
 
 
-__all__ = ["ANALYSER", "QUEUE", "Analyses", "Job"]
+__all__ = ["QUEUE", "Analyses", "Job", "analyser"]
