@@ -197,6 +197,24 @@ def test_an_unknown_bot_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         analyse([])
 
 
+def test_a_smaller_budget_is_a_cheaper_search() -> None:
+    """``NAME/K``: a K-th of the level's budget (the server's tests analyse with ``hard/8``)."""
+    from rallye.analysis.evaluators import parse_spec
+
+    assert parse_spec("hard/8") == ("hard", 1 / 8) and parse_spec("expert*2") == ("expert", 2)
+    full, small = evaluator_for("mille", "hard"), evaluator_for("mille", "hard/8")
+    assert (small.agent.deals, small.agent.plies) == (3, full.agent.plies // 8)
+    assert evaluator_for("mille", "hard/64").agent.deals == 2  # two deals at least: a paired comparison
+    kr = evaluator_for("knightrider", "expert/64").agent
+    assert kr.top_k == 1
+    for bad in ("hard/0", "hard/x", "hard/65", "hard*2/2"):
+        with pytest.raises(ConfigError):
+            evaluator_for("mille", bad)
+    lines = read_jsonl(MILLE)
+    quick = analyse(lines, bot="hard/8")
+    assert quick.bot == "hard/8" and len(quick.graph) == quick.moves + 1 and quick.decisions
+
+
 # -- the command --------------------------------------------------------------------------
 def test_the_command_prints_the_contract_json(capsys: pytest.CaptureFixture[str], golden: dict[str, Any]) -> None:
     assert main(["analyse", str(KR), "--json", "--seed", "7"]) == 0

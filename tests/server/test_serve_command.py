@@ -15,6 +15,9 @@ from rallye.cli import main
         (["--lease", "0"], "--lease"),
         (["--request-rate", "-5"], "--request-rate"),
         (["--hint-rate", "-1"], "--hint-rate"),
+        (["--analysis-workers", "-1"], "--analysis-workers"),
+        (["--analysis-queue", "-1"], "--analysis-queue"),
+        (["--analysis-bot", "grandmaster"], "unknown analysis bot"),
     ],
 )
 def test_bad_options_are_refused(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,8 @@
 """The replay page in a real browser (docs/server.md, "Replays"): a finished game of each game
 stepped through to the record's end, the keys, the jumps between hands, an unfinished table
-refused, record files opened (a good one and a broken one), the analysis graph drawn from a
-fixture, and what it looks like on a phone and a desktop."""
+refused, record files opened (a good one and a broken one), the server's real analysis of a
+finished game (its progress, then the graph and the marks without a reload), the analysis
+drawn from a fixture (the hindsight line), and what it looks like on a phone and a desktop."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from rallye.server.games import JSON
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 BOTS = {"kind": "bot", "level": "easy"}
 FIXTURE = Path(__file__).resolve().parent / "data" / "analysis_fixture.json"
 
@@ -216,6 +218,39 @@ def test_open_a_good_and_a_broken_record_file(pages: Pages, base_url: str, tmp_p
     assert page.evaluate("window.rallye.data.frames") == data["frames"]
 
 
+def test_the_servers_analysis_of_a_finished_game(pages: Pages, base_url: str) -> None:
+    """The replay asks the server for the game's analysis: the first to open it sees its
+    progress, then the graph and the marks appear without a reload; the next one is served
+    at once (the server made it once)."""
+    code = finished(pages.new(), base_url, game="mille", edition="hu")
+    for size, where in ((PHONE, "phone"), (LAPTOP, "desktop")):
+        page = pages.new(locale="en-GB", **size)
+        page.goto(f"{base_url}/r/{code}")
+        ready(page)
+        at_frame(page, 0)
+        if where == "phone":  # the first to open it: the server is making it
+            page.wait_for_function("document.getElementById('analysis-wait') !== null")
+            words = page.locator("#analysis-wait").text_content()
+            assert "analysing this game" in words or "starts soon" in words, words
+        page.wait_for_function("document.body.dataset.analysis === 'ready'", timeout=120_000)
+        analysis = page.evaluate("window.rallye.analysis")
+        assert analysis == page.request.get(f"{base_url}/api/tables/{code}/analysis").json()
+        assert analysis["moves"] == page.evaluate("window.rallye.data.frames") - 1
+        assert page.locator("#analysis svg.win-graph polyline").count() == 2
+        assert page.locator("#analysis-wait").count() == 0
+        marked = [d for d in analysis["decisions"] if d["mark"]]
+        assert marked, "the easy bots' game has marked moves"
+        assert page.locator("#analysis circle.dot").count() == len(marked)
+        worst = max(marked, key=lambda d: (["inaccuracy", "mistake", "blunder"].index(d["mark"]), d["loss_win"] or 0))
+        page.locator("#slider").fill(str(worst["move"]))
+        at_frame(page, worst["move"])
+        verdict = page.locator("#verdict").text_content()
+        assert worst["mark"].capitalize() in verdict and "Preferred:" in verdict, verdict
+        assert "Chance to win now" in page.locator("#analysis .win-now").text_content()
+        shot(page, f"replay-real-analysis-{where}", screen=True)
+        check_both_schemes(page, f"the replay with the server's analysis on a {where}")
+
+
 def test_the_analysis_graph_and_marks_from_a_fixture(pages: Pages, base_url: str) -> None:
     code = finished(pages.new(), base_url, game="mille", edition="hu")
     for size, where in ((PHONE, "phone"), (DESKTOP, "desktop")):
@@ -228,7 +263,7 @@ def test_the_analysis_graph_and_marks_from_a_fixture(pages: Pages, base_url: str
             if m
         ]
         analysis = fixture_for(data)
-        # the server makes no analysis yet: its replay summary is given the address of one
+        # a made-up analysis in place of the server's (it has the hindsight line, which the server does not make)
         page.route("**/analysis", answer_json(lambda route, a=analysis: a))
         page.route(f"**/api/tables/{code}/replay", with_analysis(f"/api/tables/{code}/analysis"))
         page.goto(f"{base_url}/r/{code}")

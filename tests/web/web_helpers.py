@@ -104,18 +104,22 @@ def free_port() -> int:
 
 
 class Served:
-    """The app ``rallye serve`` runs, on a thread, with bots that answer at once; ``stop()``
+    """The app ``rallye serve`` runs, on a thread, with bots that answer at once (and games
+    analysed by ``analysis_bot``); ``stop()``
     and a new ``Served`` on the same database and port is a server that went down and came back."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    def __init__(self, db: Path, port: int | None = None, analysis_bot: str = "hard/8") -> None:
         import uvicorn
 
         from rallye.server.app import create_app
 
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        # the cheap coach (rallye serve --coach-bot hard): the same hints' code, a fraction of the search
-        app = create_app(database_url=f"sqlite:///{db}", bot_delay=0, owner="web-tests", coach_bot="hard")
+        # the cheap coach (rallye serve --coach-bot hard): the same hints' code, a fraction of the search;
+        # the replays' analyses by a cheap bot (an eighth of hard's budget: a match in about a second)
+        app = create_app(
+            database_url=f"sqlite:///{db}", bot_delay=0, owner="web-tests", coach_bot="hard", analysis_bot=analysis_bot
+        )
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, ws="websockets-sansio", log_level="warning", lifespan="on"
         )  # as `rallye serve` runs it

@@ -29,7 +29,9 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game record or save file (JSON lines)")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON (docs/analysis.md)")
     p.add_argument(
-        "--bot", default="expert", help=f"the analysis bot: {', '.join(BOTS)}, or NAME*K for K times its budget"
+        "--bot",
+        default="expert",
+        help=f"the analysis bot: {', '.join(BOTS)}, or NAME*K for K times its budget (NAME/K: a K-th of it)",
     )
     p.add_argument("--seed", type=seed, default=0, help="the analysis's seed (the same seed, the same analysis)")
     p.add_argument("--hindsight", action="store_true", help="add each decision judged with every card known (Mille)")

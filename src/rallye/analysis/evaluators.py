@@ -44,7 +44,7 @@ from rallye.knightrider.sampling import state_from_view
 from rallye.mille.state import EXTEND_PHASE, MilleState
 from rallye.mille.view import MilleView
 
-#: the analysis bots (a spec is ``NAME`` or ``NAME*K``: K times the budget)
+#: the analysis bots (a spec is ``NAME``, ``NAME*K``: K times the budget, or ``NAME/K``: a K-th)
 BOTS = ("hard", "expert")
 #: the analysis's budget of engine steps a decision, in the level's
 PLY_ROOM = 2
@@ -89,18 +89,23 @@ class Evaluator(Protocol):  # pragma: no cover - a protocol
         """Each side's chance to win from the position the view shows (no search)."""
 
 
-def parse_spec(spec: str) -> tuple[str, int]:
-    """``"expert"`` or ``"expert*2"`` -> (level, budget factor), or a ConfigError."""
-    name, _, times = spec.partition("*")
+def parse_spec(spec: str) -> tuple[str, float]:
+    """``"expert"``, ``"expert*2"`` (twice the budget) or ``"hard/8"`` (an eighth of it:
+    cheap and rough, for tests) -> (level, budget factor), or a ConfigError."""
+    if not isinstance(spec, str):
+        raise ConfigError(f"an analysis bot is named by text such as 'expert', not {spec!r}")
+    op = "/" if "/" in spec else "*"
+    name, _, times = spec.partition(op)
     if name not in BOTS:
         raise ConfigError(
-            f"unknown analysis bot {spec!r}; use one of {', '.join(BOTS)} (or NAME*K: K times its budget)"
+            f"unknown analysis bot {spec!r}; use one of {', '.join(BOTS)}"
+            " (or NAME*K: K times its budget, NAME/K: a K-th of it)"
         )
     if not times:
         return name, 1
     if not times.isdigit() or not 1 <= int(times) <= 64:
         raise ConfigError(f"the budget factor of {spec!r} must be a whole number from 1 to 64")
-    return name, int(times)
+    return name, int(times) if op == "*" else 1 / int(times)
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
@@ -128,10 +133,11 @@ class MilleEvaluator:
             if level == "expert"
             else {"deals": 24, "plies": 1200, "horizon": 12, "distilled": True}
         )
-        budget["deals"] *= times
+        # at least 2 deals: a paired comparison needs two to have a standard error
+        budget["deals"] = max(2, round(budget["deals"] * times))
         # every candidate is played on every deal (the level's search drops the trailing ones
         # after a third of them): room for its whole count of deals
-        budget["plies"] *= times * PLY_ROOM
+        budget["plies"] = max(1, round(budget["plies"] * times * PLY_ROOM))
         self.agent = PimcAgent(seed, top_k=4, extra_discards=3, style=FITTED, name=spec, **budget)
 
     def wins(self, view: MilleView) -> tuple[float, ...]:
@@ -184,7 +190,7 @@ class KnightRiderEvaluator:
     def __init__(self, spec: str = "expert", seed: int = 0) -> None:
         level, times = parse_spec(spec)
         self.spec, self.seed = spec, seed
-        top_k = (EXPERT_TOP_K if level == "expert" else HARD_TOP_K) * times
+        top_k = max(1, round((EXPERT_TOP_K if level == "expert" else HARD_TOP_K) * times))
         self.agent = LookaheadAgent(
             seed, rounds=2, correlated=level == "expert", top_k=top_k, threat_detours=level == "expert", name=spec
         )

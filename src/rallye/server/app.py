@@ -31,6 +31,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rallye.core.errors import GameError
+from rallye.server.analysis import QUEUE as ANALYSIS_QUEUE
+from rallye.server.analysis import Analyses
 from rallye.server.coaching import COACH_BOT, HINT_BURST, HINT_RATE, Coaching
 from rallye.server.games import lobby_info
 from rallye.server.messages import check, message_id, read, whole
@@ -154,6 +156,10 @@ class Server:
         coach_bot: str = COACH_BOT,
         hint_rate: float = HINT_RATE,
         hint_burst: float = HINT_BURST,
+        analysis_workers: int = 1,
+        analysis_bot: str = "expert",
+        analysis_seed: int = 0,
+        analysis_queue: int = ANALYSIS_QUEUE,
     ) -> None:
         self.store = Store(database_url)
         # behind a proxy that routes by table code, how long a process waits for a table's
@@ -183,6 +189,15 @@ class Server:
         self.replays = Replays()
         # the coach's hints (server/coaching.py): ``hint_rate`` a minute from one seat (0: no limit)
         self.coaching = Coaching(coach_bot, Buckets(rate=hint_rate / 60, burst=hint_burst) if hint_rate > 0 else None)
+        # finished games' analyses, made in worker processes of their own (server/analysis.py)
+        self.analyses = Analyses(
+            self.store,
+            self.db,
+            workers=analysis_workers,
+            bot=analysis_bot,
+            seed=analysis_seed,
+            waiting=analysis_queue,
+        )
 
     # -- life --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -218,6 +233,7 @@ class Server:
             await self.db(self.store.release, self.owner)
         with contextlib.suppress(Exception):
             await self.db(self.store.forget_process, self.owner)
+        await self.analyses.stop()
         # no thread outlives the server (a bot still thinking finishes its move first)
         self.bot_pool.shutdown(wait=True, cancel_futures=True)
         self.db_pool.shutdown(wait=True, cancel_futures=True)
@@ -279,6 +295,9 @@ class Server:
             # the executor's own queue: what waits for a thread (no public counter)
             bot_queue=self.bot_pool._work_queue.qsize(),
             bot_threads=self.bot_pool._max_workers,
+            analyses=self.analyses.made,
+            analysis_jobs=self.analyses.active(),
+            analysis_workers=self.analyses.workers,
         )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -744,14 +763,50 @@ async def api_replay(request: Request) -> Response:
         replay = await _table_replay(request)
     except TableError as exc:
         return _error(exc)
-    table = await _server(request).get_table(request.path_params["code"])
-    # no analysis is made yet (issue #61): "analysis" names its address once one is stored
-    return JSONResponse(dict(replay.summary(), code=table.code, table=table.summary(), analysis=None))
+    server = _server(request)
+    table = await server.get_table(request.path_params["code"])
+    analysis = f"/api/tables/{table.code}/analysis" if server.analyses.enabled else None
+    return JSONResponse(dict(replay.summary(), code=table.code, table=table.summary(), analysis=analysis))
+
+
+# -- analyses (docs/analysis.md, "On the server") -------------------------------------------
+def _analysis(answer: tuple[int, Any]) -> Response:
+    """The analysis as stored (its JSON text), or ``202`` with its progress."""
+    status, body = answer
+    if status == 200:
+        return Response(body, media_type="application/json")
+    return JSONResponse(body, status_code=status, headers={"cache-control": "no-store"})
 
 
 async def api_analysis(request: Request) -> Response:
-    """A game's analysis (docs/analysis.md) once one is made; none is made yet."""
-    return _error(TableError("no-analysis", "no analysis of this game has been made", status=404))
+    """A finished table's analysis: made at the first request, once however many ask."""
+    server = _server(request)
+    try:
+        table = await server.get_table(request.path_params["code"])
+        if not table.over:  # its cards are hidden until then: nothing of it is analysed
+            raise TableError(
+                "not-over", "a game is analysed when it is over: its cards are hidden till then", status=409
+            )
+        lines = list(table.match.lines)
+        answer = await server.analyses.ask(f"t:{table.code}", table.id, lambda: lines)
+    except TableError as exc:
+        return _error(exc)
+    return _analysis(answer)
+
+
+async def api_file_analysis(request: Request) -> Response:
+    """A record file's analysis (a file sent by a page, or ``rallye replay FILE --web``'s)."""
+    server = _server(request)
+    try:
+        replay = await _file_replay(request)
+        answer = await server.analyses.ask(f"f:{request.path_params['id']}", None, lambda: replay.lines)
+    except TableError as exc:
+        return _error(exc)
+    return _analysis(answer)
+
+
+def _file_analysis_url(server: Server, key: str) -> str | None:
+    return f"/api/replays/{key}/analysis" if server.analyses.enabled else None
 
 
 async def api_replay_upload(request: Request) -> Response:
@@ -780,7 +835,7 @@ async def api_replay_upload(request: Request) -> Response:
     except TableError as exc:
         return _error(exc)
     assert replay is not None
-    return JSONResponse(dict(replay.summary(), id=key), status_code=201)
+    return JSONResponse(dict(replay.summary(), id=key, analysis=_file_analysis_url(server, key)), status_code=201)
 
 
 async def api_file_replay(request: Request) -> Response:
@@ -788,7 +843,8 @@ async def api_file_replay(request: Request) -> Response:
         replay = await _file_replay(request)
     except TableError as exc:
         return _error(exc)
-    return JSONResponse(dict(replay.summary(), id=request.path_params["id"]))
+    key = request.path_params["id"]
+    return JSONResponse(dict(replay.summary(), id=key, analysis=_file_analysis_url(_server(request), key)))
 
 
 async def api_my_games(request: Request) -> Response:
@@ -1086,10 +1142,10 @@ def trusted_proxies(text: str | None) -> list[str]:
 def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = None, **options: Any) -> Starlette:
     """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too); ``options``
     are :class:`Server`'s (``bot_delay``, ``owner_url``, ``bot_threads``, ``lease``, ``owner``,
-    ``request_rate``, ``coach_bot``, ``hint_rate``, ``hint_burst``). ``forwarded_allow_ips``:
-    the peers whose ``X-Forwarded-For`` names the client (a reverse proxy's address); from any
-    other peer the header is ignored, so nobody escapes the limits keyed on their address by
-    writing it."""
+    ``request_rate``, ``coach_bot``, ``hint_rate``, ``hint_burst``, ``analysis_workers``,
+    ``analysis_bot``, ``analysis_seed``, ``analysis_queue``). ``forwarded_allow_ips``: the peers
+    whose ``X-Forwarded-For`` names the client (a reverse proxy's address); from any other peer
+    the header is ignored, so nobody escapes the limits keyed on their address by writing it."""
     server = Server(database_url, **options)
 
     @contextlib.asynccontextmanager
@@ -1119,6 +1175,7 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
         Route("/api/replays", api_replay_upload, methods=["POST"]),
         Route("/api/replays/{id}", api_file_replay),
         Route("/api/replays/{id}/frames", _frames(_file_replay)),
+        Route("/api/replays/{id}/analysis", api_file_analysis),
         Route("/api/my-games", api_my_games, methods=["POST"]),
     ]
     static = resources.files("rallye") / "web" / "static"

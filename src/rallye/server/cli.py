@@ -91,6 +91,28 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         default=20.0,
         help="hints a minute one seat may ask for (bursts of 5; 0: no limit; default 20)",
     )
+    p.add_argument(
+        "--analysis-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes that analyse finished games for their replays, at a lower priority than the"
+        " server (default 1; 0: no analyses are made, a stored one is still shown; docs/analysis.md)",
+    )
+    p.add_argument(
+        "--analysis-bot",
+        default="expert",
+        metavar="SPEC",
+        help="the bot that analyses them: expert (default) or hard, NAME*K for K times its budget,"
+        " NAME/K for a K-th of it",
+    )
+    p.add_argument(
+        "--analysis-queue",
+        type=int,
+        default=8,
+        metavar="N",
+        help="games that may wait for an analysis worker; more are told to ask again later (default 8)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
 
@@ -133,6 +155,20 @@ def run_serve(args: argparse.Namespace) -> int:
     if not 1 <= args.lease <= 3600:
         print("rallye serve: --lease must be 1 to 3600 seconds", file=sys.stderr)
         return 2
+    if not 0 <= args.analysis_workers <= 64:
+        print("rallye serve: --analysis-workers must be 0 (no analyses) to 64", file=sys.stderr)
+        return 2
+    if not 0 <= args.analysis_queue <= 10_000:
+        print("rallye serve: --analysis-queue must be 0 to 10000 games", file=sys.stderr)
+        return 2
+    from rallye.analysis.evaluators import parse_spec
+    from rallye.core.errors import ConfigError
+
+    try:
+        parse_spec(args.analysis_bot)
+    except ConfigError as exc:
+        print(f"rallye serve: --analysis-bot: {exc.message}", file=sys.stderr)
+        return 2
     try:
         proxies = trusted_proxies(args.forwarded_allow_ips)
     except ValueError as exc:
@@ -162,6 +198,9 @@ def run_serve(args: argparse.Namespace) -> int:
         coach_bot=args.coach_bot,
         hint_rate=args.hint_rate,
         forwarded_allow_ips=proxies,
+        analysis_workers=args.analysis_workers,
+        analysis_bot=args.analysis_bot,
+        analysis_queue=args.analysis_queue,
     )
     if not args.no_browser and _has_browser():
         import threading

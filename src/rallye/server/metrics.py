@@ -63,7 +63,17 @@ def _number(value: float) -> str:
 
 
 def render(
-    metrics: Metrics, *, tables: int, playing: int, connections: int, seats: int, bot_queue: int, bot_threads: int
+    metrics: Metrics,
+    *,
+    tables: int,
+    playing: int,
+    connections: int,
+    seats: int,
+    bot_queue: int,
+    bot_threads: int,
+    analyses: int = 0,
+    analysis_jobs: int = 0,
+    analysis_workers: int = 0,
 ) -> str:
     """The text ``/metrics`` answers."""
 
@@ -85,6 +95,9 @@ def render(
         *metrics.commits.lines("rallye_commit_seconds"),
         *gauge("rallye_bot_queue", "bot moves waiting for a thread of the bot pool", bot_queue),
         *gauge("rallye_bot_threads", "threads of the bot pool", bot_threads),
+        *counter("rallye_analyses_total", "finished games this process analysed", analyses),
+        *gauge("rallye_analysis_jobs", "games waiting for an analysis worker or being analysed", analysis_jobs),
+        *gauge("rallye_analysis_workers", "analysis worker processes allowed (0: no analyses)", analysis_workers),
         *gauge("rallye_start_time_seconds", "when this process started (Unix time)", metrics.started),
     ]
     return "\n".join(lines) + "\n"

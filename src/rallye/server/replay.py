@@ -53,6 +53,7 @@ class Replay:
     final: Any
     stages: list[int]  # the frames where a hand (a turn) begins
     chunks: OrderedDict[int, dict[str, Any]] = field(default_factory=OrderedDict)
+    lines: list[Any] = field(default_factory=list)  # the record itself (for its analysis)
 
     @classmethod
     def build(cls, lines: Sequence[Line] | Sequence[tuple[int, Line]], source: str) -> Replay:
@@ -85,7 +86,9 @@ class Replay:
                 stages.append(i + 1)
         if len(replayed.moves) % every == 0:
             checkpoints.append(state)
-        return cls(game, dict(head), list(replayed.moves), every, checkpoints, replayed.final, stages)
+        return cls(
+            game, dict(head), list(replayed.moves), every, checkpoints, replayed.final, stages, lines=list(lines)
+        )
 
     @property
     def over(self) -> bool:
@@ -191,16 +194,17 @@ class Replays:
         return await asyncio.shield(fut)
 
 
-def local_app(path: str, database_url: str) -> tuple[Any, str]:
+def local_app(path: str, database_url: str, **options: Any) -> tuple[Any, str]:
     """``rallye replay FILE --web``: the server's app holding the file's replay (checked
-    first: a :class:`RecordError` if it does not replay), and the page's path."""
+    first: a :class:`RecordError` if it does not replay), and the page's path; ``options``
+    are the server's (``analysis_bot``: the bot that analyses the file)."""
     from rallye.core.record import read_text
     from rallye.server.app import create_app
 
     text = read_text(path)
     replay = Replay.build(record_lines(text, str(path)), str(path))
     key = file_key(text)
-    app = create_app(database_url, bot_delay=0, owner="replay-web", request_rate=0)
+    app = create_app(database_url, bot_delay=0, owner="replay-web", request_rate=0, **options)
     app.state.server.replays.pin(f"f:{key}", replay)
     return app, f"/replay?file={key}"
 

@@ -30,6 +30,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     bindparam,
     create_engine,
     delete,
@@ -107,6 +108,24 @@ processes = Table(
     Column("started_at", Float, nullable=False),
     Column("heartbeat", Float, nullable=False),
     Column("connections", JSON, nullable=False),
+)
+
+# A finished game's analysis (docs/analysis.md, "On the server"): the JSON as served, keyed by
+# what it is of ("t:CODE", a table's; "f:HASH", a record file's), the analysis bot's spec, the
+# seed and the analyser's version, so that another bot or a new rallye never serves an old one.
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("subject", String(40), nullable=False),
+    Column("table_id", Integer, ForeignKey("tables.id", ondelete="CASCADE"), nullable=True, index=True),
+    Column("bot", String(40), nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("analyser", String(60), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("cpu_seconds", Float, nullable=False),
+    Column("made_at", Float, nullable=False),
+    UniqueConstraint("subject", "bot", "seed", "analyser", name="uq_analyses_key"),
 )
 
 
@@ -386,6 +405,45 @@ class Store:
     def add_chat(self, table_id: int, seat: int | None, name: str, text: str, at: float) -> None:
         self.append_many((), [ChatLine(table_id, seat, name, text, at)])
 
+    # -- analyses ----------------------------------------------------------------------
+    def analysis(self, subject: str, bot: str, seed: int, analyser: str) -> str | None:
+        """The stored analysis of ``subject`` by this bot, seed and analyser (its JSON text)."""
+        with self.engine.connect() as conn:
+            body = conn.execute(
+                select(analyses.c.body).where(
+                    analyses.c.subject == subject,
+                    analyses.c.bot == bot,
+                    analyses.c.seed == seed,
+                    analyses.c.analyser == analyser,
+                )
+            ).scalar()
+        return None if body is None else str(body)
+
+    def put_analysis(
+        self, subject: str, table_id: int | None, bot: str, seed: int, analyser: str, body: str, cpu_seconds: float
+    ) -> bool:
+        """Store an analysis; ``False`` when one with the same key is there already (another
+        process made it meanwhile: the same bot and seed give the same analysis)."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(analyses).values(
+                        subject=subject,
+                        table_id=table_id,
+                        bot=bot,
+                        seed=seed,
+                        analyser=analyser,
+                        body=body,
+                        cpu_seconds=cpu_seconds,
+                        made_at=time.time(),
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
     # -- ownership ---------------------------------------------------------------------
     def claim(self, table_id: int, owner: str, owner_url: str | None, lease_until: float) -> bool:
         """Take a table for this process: free, ours already, or its owner's lease ran out."""
@@ -564,7 +622,8 @@ class Store:
 
     def remove_finished(self, before: float) -> int:
         """Delete the finished tables whose last move came before ``before`` (epoch seconds),
-        with their seats, record lines and chat; returns how many."""
+        with their seats, record lines, chat and analyses (and the analyses of record files
+        made before then); returns how many tables."""
         with self.engine.begin() as conn:
             ids = [
                 r.id
@@ -576,9 +635,10 @@ class Store:
                 part = ids[chunk : chunk + 500]
                 # explicit, so it holds where the database does not cascade (SQLite without
                 # foreign keys switched on)
-                for child in (record_lines, seats, chat):
+                for child in (record_lines, seats, chat, analyses):
                     conn.execute(delete(child).where(child.c.table_id.in_(part)))
                 conn.execute(delete(tables).where(tables.c.id.in_(part)))
+            conn.execute(delete(analyses).where(analyses.c.table_id.is_(None), analyses.c.made_at < before))
         return len(ids)
 
     def backup(self, target: Path) -> None:

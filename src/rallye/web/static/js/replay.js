@@ -98,7 +98,8 @@ function renderVerdict(n) {
   if (d.best === d.played) bits.push(t("replay.agreed"));
   else {
     bits.push(t("replay.best", { move: ctx.module.describe(ctx, { seat: d.seat, action: d.best }) }));
-    if (d.loss_points) bits.push(t("replay.loss", { points: Math.round(d.loss_points * 10) / 10 }));
+    if (d.loss_points >= 0.5) bits.push(t("replay.loss", { points: Math.round(d.loss_points) }));
+    if (d.loss_win >= 0.005) bits.push(t("replay.loss_win", { percent: pct(d.loss_win) }));
   }
   // the same decision judged with every card known: labelled so wherever it is shown
   if (d.hindsight?.best) bits.push(el("span", { class: "hindsight", text: t("replay.hindsight", { move: ctx.module.describe(ctx, { seat: d.seat, action: d.hindsight.best }) }) }));
@@ -290,15 +291,73 @@ async function start(data, base) {
   const title = `${t(`game.${data.game}`)}${tableCode ? ` · ${tableCode}` : ""}`;
   $("title").textContent = `${t("replay.title")} · ${title}`;
   document.title = `${t("replay.title")} · ${title} · rallye`;
-  ctx.analysis = null;
-  $("analysis").hidden = true;
-  if (data.analysis) {
-    // the game's analysis, when the server has made one (the summary says where)
-    ctx.analysis = await api(data.analysis).catch(() => null);
-    renderAnalysis(0);
-  }
+  // the game's analysis (the summary says where): made by the server when first asked for
+  watchAnalysis(data.analysis);
   const to = Number(params.get("move"));
   await show(Number.isInteger(to) && to > 0 ? to : 0);
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+let watching = 0; // the analysis asked for last (another file opened meanwhile stops the older)
+
+// Ask for the analysis until it is made: while the server makes it, its progress is shown;
+// when it is ready, the graph and the marks appear where the steps are (no reload).
+async function watchAnalysis(url) {
+  const ticket = ++watching;
+  ctx.analysis = null;
+  ctx.analysisWait = null;
+  $("analysis").hidden = true;
+  document.body.dataset.analysis = url ? "waiting" : "none";
+  while (url && ticket === watching) {
+    let got;
+    try {
+      got = await api(url);
+    } catch (e) {
+      if (ticket !== watching) return;
+      if (e.code === "analysis-off") {
+        document.body.dataset.analysis = "none";
+        return;
+      }
+      if (e.code !== "analysis-busy" && e.code !== "unavailable" && e.code !== "stopping") {
+        renderAnalysisWait({ failed: errorWords(e) });
+        document.body.dataset.analysis = "failed";
+        return;
+      }
+      renderAnalysisWait({ busy: true }); // the server is analysing other games: ask again later
+      await sleep(15000);
+      continue;
+    }
+    if (ticket !== watching) return;
+    if (got.format) {
+      ctx.analysis = got;
+      ctx.analysisWait = null;
+      renderAnalysis(ctx.at);
+      renderVerdict(ctx.at);
+      say(t("replay.analysis_ready"));
+      document.body.dataset.analysis = "ready";
+      return;
+    }
+    renderAnalysisWait(got);
+    await sleep(1000);
+  }
+}
+
+// While the analysis is being made: how far it is, as words and a progress bar.
+function renderAnalysisWait(wait) {
+  ctx.analysisWait = wait;
+  let words;
+  if (wait.failed) words = t("replay.analysis_failed", { message: wait.failed });
+  else if (wait.busy) words = t("replay.analysis_busy");
+  else if (wait.status === "queued") words = t("replay.analysis_queued", { ahead: wait.ahead ?? 0 });
+  else words = t("replay.analysing", { done: wait.done ?? 0, total: wait.total ?? 0 });
+  const body = [el("p", { id: "analysis-wait", class: "note", text: words })];
+  if (!wait.failed && !wait.busy) {
+    const bar = el("progress", { "aria-labelledby": "analysis-wait", max: String(Math.max(1, wait.total ?? 1)) });
+    if (wait.status === "running") bar.value = wait.done ?? 0; // queued: no value, the bar says "not started"
+    body.push(bar);
+  }
+  $("analysis-body").replaceChildren(...body);
+  $("analysis").hidden = false;
 }
 
 async function openFile(ev) {
@@ -340,7 +399,8 @@ async function main() {
       $("prev-stage").setAttribute("aria-label", t(`replay.prev_${stage}`));
       $("next-stage").setAttribute("aria-label", t(`replay.next_${stage}`));
       $("keys").textContent = t(`replay.keys_${stage}`);
-      renderAnalysis(ctx.at);
+      if (ctx.analysis) renderAnalysis(ctx.at);
+      else if (ctx.analysisWait) renderAnalysisWait(ctx.analysisWait);
       show(ctx.at);
     }
   });
