@@ -601,10 +601,12 @@ export function render(ctx, parts) {
   const mine = ctx.state.turn === ctx.seat && ctx.seat !== null;
   if (ui.centredFor !== ctx.state.move_no && (scroller.scrollWidth > scroller.clientWidth + 1 || scroller.scrollHeight > scroller.clientHeight + 1)) {
     // a new state on a map larger than the screen: on your turn your car (or, building, the
-    // places the tile fits) comes to the middle; else what moved
+    // places the tile fits) comes to the middle; else what moved, else the car to move next
+    // (a replay or a spectator opens on a player's car, not on the villain alone)
     ui.centredFor = ctx.state.move_no;
     const car = scroller.querySelector(`g.car-${ctx.seat}`);
-    const focus = mine ? (car && !scroller.querySelector("g.choice.square") ? car : scroller.querySelector("g.choice") ?? car) : scroller.querySelector(".last-path") ?? scroller.querySelector("g.villain");
+    const next = ctx.state.turn === null || ctx.state.turn === undefined ? null : scroller.querySelector(`g.car-${ctx.state.turn}`);
+    const focus = mine ? (car && !scroller.querySelector("g.choice.square") ? car : scroller.querySelector("g.choice") ?? car) : scroller.querySelector(".last-path") ?? next ?? scroller.querySelector("g.villain");
     centreOn(scroller, focus);
   }
   controls(ctx, parts.controls);
