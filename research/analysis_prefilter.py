@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--deals", type=int, default=32)
     ap.add_argument("--rollouts", type=int, default=8)
+    ap.add_argument("--bot", default="expert", help="the analysis bot (as rallye analyse --bot)")
+    ap.add_argument("--edition", default="wm2006", help="the matches' edition")
     args = ap.parse_args(argv)
     game = game_for("mille")
     tops = (1, 2, 3, 4)
@@ -87,10 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     batch: MilleBatch | None = None
     bench = _benchmark()
     for seed in range(args.seed, args.seed + args.matches):
-        lines = bench.match_record(seed, ("medium", "medium"))
+        lines = bench.match_record(seed, ("medium", "medium"), args.edition)
         rep = game.replay(lines)
         state = rep.initial
-        evaluator = MilleEvaluator("expert", seed)
+        evaluator = MilleEvaluator(args.bot, seed)
         for i, (seat, action) in enumerate(rep.moves):
             view = game.view_for(state, seat)
             legal = game.legal_from_view(view)
