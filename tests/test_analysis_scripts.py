@@ -47,6 +47,17 @@ def test_the_ladder_plays_the_analysis_bot() -> None:
     assert isinstance(bot, Analyst) and bot.name == "analysis:hard"
 
 
+def test_the_prefilter_script_ranks_the_candidates_by_random_rollouts(capsys: pytest.CaptureFixture[str]) -> None:
+    prefilter = load("analysis_prefilter")
+    args = ["--bot", "hard", "--edition", "meilen", "--deals", "2", "--rollouts", "2"]
+    assert prefilter.main(args) == 0
+    out = capsys.readouterr().out
+    rows = [line.split("|") for line in out.splitlines() if line.startswith("| ") and "%" in line]
+    assert [int(r[1]) for r in rows] == [1, 2, 3, 4]
+    found = [float(r[2].strip(" %")) for r in rows]
+    assert found == sorted(found) and found[0] >= 0.0 and found[-1] <= 100.0  # more kept, more found
+
+
 def test_the_knightrider_calibration_script_measures(capsys: pytest.CaptureFixture[str]) -> None:
     calibration = load("kr_win_calibration")
     chances, winner = calibration.play(2, ("medium", "medium"))

@@ -7,8 +7,8 @@ side's chance to win. :func:`analyse` turns a record into an :class:`Analysis`, 
 
 from __future__ import annotations
 
-from rallye.analysis.analyse import MARKS, POINT_MARKS, WIN_MARKS, Analysis, Decision, analyse, mark
-from rallye.analysis.evaluators import BOTS, Analyst, Candidate, Judgement, evaluator_for
+from rallye.analysis.analyse import MARKS, Analysis, Decision, analyse, mark
+from rallye.analysis.evaluators import BOTS, POINT_MARKS, WIN_MARKS, Analyst, Candidate, Judgement, evaluator_for
 
 __all__ = [
     "BOTS",

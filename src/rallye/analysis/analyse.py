@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rallye.agents.mille.search import PimcAgent
-from rallye.analysis.evaluators import Evaluator, Judgement, MilleEvaluator, evaluator_for
+from rallye.analysis.evaluators import POINT_MARKS, WIN_MARKS, Evaluator, Judgement, MilleEvaluator, evaluator_for
 from rallye.core.errors import RecordError
 from rallye.core.game import Game
 from rallye.core.jsonio import shown_field
@@ -33,11 +33,6 @@ from rallye.mille.view import MilleView
 
 FORMAT = 1
 MARKS = ("inaccuracy", "mistake", "blunder")
-#: hand points given up (this side's less the best other side's) for each mark
-POINT_MARKS = (50.0, 150.0, 300.0)
-#: match-win chance given up for each mark (Mille Bornes: the win model; Knight Rider: the
-#: look-ahead's chance to catch the villain on the next turns)
-WIN_MARKS = (0.03, 0.07, 0.15)
 
 Progress = Callable[[int, int], None]
 

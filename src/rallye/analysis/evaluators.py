@@ -10,7 +10,8 @@ builds the one of a game from a bot spec.
 
 * Mille Bornes (:class:`MilleEvaluator`): the search of the ``hard`` or ``expert`` level
   (:class:`~rallye.agents.mille.search.PimcAgent`), every candidate (and the move played)
-  played out on every sampled deal; a candidate's ``points`` is its mean paired gain in
+  played out on the same sampled deals until :class:`SequentialStop` settles it (clearly
+  worse than the preferred move, or practically equal to it); a candidate's ``points`` is its mean paired gain in
   hand points (this side's less the best other side's) over the preferred move, its
   ``win`` the mean of the match-win model (:mod:`rallye.analysis.winmodel`) over the
   rollouts' ends. Expert's tracker (which follows a hand through the seat's earlier
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -41,13 +42,18 @@ from rallye.analysis.winmodel import win_chances
 from rallye.core.errors import ConfigError
 from rallye.core.rng import derive_seed
 from rallye.knightrider.sampling import state_from_view
-from rallye.mille.state import EXTEND_PHASE, MilleState
+from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
 
 #: the analysis bots (a spec is ``NAME``, ``NAME*K``: K times the budget, or ``NAME/K``: a K-th)
 BOTS = ("hard", "expert")
 #: the analysis's budget of engine steps a decision, in the level's
 PLY_ROOM = 2
+#: hand points given up (this side's less the best other side's) for each mark (:func:`rallye.analysis.analyse.mark`)
+POINT_MARKS = (50.0, 150.0, 300.0)
+#: match-win chance given up for each mark (Mille Bornes: the win model; Knight Rider: the
+#: look-ahead's chance to catch the villain on the next turns)
+WIN_MARKS = (0.03, 0.07, 0.15)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,67 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def _band(loss: float, steps: Sequence[float]) -> int:
+    return sum(1 for s in steps if loss >= s)
+
+
+@dataclass(frozen=True, slots=True)
+class SequentialStop:
+    """The analysis's sequential stopping rule for one Mille Bornes decision (the
+    ``settle`` of :meth:`PimcAgent.evaluate <rallye.agents.mille.search.PimcAgent.evaluate>`).
+
+    From ``first`` deals on, every ``batch`` deals: the leader is the move the bot's verdict
+    takes on the deals so far; every other candidate is *settled* when its mean paired
+    difference to the leader is beyond ``k`` standard errors below 0 (clearly worse: it
+    cannot become the verdict), or within ``margin_points`` points and ``margin_win`` of
+    the win chance, ``k`` standard errors included (practically equal: no mark and no loss
+    worth a deal). A move asked about (``asked``: the move played) that is clearly worse is
+    settled only once its mark is too: the loss, ``mark_k`` standard errors either way,
+    within one band of :data:`POINT_MARKS` and of :data:`WIN_MARKS` (``bands``). A settled alternative is played
+    on no further deal (its values keep the deals it saw; the move to beat, the reference of
+    every comparison, is always played); the decision stops when every candidate but the
+    leader is settled, or at the level's count of deals."""
+
+    side: int
+    asked: frozenset[Any]
+    verdict: Callable[[Evaluation], Any]
+    bands: tuple[Sequence[float], Sequence[float]]
+    first: int = 32
+    batch: int = 16
+    k: float = 2.0
+    mark_k: float = 2.0
+    margin_points: float = 15.0
+    margin_win: float = 0.007
+
+    def __call__(self, ev: Evaluation, alive: Sequence[Any]) -> Sequence[Any]:
+        if ev.deals < self.first or (ev.deals - self.first) % self.batch:
+            return alive
+        leader = self.verdict(ev)
+        k, side = self.k, self.side
+        lead_margin = [m[0] for m in ev.measures[leader]]
+        lead_win = [m[1 + side] for m in ev.measures[leader]]
+        kept = []
+        for a in (ev.candidates[0], *alive):
+            if a == leader:
+                continue
+            gain, se = paired(ev.values[a], ev.values[leader])
+            pts, pts_se = paired([m[0] for m in ev.measures[a]], lead_margin)
+            win, win_se = paired([m[1 + side] for m in ev.measures[a]], lead_win)
+            equal = max(abs(gain) + k * se, abs(pts) + k * pts_se) < self.margin_points
+            equal = equal and abs(win) + k * win_se < self.margin_win
+            settled = equal or gain + k * se < 0
+            if settled and not equal and a in self.asked:
+                settled = all(
+                    _band(loss - self.mark_k * loss_se, steps) == _band(loss + self.mark_k * loss_se, steps)
+                    for loss, loss_se, steps in ((-pts, pts_se, self.bands[0]), (-win, win_se, self.bands[1]))
+                )
+            if not settled:
+                kept.append(a)
+        if not kept:
+            return ()
+        return tuple(a for a in alive if a in kept or a == leader)
+
+
 class MilleEvaluator:
     """Mille Bornes decisions judged by the search of a level (see the module)."""
 
@@ -152,16 +219,14 @@ class MilleEvaluator:
         def measure(end: MilleState) -> list[float]:
             return [hand_outcome(end, side, root_sheets, 0.0), *win_chances(end)]
 
-        ev = agent.evaluate(view, legal, include, prune=False, measure=measure)
+        stop = SequentialStop(side, frozenset(include), agent.verdict, (POINT_MARKS, WIN_MARKS))
+        ev = agent.evaluate(view, legal, include, prune=False, measure=measure, settle=stop)
         if ev.deals == 0:  # one candidate: nothing to compare
             only = ev.candidates[0]
             wins = self.wins(view)
             return Judgement(only, (Candidate(only, 0.0, 0.0, wins[side], None),), wins, {only: (0.0, 0.0, False)})
-        # the bot's own verdict on these deals: the alternatives its search would have
-        # dropped after a third of them are not taken (values are still given for all)
-        max_deals = agent.deals * (2 if view.phase == EXTEND_PHASE else 1)
-        best = agent.verdict(ev.pruned(max(2, max_deals // 3)))
-        return self._judge(ev, best, side)
+        # the bot's own verdict on these deals (an alternative settled early is not taken)
+        return self._judge(ev, agent.verdict(ev), side)
 
     @staticmethod
     def _judge(ev: Evaluation, best: Any, side: int) -> Judgement:

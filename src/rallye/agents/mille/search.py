@@ -546,6 +546,7 @@ class PimcAgent:
         *,
         prune: bool = True,
         measure: Callable[[MilleState], Sequence[float]] | None = None,
+        settle: Callable[[Evaluation, Sequence[Action]], Sequence[Action]] | None = None,
     ) -> Evaluation:
         """The search of one decision without its verdict: the candidates (the move to beat
         first, then the heuristic's others, then those of ``include`` not among them: a
@@ -553,7 +554,11 @@ class PimcAgent:
         :func:`hand_outcome` on every sampled deal it was played on. :meth:`choose` is this
         and the rule that replaces the move to beat. ``prune=False`` plays every candidate
         on every deal (none is dropped after a third of them); ``measure``, if given, is
-        also read from each rollout's final state (:attr:`Evaluation.measures`). A single
+        also read from each rollout's final state (:attr:`Evaluation.measures`). ``settle``,
+        if given, is asked after every deal with the evaluation so far (its lists are the
+        live ones: read, do not keep) and the alternatives still played; it returns those
+        to go on playing (a subset), none to stop the decision (a sequential stopping rule:
+        the analysis's, :class:`rallye.analysis.evaluators.SequentialStop`). A single
         candidate is not searched (no deals). Sees the view only, like ``choose``."""
         if not legal:
             raise ValueError("no legal action to choose from")
@@ -620,6 +625,9 @@ class PimcAgent:
                     measures[a].append(measure(end))
             if d == cut:
                 alive = [a for a in alive if self._gain(outcomes[a], outcomes[base])[0] > 0]
+            if settle is not None:
+                kept = settle(Evaluation(tuple(cands), outcomes, measures, d, plies), tuple(alive))
+                alive = [a for a in alive if a in kept]
         self.last_deals, self.last_plies = d, plies
         return Evaluation(tuple(cands), outcomes, measures, d, plies)
 
