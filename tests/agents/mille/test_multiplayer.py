@@ -4,6 +4,8 @@ opposing sides could be attacked."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from rallye import mille
@@ -134,3 +136,17 @@ def test_no_level_attacks_its_own_side_in_team_games(edition: str, players: int)
             assert got in legal
             assert got.verb != "attack" or (got.side != v.side and v.seat not in v.sides[got.side or 0])
     assert searched == 4
+
+
+def test_the_heuristic_extends_against_one_opponent_and_never_against_two() -> None:
+    # far ahead at 700 with 400 km and two safeties in hand: worth extending against one
+    # opponent, not against two (either may take the long trip's bonuses)
+    hand = tuple(
+        sorted(("D100", "D100", "D200", "D75", "RIGHT_OF_WAY", "EXTRA_TANK", "ROLL"), key=CARD_INDEX.__getitem__)
+    )
+    for players, first in ((2, "extend"), (3, "decline")):
+        v = dataclasses.replace(view(hand, side(700), *[side(150)] * (players - 1), players=players), phase="extend")
+        legal = mille.legal_from_view(v)
+        assert {str(a) for a in legal} == {"extend", "decline"}
+        for name in ("medium", "tuned", "fitted", "climbed"):
+            assert str(make_agent("mille", name, 0).choose(v, legal)) == first, (players, name)
