@@ -70,7 +70,7 @@ def play(players: int, seed: int, rounds: int) -> dict[str, Any]:
     }
 
 
-def softmax_fit(groups: list[np.ndarray], won: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
+def softmax_fit(groups: list[np.ndarray], won: list[np.ndarray], ridge: float = 1e-3) -> np.ndarray:
     """Conditional logit (each position's cars, the winner's index) by Newton's method.
 
     ``groups``: per table size an array (positions, cars, features) of equal car counts;
@@ -105,8 +105,9 @@ def _scale(data: dict[str, np.ndarray], w: np.ndarray) -> float:
 def predict(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     s = x @ w
     s -= s.max(axis=1, keepdims=True)
-    p = np.exp(s)
-    return p / p.sum(axis=1, keepdims=True)
+    p: np.ndarray = np.exp(s)
+    out: np.ndarray = p / p.sum(axis=1, keepdims=True)
+    return out
 
 
 def measure(p: np.ndarray, y: np.ndarray, games: np.ndarray, fair: float) -> dict[str, Any]:
