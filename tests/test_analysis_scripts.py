@@ -1,6 +1,7 @@
 """The analysis's scripts on tiny budgets: ``benchmarks/analysis_speed.py`` times a whole
 match's analysis, ``research/mille_win_model.py`` fits and measures the win model, and
-``research/ladder.py`` plays the analysis bot (``analysis:SPEC``)."""
+``research/ladder.py`` plays the analysis bot (``analysis:SPEC``), and
+``research/kr_win_model.py`` plays, fits and measures Knight Rider's."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from benchmark_modules import load
 from rallye.analysis import Analyst
+from rallye.analysis.krwinmodel import FEATURES as KR_FEATURES
 from rallye.analysis.winmodel import FEATURES, win_chances
 from rallye.games import game_for
 
@@ -58,9 +60,25 @@ def test_the_prefilter_script_ranks_the_candidates_by_random_rollouts(capsys: py
     assert found == sorted(found) and found[0] >= 0.0 and found[-1] <= 100.0  # more kept, more found
 
 
-def test_the_knightrider_calibration_script_measures(capsys: pytest.CaptureFixture[str]) -> None:
-    calibration = load("kr_win_calibration")
-    chances, winner = calibration.play(2, ("medium", "medium"))
-    assert chances and all(0.0 <= p <= 1.0 for p in chances) and winner in (0, 1, None)
-    assert calibration.main(["--games", "2"]) == 0
+def test_the_knightrider_win_model_script_plays_fits_and_measures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = load("kr_win_model")
+    data = tmp_path / "kr.jsonl"
+    for players in (2, 3):
+        assert script.main(["play", "--players", str(players), "--games", "4", "--data", str(data)]) == 0
+    games = [json.loads(line) for line in data.read_text().splitlines()]
+    assert [g["players"] for g in games] == [2] * 4 + [3] * 4
+    positions = [p for g in games for p in g["positions"]]
+    assert positions and all(len(rows) in (0, g["players"]) for g in games for _, _, _, rows in g["positions"])
+    out = tmp_path / "w.json"
+    assert script.main(["fit", str(data), "--out", str(out)]) == 0
+    model = json.loads(out.read_text())
+    assert model["features"] == list(KR_FEATURES) and len(model["weights"]) == len(KR_FEATURES)
+    assert set(model["scale"]) == {"2", "3"}
+    for held in model["held_out"]["by_players"].values():
+        assert sum(b["positions"] for b in held["model"]["bins"]) == held["model"]["positions"] > 0
+        assert 0.0 <= held["model"]["brier"] <= 1.0 and held["shares_before"]["brier_fair"] > 0
     assert "Brier" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="cannot read"):
+        script.main(["fit", str(tmp_path / "missing.jsonl"), "--out", str(out)])

@@ -21,8 +21,10 @@ builds the one of a game from a bot spec.
   its look-ahead value (the chance to catch the villain on the next turns, discounted for
   the rivals, plus the heuristic's small closeness term; within [0, 1], a move that
   catches the villain now counts 1), ``points`` none; decisions the look-ahead does not
-  search (building the town, most cards) get the bot's choice and no values; the sides' chances are the search's shares
-  (:func:`~rallye.agents.knightrider.search.shares`) on the position the view shows.
+  search (building the town, most cards) get the bot's choice and no values; the sides'
+  chances are the win model's (:mod:`rallye.analysis.krwinmodel`, fitted on bot games)
+  on the position the view shows. A candidate's ``win`` stays the look-ahead's catch
+  chance, the number the search compares moves by, not the model's chance to win.
 """
 
 from __future__ import annotations
@@ -34,14 +36,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rallye.agents.knightrider.levels import EXPERT_TOP_K, HARD_TOP_K
-from rallye.agents.knightrider.search import LookaheadAgent, shares
+from rallye.agents.knightrider.search import LookaheadAgent
 from rallye.agents.mille.heuristic import FITTED
 from rallye.agents.mille.levels import EXPERT_HORIZON
 from rallye.agents.mille.search import Evaluation, PimcAgent, hand_outcome, paired
+from rallye.analysis.krwinmodel import win_chances as kr_win_chances
 from rallye.analysis.winmodel import win_chances
 from rallye.core.errors import ConfigError
 from rallye.core.rng import derive_seed
-from rallye.knightrider.sampling import state_from_view
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
 
@@ -261,11 +263,9 @@ class KnightRiderEvaluator:
         )
 
     def wins(self, view: Any) -> tuple[float, ...]:
-        per_player = shares(state_from_view(view)) if view.villain is not None else None
-        n = view.players
-        if per_player is None:  # the town is still being built: nobody is ahead
-            return tuple(1.0 / n for _ in range(n))
-        return tuple(per_player)
+        """Each player's chance to win: the fitted model (:mod:`rallye.analysis.krwinmodel`;
+        an even share while the town is built)."""
+        return tuple(kr_win_chances(view))
 
     def evaluate(self, view: Any, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0) -> Judgement:
         best, values = self.agent.evaluate(view, legal, include)

@@ -41,6 +41,12 @@ OVER_PHASE: Final = "over"
 PHASES: Final[tuple[Phase, ...]] = (BUILD_PHASE, START_PHASE, ENTER_PHASE, TURN_PHASE, OVER_PHASE)
 
 
+#: Chase turns after which a game without a capture ends with no winner, the villain
+#: escaped (``Options.turn_limit``; Resolution *turn limit* in docs/rules/knight-rider.md):
+#: 250 rounds of two players, 100 of five, where a chase that ends lasts a median 11-13.
+DEFAULT_TURN_LIMIT: Final = 500
+
+
 def check_rules(rules: object) -> int:
     """``rules`` if it is a rules version this engine can play (1 to :data:`RULES`)."""
     if not isinstance(rules, int) or isinstance(rules, bool) or not 1 <= rules <= RULES:
@@ -61,8 +67,11 @@ class Options:
     * ``deal_spares`` – variant: with fewer than 5 players the spare cards are dealt out.
     * ``shuffle_cards`` – variant: K.I.T.T. and detour cards are shuffled and dealt round
       (each kind apart) instead of one of each per player.
-    * ``turn_limit`` – not a rule: stop after this many chase turns with no winner
-      (for simulations; ``None`` = play until someone wins).
+    * ``turn_limit`` – the project's ruling where the rulebook is silent (Resolution
+      *turn limit*): after this many chase turns without a capture the villain escapes
+      and the game ends with no winner; default :data:`DEFAULT_TURN_LIMIT`, ``None`` =
+      play until someone wins (detours can shut every car out of the villain's part of
+      the town, and then a game never ends).
     * ``tiles_path`` / ``escape_path`` – your own piece files (see ``pieces``).
     """
 
@@ -71,7 +80,7 @@ class Options:
     tour: int = 0
     deal_spares: bool = False
     shuffle_cards: bool = False
-    turn_limit: int | None = None
+    turn_limit: int | None = DEFAULT_TURN_LIMIT
     tiles_path: str | None = None
     escape_path: str | None = None
 

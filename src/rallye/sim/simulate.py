@@ -27,6 +27,7 @@ from typing import Any
 
 from rallye.core.cli_args import MAX_GAMES, MAX_WORKERS, seed, whole
 from rallye.core.rng import derive_seed, new_seed
+from rallye.knightrider.state import DEFAULT_TURN_LIMIT
 from rallye.knightrider.state import RULES as KR_RULES
 from rallye.sim.play import KR_TABLE_KINDS, MatchJob, MatchResult
 
@@ -64,9 +65,9 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     k.add_argument(
         "--turn-limit",
-        type=whole(1, 1_000_000),
-        default=2000,
-        help="stop a game without a winner after this many chase turns",
+        type=whole(0, 1_000_000),
+        default=DEFAULT_TURN_LIMIT,
+        help=f"chase turns before the villain escapes and nobody wins (default {DEFAULT_TURN_LIMIT}; 0: no limit)",
     )
 
 
@@ -237,7 +238,7 @@ def simulate_knightrider(args: argparse.Namespace) -> dict[str, Any]:
     from rallye.sim.stats import median_iqr
 
     bots = bot_names("knightrider", args.bots, args.players)
-    options = {"quick_build": not args.build, "turn_limit": args.turn_limit}
+    options = {"quick_build": not args.build, "turn_limit": args.turn_limit or None}
     jobs = make_jobs("knightrider", args.players, bots, args.games, args.seed, options=options, rules=args.rules)
     results, seconds = play_all(jobs, args, "games")
     rates = win_rates(results, args.players)
@@ -259,6 +260,8 @@ def simulate_knightrider(args: argparse.Namespace) -> dict[str, Any]:
         "options": options,
         "seats": [{"seat": s + 1, "bot": bots[s], **rates[s]} for s in range(args.players)],
         "unfinished": len(results) - len(caught),
+        "ended_share": len(caught) / len(results),
+        "game_turns": game_turns(results),
         "rounds_to_capture": {"median": med, "q1": q1, "q3": q3, "iqr": q3 - q1},
         "round_one": round_one_wins(results, args.players),
         "town": town_summary(results),
@@ -267,6 +270,16 @@ def simulate_knightrider(args: argparse.Namespace) -> dict[str, Any]:
         "mean_decisions_per_game": decisions / len(results),
         "_seconds": seconds,
     }
+
+
+def game_turns(results: Sequence[MatchResult]) -> dict[str, float]:
+    """How long the chases lasted, in chase turns, every game counted (those the turn
+    limit stopped at the limit): the median and the longest."""
+    from rallye.sim.stats import median_iqr
+
+    turns = [r.turns for r in results]
+    med, _, _ = median_iqr(turns)
+    return {"median": med, "max": max(turns)}
 
 
 def round_one_wins(results: Sequence[MatchResult], players: int) -> dict[str, Any]:
@@ -337,6 +350,12 @@ def print_knightrider(report: dict[str, Any]) -> None:
     con.print(
         f"rounds to the capture: median {r['median']:.1f}, IQR {r['q1']:.1f}–{r['q3']:.1f} ({r['iqr']:.1f}); "
         f"games without a capture: {report['unfinished']}"
+    )
+    limit = report["options"]["turn_limit"]
+    con.print(
+        f"games that end with a capture: {report['ended_share']:.1%}; chase turns, every game: median"
+        f" {report['game_turns']['median']:.0f}, longest {report['game_turns']['max']}"
+        f" (turn limit: {limit if limit else 'none'})"
     )
     one = report["round_one"]
     seats = " ".join(f"P{i + 1} {n}" for i, n in enumerate(one["by_seat"]))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rallye.core.cli_args import integer, seconds, seed, whole
 from rallye.core.rng import new_seed
 from rallye.i18n import LANGUAGES
+from rallye.knightrider.state import DEFAULT_TURN_LIMIT
 from rallye.tui.words import common
 
 if TYPE_CHECKING:
@@ -69,6 +70,13 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     kr.add_argument("--tour", type=whole(0, 5), default=None, metavar="N", help="N target tiles to reach first (0-5)")
     kr.add_argument("--deal-spares", action="store_true", help="with fewer than 5 players deal the spare cards")
     kr.add_argument("--shuffle-cards", action="store_true", help="shuffle and deal the cards instead of sets")
+    kr.add_argument(
+        "--turn-limit",
+        type=whole(0, 1_000_000),
+        default=None,
+        metavar="N",
+        help=f"chase turns before the villain escapes and nobody wins (default {DEFAULT_TURN_LIMIT}; 0: no limit)",
+    )
     kr.add_argument("--tiles", metavar="FILE", default=None, help="your own tile set (JSON, like data/tiles.json)")
     kr.add_argument(
         "--escape-cards", metavar="FILE", default=None, help="your own escape cards (JSON, like data/escape_cards.json)"
@@ -96,6 +104,7 @@ def _kr_flags(args: argparse.Namespace) -> list[tuple[str, bool]]:
         ("--tour", getattr(args, "tour", None) is not None),
         ("--deal-spares", bool(getattr(args, "deal_spares", False))),
         ("--shuffle-cards", bool(getattr(args, "shuffle_cards", False))),
+        ("--turn-limit", getattr(args, "turn_limit", None) is not None),
         ("--tiles", getattr(args, "tiles", None) is not None),
         ("--escape-cards", getattr(args, "escape_cards", None) is not None),
     ]

@@ -21,7 +21,10 @@ alone. Its habits:
   needless passing (a ram stop risks the ram failing and the car skidding), unless that
   is the way to win.
 - **Roadblocks in front of the rival** nearest to the villain: a detour on its shortest
-  way that costs it several pips and this car little. **Molekül-Mantel** when a rival
+  way that costs it several pips and this car little, and never one that cuts this car
+  off from a tile it can drive to (:func:`cuts_itself_off`: a detour stays to the end,
+  and cars shut out of the villain's part of the town made games that never end).
+  **Molekül-Mantel** when a rival
   can reach this car's field next round.
 - **Build a track for chasing:** tiles that join many roads, near the centre, without
   road ends into the centre or squares no tile can fill.
@@ -455,11 +458,47 @@ def choose_detour(r: Reading, legal: Sequence[Action]) -> tuple[float, PlayDetou
         gain = (rival_after - rival_cost) - 1.5 * (me_after - my_cost)
         if a.kind == "ROADBLOCK":
             gain -= 1.0  # Blockier-Sprung passes it
-        if gain > best[0] or (gain == best[0] and best[2] is not None and i < best[1]):
+        better = gain > best[0] or (gain == best[0] and best[2] is not None and i < best[1])
+        if better and not cuts_itself_off(r, a):
             best = (gain, i, a)
     if best[2] is None or best[0] < DETOUR_MIN:
         return 0.0, None
     return best[0], best[2]
+
+
+@lru_cache(maxsize=1 << 12)
+def reachable_fields(links: bytes, blocked: frozenset[int], cell: int) -> frozenset[int]:
+    """The fields a car on ``cell`` can ever drive to by road (any heading: a car may turn
+    on any field; roadblocked fields cannot be entered; other cars are left out)."""
+    seen = {cell}
+    todo = [cell]
+    while todo:
+        f = todo.pop()
+        for d in range(4):
+            if (links[f] >> d) & 1:
+                n = f + _DELTA[d]
+                if n not in seen and n not in blocked:
+                    seen.add(n)
+                    todo.append(n)
+    return frozenset(seen)
+
+
+def cuts_itself_off(r: Reading, a: PlayDetour) -> bool:
+    """Laying ``a`` would cut this player's car off from a tile's middle field it can
+    drive to now: the detour stays to the end of the game, so a car shut into a part of
+    the town where the villain never lands never catches him (a game that never ends)."""
+    state = r.base
+    me = state.cars[r.view.me]
+    cell = me.cell if me.cell >= 0 else r.entry_arm
+    if cell < 0:
+        return False
+    middles = [g.middle(t.x, t.y) for t in r.view.tiles]
+    before = reachable_fields(r.links, r.blocked, cell)
+    sq = g.sq_index(a.x, a.y)
+    dets = (*state.detours, (sq, a.kind, a.rot, r.view.me))
+    links = relink_tile(r.links, state.board, mask_table(state.pieces), dets, sq)
+    after = reachable_fields(links, roadblocks(dets), cell)
+    return any(m in before and m not in after for m in middles)
 
 
 def want_mantle(r: Reading) -> bool:
@@ -562,7 +601,8 @@ def _kind(a: Action) -> str:
 
 class HeuristicAgent:
     """The rule-of-thumb bot; ``epsilon`` is the chance of a random action (a random
-    kind of action first, so the many detour placements do not crowd out the moves)."""
+    kind of action first, so the many detour placements do not crowd out the moves; a
+    random detour is never one that cuts its own car off, :func:`cuts_itself_off`)."""
 
     def __init__(self, seed: int = 0, name: str = "heuristic", epsilon: float = 0.0) -> None:
         if not 0.0 <= epsilon <= 1.0:
@@ -578,7 +618,13 @@ class HeuristicAgent:
             kinds = sorted({_kind(a) for a in legal})
             k = kinds[self.rng.randrange(len(kinds))]
             group = [a for a in legal if _kind(a) == k]
-            return group[self.rng.randrange(len(group))]
+            if k != "PlayDetour":
+                return group[self.rng.randrange(len(group))]
+            # a random detour, but never one that shuts its own car in
+            r = Reading.of(view)
+            self.rng.shuffle(group)
+            keep = (a for a in group if isinstance(a, PlayDetour) and not cuts_itself_off(r, a))
+            return next(keep, best_action(view, legal))
         return best_action(view, legal)
 
 

@@ -39,7 +39,7 @@ from rallye.i18n import translator
 from rallye.knightrider.actions import Action, End, Enter, Move, Place, PlayDetour, PlayKitt, Recover, StartAt
 from rallye.knightrider.actions import parse_action as _parse_action
 from rallye.knightrider.game import GAME as KNIGHTRIDER
-from rallye.knightrider.state import BUILD_PHASE, START_PHASE, TURN_PHASE, Options, State
+from rallye.knightrider.state import BUILD_PHASE, DEFAULT_TURN_LIMIT, START_PHASE, TURN_PHASE, Options, State
 from rallye.knightrider.view import EventView, View
 from rallye.tui.knightrider.render import (
     Labels,
@@ -129,6 +129,7 @@ class KRSession(GameSession[State, Action, View]):
         out += [flag for flag, on in (("--quick-build", o.quick_build), ("--rolled-start", o.rolled_start)) if on]
         out += ["--tour", str(o.tour)] if o.tour else []
         out += [flag for flag, on in (("--deal-spares", o.deal_spares), ("--shuffle-cards", o.shuffle_cards)) if on]
+        out += [] if o.turn_limit == DEFAULT_TURN_LIMIT else ["--turn-limit", str(o.turn_limit or 0)]
         out += ["--tiles", o.tiles_path] if o.tiles_path else []
         out += ["--escape-cards", o.escape_path] if o.escape_path else []
         return out + self.seat_options()
@@ -422,6 +423,13 @@ def run_session(
 
 
 # -- the command ------------------------------------------------------------------------------
+def turn_limit_from(flag: int | None) -> int | None:
+    """``--turn-limit N``: the default limit when absent, none for 0."""
+    if flag is None:
+        return DEFAULT_TURN_LIMIT
+    return flag or None
+
+
 def options_from_args(args: argparse.Namespace) -> Options:
     """The variant flags of ``rallye play knightrider`` as engine options."""
     return Options(
@@ -430,7 +438,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         tour=int(getattr(args, "tour", None) or 0),
         deal_spares=bool(getattr(args, "deal_spares", False)),
         shuffle_cards=bool(getattr(args, "shuffle_cards", False)),
-        turn_limit=getattr(args, "turn_limit", None),
+        turn_limit=turn_limit_from(getattr(args, "turn_limit", None)),
         tiles_path=getattr(args, "tiles", None),
         escape_path=getattr(args, "escape_cards", None),
     )

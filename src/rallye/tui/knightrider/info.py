@@ -17,6 +17,7 @@ from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
 from rallye.knightrider.engine import MAX_PLAYERS, MIN_PLAYERS, OIL_TABLE, RAM_TABLE
 from rallye.knightrider.names import card_name
 from rallye.knightrider.pieces import ESCAPE_KINDS, SHAPES, Pieces, load_pieces
+from rallye.knightrider.state import DEFAULT_TURN_LIMIT
 from rallye.tui.knightrider.render import detour_glyph, pick_language, tile_picture
 
 RAM_TABLE_DE = {
@@ -88,7 +89,8 @@ _W: dict[str, dict[str, str]] = {
         "win": (
             "Wer als Erster mit seinem Zug auf dem Feld des Gangsters endet, gewinnt. Wer ein anderes "
             "Auto überholt, rammt es (Rammtabelle); wer direkt hinter einem Auto endet, gerät in "
-            "dessen Öl (Öltabelle). Auf einem Feld stehen höchstens zwei Autos."
+            f"dessen Öl (Öltabelle). Auf einem Feld stehen höchstens zwei Autos. Nach {DEFAULT_TURN_LIMIT} Zügen ohne "
+            "Fang ist der Gangster entkommen: niemand gewinnt (--turn-limit)."
         ),
         "cards": "Karten",
         "card": "Karte",
@@ -161,7 +163,8 @@ _W: dict[str, dict[str, str]] = {
         "win": (
             "The first player whose move ends on the villain's field wins. Passing another car rams "
             "it (ram table); ending right behind a car puts you on its oil (oil table). At most two "
-            "cars stand on a field."
+            f"cars stand on a field. After {DEFAULT_TURN_LIMIT} chase turns without a capture the villain has escaped: "
+            "nobody wins (--turn-limit)."
         ),
         "cards": "Cards",
         "card": "card",

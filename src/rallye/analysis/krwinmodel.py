@@ -1,0 +1,158 @@
+"""How likely each player is to win a Knight Rider chase, from what everyone can see.
+
+A conditional logit over the cars: each car gets a score ``w . f`` from public facts of
+the position (:func:`car_features`), and its chance to win is its share of
+``exp(score)`` over all cars, so the chances add up to 1 at any table size. The facts, for
+each car, from the view of the player to act (never a hidden card: the position is built
+with :func:`~rallye.knightrider.sampling.state_from_view`, and a car's Turbo-Boosts are
+the ones the view tells, the basic deal less the cards played):
+
+* ``pips``: the fewest pips to end a move on the villain's field by road (detours and
+  roadblocks counted, other cars not), in tens, at most ``FAR / 10``;
+* ``cut_off``: 1 when no road leads there any more;
+* ``hit_next``: the chance that the car's next roll (with its Turbo-Boosts) ends its move
+  on the villain's field, against where the escape cards not yet turned will have moved
+  him by then (the look-ahead's catch chance for one turn:
+  :func:`~rallye.agents.knightrider.search.hit_table`); 0 for a car on its roof;
+* ``hit_soon``: the chance to be within reach of one die roll by road, the heuristic's
+  rough :func:`~rallye.agents.knightrider.heuristic.hit_chance` of ``pips``;
+* ``wait``: how many turns of others come before the car's next roll, over the players
+  (the player to act: 1, its next roll is a round away);
+* ``to_move``: 1 for the player to act while its move is still to come this turn;
+* ``roof``: the car is on its roof (its next turn is lost);
+* ``turbo1``, ``turbo2``: it holds Turbo-Boost I, II.
+
+Before every car stands at the start, every player has an even share. A position where
+the player to act can end a move on the villain now is a sure win for that player (as
+the search's :func:`~rallye.agents.knightrider.search.shares` says); a
+finished game counts 1 for the winner. One set of weights serves every table size, with
+a scale per size (how sharp the softmax is there), fitted on bot games by
+``research/kr_win_model.py``, which also measures the calibration on games it did not fit
+on (docs/analysis.md); they ship in ``data/kr_win.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from rallye.agents.knightrider.heuristic import (
+    cost_to,
+    default_pieces,
+    hit_chance,
+    unturned_cards,
+    villain_forecast,
+)
+from rallye.agents.knightrider.search import _expect, hit_table, shares
+from rallye.knightrider import geometry as g
+from rallye.knightrider.sampling import state_from_view
+from rallye.knightrider.state import TURN_PHASE
+from rallye.knightrider.track import roadblocks
+from rallye.knightrider.view import View
+
+#: the most pips counted: a car farther away, or cut off, counts this far
+FAR = 80.0
+
+FEATURES: tuple[str, ...] = (
+    "pips",
+    "cut_off",
+    "hit_next",
+    "hit_soon",
+    "wait",
+    "to_move",
+    "roof",
+    "turbo1",
+    "turbo2",
+)
+
+
+def car_features(view: View) -> tuple[list[list[float]], list[float] | None]:
+    """Each car's features (see the module), in seat order, and the search's verdict when
+    the position is already decided (the game over, or a win in one for the player to
+    act): those chances, else ``None``. The view must be of the chase (villain placed)."""
+    if view.villain is None:
+        raise ValueError("a chase position needs the villain on the map")
+    state = state_from_view(view)
+    n = view.players
+    if len(state.cars) < n:  # the cars are still being set at the start: nobody is ahead
+        return [], [1.0 / n] * n
+    quick = shares(state)
+    if max(quick) == 1.0:
+        return [], quick
+    blocked = roadblocks(state.detours)
+    villain = state.villain
+    table = cost_to(state.links, blocked, villain)
+    tiles = frozenset((t.x, t.y) for t in view.tiles)
+    all_cards = tuple((c.dx, c.dy) for c in default_pieces().escape)
+    at, _ = villain_forecast(g.cell_square(villain), tiles, unturned_cards(view), all_cards, n)
+    acting = view.current if view.current is not None else view.me
+    moving = view.phase == TURN_PHASE and not view.move_done
+    rows: list[list[float]] = []
+    for c in state.cars:
+        if c.cell >= 0:
+            way = table.get(c.cell * 4 + c.heading)
+        else:  # waiting beside the start tile: entering costs one pip
+            way = table.get(g.arm(*g.sq_xy(state.start_sq), c.side) * 4 + c.heading) if c.side >= 0 else None
+            way = None if way is None else way + 1
+        pips = FAR if way is None else min(float(way), FAR)
+        wait = (c.player - acting) % n or n  # escape cards turned before its next roll
+        hand = state.kitt_hands[c.player]
+        t1, t2 = hand[1] > 0, hand[2] > 0
+        hit = 0.0
+        if c.cell >= 0 and not c.roof:
+            dist = {g.middle(*sq): p for sq, p in at[wait - 1].items()}
+            hit = _expect(hit_table(state.links, blocked, c.cell, c.heading, t1, t2), dist)
+        rows.append(
+            [
+                pips / 10.0,
+                float(way is None),
+                hit,
+                hit_chance(pips),
+                wait / n,
+                float(moving and c.player == acting),
+                float(c.roof),
+                float(t1),
+                float(t2),
+            ]
+        )
+    return rows, None
+
+
+@cache
+def shipped() -> dict[str, Any]:
+    """The fitted model shipped with the package (the weights, and how they were measured
+    at each table size)."""
+    text = resources.files("rallye.analysis").joinpath("data", "kr_win.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    if list(data["features"]) != list(FEATURES):
+        raise ValueError("data/kr_win.json was fitted on other features; refit it (research/kr_win_model.py)")
+    return data
+
+
+def chances_from(rows: Sequence[Sequence[float]], weights: Sequence[float]) -> list[float]:
+    """The cars' chances from their feature rows: the softmax of their scores."""
+    scores = [sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows]
+    hi = max(scores)
+    ex = [math.exp(s - hi) for s in scores]
+    total = sum(ex)
+    return [e / total for e in ex]
+
+
+def win_chances(view: View, model: dict[str, Any] | None = None) -> list[float]:
+    """Each player's chance to win the chase from ``view`` (summing to 1); an even share
+    while the town is still being built."""
+    n = view.players
+    if view.over:
+        return [1.0 if view.winner == p else 0.0 for p in range(n)] if view.winner is not None else [0.0] * n
+    if view.villain is None:
+        return [1.0 / n] * n
+    rows, decided = car_features(view)
+    if decided is not None:
+        return decided
+    fitted = shipped() if model is None else model
+    scale = float(fitted["scale"].get(str(n), 1.0))
+    return chances_from(rows, [scale * w for w in fitted["weights"]])
