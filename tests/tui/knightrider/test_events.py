@@ -11,7 +11,6 @@ from rallye.knightrider import OIL_TABLE, RAM_TABLE, Options, apply, legal_actio
 from rallye.knightrider.names import NAMES
 from rallye.knightrider.view import EventView
 from rallye.tui.knightrider.events import match
-from rallye.tui.knightrider.info import OIL_TABLE_DE, RAM_TABLE_DE
 from rallye.tui.knightrider.render import Labels, event_text
 
 
@@ -71,10 +70,11 @@ def test_an_event_no_pattern_knows_is_shown_as_the_engine_wrote_it() -> None:
 
 
 def test_catalog_tables_and_card_names_agree_with_the_engine_and_the_rules_page() -> None:
-    en, de = translator("en", "kr"), translator("de", "kr")
+    # the rules page prints these same catalog rows (tests/tui/knightrider/test_info.py)
+    en = translator("en", "kr")
     for roll in range(1, 7):
-        assert en(f"ram.{roll}") == RAM_TABLE[roll] and de(f"ram.{roll}") == RAM_TABLE_DE[roll]
-        assert en(f"oil.{roll}") == OIL_TABLE[roll] and de(f"oil.{roll}") == OIL_TABLE_DE[roll]
+        assert en(f"ram.{roll}") == RAM_TABLE[roll]
+        assert en(f"oil.{roll}") == OIL_TABLE[roll]
     for lang in ("de", "en"):
         t = translator(lang, "kr")
         assert {k: t(f"card.{k}") for k in NAMES[lang]} == NAMES[lang]

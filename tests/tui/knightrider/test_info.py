@@ -1,4 +1,5 @@
-"""``rallye rules knightrider``: components from the data files, the turn, the ram and oil tables."""
+"""``rallye rules knightrider``: components from the data files, the turn, the ram and oil tables,
+in each of the four languages."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import pytest
 from rich.console import Console
 
 from rallye.cli import main
+from rallye.i18n import LANGUAGES, translator
 from rallye.knightrider import OIL_TABLE, RAM_TABLE, load_pieces
-from rallye.tui.knightrider.info import OIL_TABLE_DE, RAM_TABLE_DE, oil_rows, print_rules, ram_rows
+from rallye.knightrider.actions import DETOUR_KINDS, KITT_KINDS
+from rallye.knightrider.state import DEFAULT_TURN_LIMIT
+from rallye.tui.knightrider.info import oil_rows, print_rules, ram_rows
 
 
 def rules(lang: str | None) -> str:
@@ -41,9 +45,44 @@ def test_english_rules_use_the_engines_tables() -> None:
     assert "Molecular Bonded Shell" in out and "Molekül-Mantel" not in out
 
 
-def test_the_german_tables_translate_every_engine_row() -> None:
-    assert set(RAM_TABLE_DE) == set(RAM_TABLE) == set(range(1, 7))
-    assert set(OIL_TABLE_DE) == set(OIL_TABLE) == set(range(1, 7))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_translates_every_engine_row(lang: str) -> None:
+    assert [r for r, _ in ram_rows(lang)] == sorted(RAM_TABLE) == list(range(1, 7))
+    assert [r for r, _ in oil_rows(lang)] == sorted(OIL_TABLE) == list(range(1, 7))
+    assert all(text for _, text in ram_rows(lang) + oil_rows(lang))
+    if lang != "en":  # translated, not the engine's English
+        assert [text for _, text in ram_rows(lang)] != [RAM_TABLE[r] for r in sorted(RAM_TABLE)]
+
+
+#: A heading and the turn limit sentence of each language, as a player reads them.
+HEADINGS = {
+    "de": ("Spielmaterial", "Rammtabelle", f"Nach {DEFAULT_TURN_LIMIT} Zügen ohne Fang"),
+    "hu": ("Tartozékok", "Ütközéstábla", f"Ha {DEFAULT_TURN_LIMIT} üldözési kör alatt senki sem kapja el"),
+    "en": ("Components", "Ram table", f"After {DEFAULT_TURN_LIMIT} chase turns without a capture"),
+    "fr": ("Matériel", "Table de percussion", f"Après {DEFAULT_TURN_LIMIT} tours de poursuite sans capture"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_prints_its_own_words_without_a_note(lang: str) -> None:
+    out = rules(lang)
+    flat = " ".join(out.split())  # the sentences wrap
+    assert "Knight Rider has no" not in out
+    for words in HEADINGS[lang]:
+        assert words in flat, (lang, words)
+    t = translator(lang, "kr")
+    for k in KITT_KINDS + DETOUR_KINDS:
+        assert t(f"card.{k}") in out, (lang, k)
+    for _, text in ram_rows(lang) + oil_rows(lang):
+        assert text in out, (lang, text)
+    for other in set(LANGUAGES) - {lang}:
+        assert HEADINGS[other][1] not in out, (lang, other)
+
+
+def test_a_language_without_texts_gets_english_and_says_so() -> None:
+    out = rules("it")
+    assert "Knight Rider has no texts in 'it'" in out and "showing 'en'" in out
+    assert "Ram table" in out and "Molecular Bonded Shell" in out
 
 
 def test_components_are_counted_from_the_data_files() -> None:
@@ -63,5 +102,7 @@ def test_rallye_rules_knightrider_command(capsys: pytest.CaptureFixture[str]) ->
     assert main(["rules", "knightrider", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "Ram table" in out and RAM_TABLE[3] in out
-    assert main(["rules", "knightrider", "--lang", "fr"]) == 0
-    assert "Knight Rider has no card names in 'fr'" in capsys.readouterr().out
+    for lang, word in (("fr", "Bouclier moléculaire"), ("hu", "Molekulapáncél")):
+        assert main(["rules", "knightrider", "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert word in out and "Knight Rider has no" not in out and "Molecular" not in out

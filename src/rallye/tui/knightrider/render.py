@@ -55,7 +55,6 @@ from rallye.knightrider.actions import (
     StartAt,
     detour_sides,
 )
-from rallye.knightrider.names import LANGUAGES
 from rallye.knightrider.pieces import Pieces, rotate_mask
 from rallye.knightrider.state import BUILD_PHASE, TURN_PHASE
 from rallye.knightrider.track import compute_links, road_distances
@@ -107,18 +106,22 @@ def require_view(view: object) -> View:
 
 
 def pick_language(lang: str | None) -> tuple[str, str | None]:
-    """The language for card names (German by default) and a note when ``lang`` has none.
+    """The language of the words (German by default: the ``kr`` catalog has every one,
+    card names too, in German, Hungarian, English and French) and a note when ``lang`` is
+    none of them.
 
     >>> pick_language(None)
     ('de', None)
-    >>> pick_language("fr")[0]
+    >>> pick_language("fr"), pick_language("hu")
+    (('fr', None), ('hu', None))
+    >>> pick_language("it")[0]
     'en'
     """
     if lang is None:
         return "de", None
-    if lang in LANGUAGES:
+    if lang in UI_LANGUAGES:
         return lang, None
-    return "en", f"Knight Rider has no card names in {lang!r} (it has {', '.join(LANGUAGES)}); showing 'en'"
+    return "en", f"Knight Rider has no texts in {lang!r} (it has {', '.join(UI_LANGUAGES)}); showing 'en'"
 
 
 @dataclass(frozen=True)
