@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from rallye.core.rng import derive_seed, new_seed
+from rallye.knightrider.state import DEFAULT_TURN_LIMIT
 from rallye.sim.play import MatchJob, MatchResult
 
 GAMES: tuple[str, ...] = ("mille", "knightrider")
@@ -464,7 +465,11 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--address", default=None, help="join this Ray cluster (with --backend ray)")
     p.add_argument("--bootstrap", type=whole(2, 100_000), default=BOOTSTRAP_REPS, help="bootstrap repetitions for Elo")
     p.add_argument(
-        "--turn-limit", type=whole(1, 1_000_000), default=2000, help="Knight Rider: chase turns before a draw"
+        "--turn-limit",
+        type=whole(1, 1_000_000),
+        default=DEFAULT_TURN_LIMIT,
+        help=f"Knight Rider: chase turns without a capture before the villain escapes and nobody wins"
+        f" (default {DEFAULT_TURN_LIMIT}, the rules' turn limit)",
     )
     p.add_argument("--out", type=Path, default=None, help="write CSV, JSON and a PNG plot here")
     p.add_argument("--json", action="store_true", help="print the report as JSON (no progress bar)")
