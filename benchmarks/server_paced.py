@@ -8,7 +8,8 @@ people and ``--bots`` bots play 1000 Meilen (one hand, so games end and start al
 when one ends, its people ask for another game with the same seats and move to the new
 table). A people's game lasts minutes, so each table's first game starts with a random
 number of moves (up to ``--rush``) made without thinking: the tables are at every stage of
-a game when the figures are taken, and games end and start all through them. Some tables
+a game when the figures are taken, and games end and start all through them. The figures
+are taken once every table has made those moves. Some tables
 have a spectator (``--spectators``), and now and then someone writes a
 chat line (``--chat-every`` seconds on average). The people connect over ``--ramp`` seconds;
 the figures are taken over the ``--seconds`` that follow.
@@ -58,6 +59,7 @@ class Load:
         self.connected = 0
         self.measuring = False
         self.stopping = False
+        self.rushing: set[str] = set()  # tables still making their first moves at once
 
 
 class Seat:
@@ -145,6 +147,12 @@ class Seat:
             return
         if kind != "state" or self.token is None:
             return
+        if (
+            self.leader
+            and self.code in self.load.rushing
+            and (msg["move_no"] >= self.rush or msg["table"]["status"] == "over")
+        ):
+            self.load.rushing.discard(self.code)
         if self.sent_at is not None and msg["move_no"] > self.sent_move:
             if self.load.measuring:
                 self.load.latencies.append(time.monotonic() - self.sent_at)
@@ -201,6 +209,8 @@ async def _drive(load: Load, pid: int, port: int, made: list[tuple[str, list[str
             s.leader = i == 0
             s.rush = rush
             seats.append(s)
+        if rush:
+            load.rushing.add(code)
         if rng.random() < args.spectators:
             seats.append(Seat(load, port, code, None, t))
     tasks = []
@@ -209,6 +219,11 @@ async def _drive(load: Load, pid: int, port: int, made: list[tuple[str, list[str
         tasks.append(asyncio.create_task(s.run()))
         await asyncio.sleep(step)
     await asyncio.sleep(min(10.0, args.ramp / 4 + 2))  # the last ones settle
+    for _ in range(1200):  # and every table has made its first moves at once (at most 2 minutes)
+        if not load.rushing:
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(min(5.0, args.ramp / 4))
     rss_loaded_at_start = _rss_mb(pid)
     cpu0, t0 = _cpu_s(pid), time.monotonic()
     load.measuring = True
