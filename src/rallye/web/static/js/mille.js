@@ -98,7 +98,7 @@ function sideOf(v, seat) {
   return v.sides.findIndex((s) => s.includes(seat));
 }
 
-function sideName(ctx, side) {
+export function sideName(ctx, side) {
   const sides = ctx.state.view.sides;
   const seats = sides[side] ?? [];
   const names = seats.map((s) => ctx.name(s)).join(" & ");
