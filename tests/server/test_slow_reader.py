@@ -107,6 +107,20 @@ class Stalled:
         return out
 
 
+def bots_table(port: int) -> str:
+    """A table where two bots play a whole match (to 5,000 points: several hundred moves) as
+    fast as they can; its code."""
+    body = {"game": "mille", "edition": "wm2006", "players": 2, "seats": [{"kind": "bot", "level": "easy"}] * 2}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        code: str = json.load(answer)["code"]
+    return code
+
+
 def test_a_client_that_stops_reading_is_closed_the_others_play_on(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -114,14 +128,7 @@ def test_a_client_that_stops_reading_is_closed_the_others_play_on(
     monkeypatch.setattr(app_module, "OUTBOX_MESSAGES", limit)
     monkeypatch.setattr(app_module, "CLOSE_SECONDS", 60.0)  # the test reads it at once, however slow the machine
     server = served.app.state.server
-    base = f"http://127.0.0.1:{served.port}"
-    # two bots play a whole match (to 5,000 points: several hundred moves) as fast as they can
-    body = {"game": "mille", "edition": "wm2006", "players": 2, "seats": [{"kind": "bot", "level": "easy"}] * 2}
-    request = urllib.request.Request(
-        base + "/api/tables", data=json.dumps(body).encode(), headers={"content-type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        code = json.load(answer)["code"]
+    code = bots_table(served.port)
 
     slow = Stalled(served.port, code)
     fast = watch(served.port, code)
@@ -163,6 +170,26 @@ def test_a_client_that_stops_reading_is_closed_the_others_play_on(
     assert now["table"]["status"] == "over" and now["move_no"] == len(moves)
     for ws in (again, fast):
         ws.close()
+
+
+def test_a_client_that_never_reads_again_is_dropped_without_the_closing_frame(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The closing frame waits behind what the client does not read: after CLOSE_SECONDS the
+    server lets the connection go (its socket, its tasks), so nothing of it stays."""
+    monkeypatch.setattr(app_module, "OUTBOX_MESSAGES", 16)
+    monkeypatch.setattr(app_module, "CLOSE_SECONDS", 0.5)
+    code = bots_table(served.port)
+    slow = Stalled(served.port, code)
+    held = served.server.server_state.connections  # uvicorn's open connections
+    deadline = time.monotonic() + 60
+    while len(held) > 0:  # the table's messages pile up, the outbox overruns, the close waits, then drops
+        assert time.monotonic() < deadline, "the connection that reads nothing was never let go"
+        time.sleep(0.1)
+    assert not served.app.state.server.conns.get(code)
+    # what it reads now: what was on its way, and no closing frame (the connection was dropped)
+    slow.read_all()
+    assert slow.proto.close_rcvd is None
 
 
 def test_the_outbox_takes_in_order_and_drops_its_backlog_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
