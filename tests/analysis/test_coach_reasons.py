@@ -4,6 +4,7 @@ engine tests' scenarios, Knight Rider's with their chase boards."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -122,7 +123,7 @@ def test_attack_the_opponent_near_the_end_of_the_trip() -> None:
     assert said(coach_mille.attack_near_end(f)) == ("coach.mille.attack_near_end", {"km": 100})
     assert coach_mille.attack_near_end(facts("attack 2 STOP", hands={0: ["STOP"]}, tableaus={1: driving(300)})) is None
     three = facts("attack 3 STOP", players=3, hands={0: ["STOP"]}, tableaus={2: driving(500)})
-    assert said(coach_mille.attack_near_end(three)) == ("coach.mille.attack_near_end_side", {"km": 200, "side": 3})
+    assert said(coach_mille.attack_near_end(three)) == ("coach.mille.attack_near_end_who", {"km": 200, "side": 3})
 
 
 def test_attack_when_the_remedy_is_mostly_gone() -> None:
@@ -154,9 +155,9 @@ def test_attack_when_every_remedy_is_seen() -> None:
 
 def test_an_attack_says_what_the_side_then_needs() -> None:
     f = facts("attack 2 FLAT_TIRE", hands={0: ["FLAT_TIRE"]}, tableaus={1: driving(100)})
-    assert said(coach_mille.attack_stops(f)) == ("coach.mille.attack_stops", {"side": 2, "remedy": "SPARE_TIRE"})
+    assert said(coach_mille.attack_stops(f)) == ("coach.mille.attack_stops_who", {"side": 2, "remedy": "SPARE_TIRE"})
     f = facts("attack 2 SPEED_LIMIT", hands={0: ["SPEED_LIMIT"]}, tableaus={1: driving(100)})
-    assert said(coach_mille.attack_stops(f)) == ("coach.mille.attack_limit", {"side": 2})
+    assert said(coach_mille.attack_stops(f)) == ("coach.mille.attack_limit_who", {"side": 2})
 
 
 # -- discards -----------------------------------------------------------------------------------
@@ -341,7 +342,7 @@ def test_a_turbo_boost_says_what_it_makes_of_the_roll() -> None:
 
 def test_a_rival_one_roll_from_the_villain() -> None:
     s = chase(ROAD, [((7, 1), E), ((16, 1), E)], roll=2, villain=(6, 0))
-    assert said(coach_kr.rival_close(kr_facts(s, End()))) == ("coach.kr.rival_close", {"player": 2, "count": 3})
+    assert said(coach_kr.rival_close(kr_facts(s, End()))) == ("coach.kr.rival_close_who", {"player": 2, "count": 3})
     far = chase(ROAD, [((7, 1), E), ((8, 1), E)], roll=2, villain=(6, 0))
     assert coach_kr.rival_close(kr_facts(far, End())) is None
 
@@ -349,7 +350,7 @@ def test_a_rival_one_roll_from_the_villain() -> None:
 def test_a_roadblock_cuts_the_nearest_rival_off() -> None:
     s = chase(ROAD, [((7, 1), E), ((13, 1), E)], roll=2, villain=(6, 0))
     reason = coach_kr.block(kr_facts(s, PlayDetour("ROADBLOCK", 5, 0, 0)))
-    assert said(reason) == ("coach.kr.block_cut", {"detour": "ROADBLOCK", "player": 2, "before": 6})
+    assert said(reason) == ("coach.kr.block_cut_who", {"detour": "ROADBLOCK", "player": 2, "before": 6})
     assert reason is not None and "Detour: roadblock" in reason.text("en")
 
 
@@ -372,7 +373,7 @@ def test_a_detour_with_no_rival_on_the_road_cuts_their_odds() -> None:
 
 def test_the_shell_against_a_rival_near_ones_car() -> None:
     s = chase(ROAD, [((10, 1), E), ((7, 1), E)], roll=2, villain=(6, 0))
-    assert said(coach_kr.mantle(kr_facts(s, PlayKitt("MANTLE")))) == ("coach.kr.mantle", {"player": 2, "count": 3})
+    assert said(coach_kr.mantle(kr_facts(s, PlayKitt("MANTLE")))) == ("coach.kr.mantle_who", {"player": 2, "count": 3})
 
 
 @pytest.mark.parametrize("lang", ["de", "en", "fr", "hu"])
@@ -382,3 +383,34 @@ def test_the_reasons_read_in_every_language(lang: str) -> None:
     assert reason is not None
     seat = {"de": "S2", "en": "P2", "fr": "J2", "hu": "J2"}[lang]
     assert reason.text(lang).startswith(seat)
+
+
+WHO_REASONS = [
+    Reason("coach.mille.attack_near_end_who", {"km": 200, "side": 2}),
+    Reason("coach.mille.attack_limit_who", {"side": 2}),
+    Reason("coach.mille.attack_stops_who", {"side": 2, "remedy": "SPARE_TIRE"}),
+    Reason("coach.kr.block_who", {"detour": "ROADBLOCK", "player": 2, "before": 6, "after": 9}),
+    Reason("coach.kr.block_cut_who", {"detour": "ROADBLOCK", "player": 2, "before": 6}),
+    Reason("coach.kr.mantle_who", {"player": 2, "count": 3}),
+    Reason("coach.kr.rival_close_who", {"player": 2, "count": 1}),
+]
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "fr", "hu"])
+def test_a_reason_names_the_side_or_player_as_the_screen_does(lang: str) -> None:
+    """Each screen fills ``{who}`` with the name it shows; the sentence takes it as it is (in
+    Hungarian never before a case ending), and without names it says "side 2" / "P2"."""
+    asked: list[tuple[str, int]] = []
+
+    def who(kind: str, index: int) -> str:
+        asked.append((kind, index))
+        return "Anna Kovács"
+
+    for reason in WHO_REASONS:
+        text = reason.text(lang, who=who)
+        assert "Anna Kovács" in text and "{" not in text, text
+        if lang == "hu":  # the name in the nominative: followed by a space, a colon or "útja"
+            assert re.search(r"Anna Kovács(:| |$)", text), text
+        plain = reason.text(lang)
+        assert "{" not in plain and "2" in plain and "Anna" not in plain, plain
+    assert set(asked) == {("side", 1), ("player", 1)}

@@ -128,3 +128,19 @@ def test_a_position_the_coach_cannot_read_is_told_and_the_game_goes_on(monkeypat
     out = c.export_text()
     assert "The coach cannot judge this position (the view is inconsistent); the game goes on." in out
     assert session.actions_played >= 1  # the move typed after it was played
+
+
+def test_a_reason_names_a_side_as_the_terminal_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reason about another side says the name the screen gives that side (its label with
+    its players), in the sentence written for names, not "side 3"."""
+
+    def named(self: Coach, view: object, legal: object) -> Hint:
+        return _hint(reasons=(Reason("coach.mille.attack_near_end_who", {"km": 200, "side": 3}),))
+
+    monkeypatch.setattr(Coach, "hint", named)
+    shown = {"en": "side 3: P3 (random) needs 200 km", "hu": "3. csapat: J3 (véletlen): már csak 200 km hiányzik"}
+    for lang, said in shown.items():
+        session = MilleSession.new("wm2006", 3, 4, 0, ["random", "random"])
+        c = recording_console(160)
+        assert mille_run(session, feed(["hint", "1"]), c, lang=lang, coach=True) == 0
+        assert said in c.export_text()  # the side as the screen's tableaus and sheets name it

@@ -209,3 +209,38 @@ def test_the_lobby_asks_about_the_coach_for_a_table_of_people(pages: Pages, base
     page.goto(f"{base_url}/t/{code}")
     ready(page)
     assert page.inner_text("#coach-note") == "Tippek engedélyezve"
+
+
+# A hint whose reasons name another side (Mille Bornes) or player (Knight Rider), given to the
+# page as the server would send it: the page says the name it shows, in its language.
+NAMED_HINT_JS = """(reasons) => { const r = window.rallye; const s = r.state;
+  r.receive({type: "hint", move_no: s.move_no, code: s.legal[0].code, ref: null,
+    hint: {best: s.legal[0].action, next: null, margin: {points: null, win: null, equal: false}, win: null,
+      reasons}}); }"""
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "fr", "hu"])
+def test_a_reason_names_a_side_as_the_page_does(pages: Pages, base_url: str, lang: str) -> None:
+    anna = pages.new(locale=lang, **DESKTOP)
+    new_table(anna, base_url, "mille", [{"kind": "person"}, BOT, BOT], edition="wm2006")
+    wait_my_turn(anna, 60, done="r.state.view.sheets.length > 0")
+    shown = anna.locator(".tableau[data-side='2'] h3").inner_text().strip()  # the third side's name
+    reasons = [
+        {"key": "coach.mille.attack_near_end_who", "params": {"km": 200, "side": 3}},
+        {"key": "coach.mille.attack_stops_who", "params": {"side": 3, "remedy": "REPAIRS"}},
+    ]
+    anna.evaluate(NAMED_HINT_JS, reasons)
+    said = anna.locator("#hint-box .hint-reasons li").all_inner_texts()
+    assert len(said) == 2 and all(shown in line and "{" not in line for line in said), (shown, said)
+    assert not any(line[0].islower() for line in said), said  # a sentence begins with a capital
+
+
+def test_a_knight_rider_reason_names_the_player_as_the_page_does(pages: Pages, base_url: str) -> None:
+    anna = pages.new(locale="hu-HU", **DESKTOP)
+    new_table(anna, base_url, "knightrider", [{"kind": "person"}, BOT])
+    wait_my_turn(anna, 60)
+    shown = anna.evaluate("window.rallye.name(1)")
+    reasons = [{"key": "coach.kr.rival_close_who", "params": {"player": 2, "count": 3}}]
+    anna.evaluate(NAMED_HINT_JS, reasons)
+    said = anna.locator("#hint-box .hint-reasons li").all_inner_texts()
+    assert said == [f"{shown} már csak 3 pontnyira van a gonosztevőtől: egy dobással elkaphatja."], said

@@ -434,21 +434,23 @@ def test_the_table_page_is_light(pages: Pages, base_url: str) -> None:
     assert any(name.endswith("mille.js") for name in compressed), loaded  # the server compresses
 
 
+# The fullest tableaus a hand can show, on every side (the state the page holds, redrawn).
+FULL_SIDES_JS = """() => { const r = window.rallye; const m = structuredClone(r.state);
+  for (const tab of m.view.tableaus) {
+    tab.safeties = ["RIGHT_OF_WAY", "EXTRA_TANK", "PUNCTURE_PROOF", "DRIVING_ACE"];
+    tab.coups = ["EXTRA_TANK", "DRIVING_ACE"];
+    tab.battle = ["STOP", "ROLL", "ACCIDENT"]; tab.speed = ["SPEED_LIMIT"]; tab.d200 = 2; tab.km = 650;
+    tab.distance = ["D25", "D50", "D75", "D100", "D200", "D200", "D100", "D75"]; }
+  r.receive(m); }"""
+
+
 def test_three_full_sides_still_fit_a_phone(pages: Pages, base_url: str) -> None:
     """The fullest tableaus a hand can show (four safeties, two of them coups fourrés, both
     piles, a long distance pile), three sides: every place still above the docked hand."""
     anna = pages.new(locale="de-DE", **PHONE)
     new_table(anna, base_url, "mille", [{"kind": "person"}] + [{"kind": "bot", "level": "easy"}] * 2, edition="wm2006")
     my_turn_or_done(anna)
-    anna.evaluate(
-        """() => { const r = window.rallye; const m = structuredClone(r.state);
-        for (const tab of m.view.tableaus) {
-          tab.safeties = ["RIGHT_OF_WAY", "EXTRA_TANK", "PUNCTURE_PROOF", "DRIVING_ACE"];
-          tab.coups = ["EXTRA_TANK", "DRIVING_ACE"];
-          tab.battle = ["STOP", "ROLL", "ACCIDENT"]; tab.speed = ["SPEED_LIMIT"]; tab.d200 = 2; tab.km = 650;
-          tab.distance = ["D25", "D50", "D75", "D100", "D200", "D200", "D100", "D75"]; }
-        r.receive(m); }"""
-    )
+    anna.evaluate(FULL_SIDES_JS)
     card = state(anna)["legal"][0]["info"]["card"]
     anna.locator(f".card-button[data-card='{card}']").first.tap()
     shot(anna, "mille-phone-three-full-sides", screen=True)

@@ -33,6 +33,24 @@ KR_CARD_PARAMS = frozenset({"kitt", "detour"})
 KR_EQUAL = 0.001
 
 Names = Callable[[str], str]
+#: the params of a reason that number a side (Mille Bornes) or a player (Knight Rider) from 1;
+#: the text says ``{who}``, filled with the name the screen shows for them (:data:`Who`)
+WHO_PARAMS = ("side", "player")
+#: a reason naming someone, said where there are no names to fill in: the message that says
+#: "side 2" / "P2" (with its own case endings)
+NAMELESS = {
+    "coach.mille.attack_near_end_who": "coach.mille.attack_near_end_side",
+    "coach.mille.attack_limit_who": "coach.mille.attack_limit",
+    "coach.mille.attack_stops_who": "coach.mille.attack_stops",
+    "coach.kr.block_who": "coach.kr.block",
+    "coach.kr.block_cut_who": "coach.kr.block_cut",
+    "coach.kr.mantle_who": "coach.kr.mantle",
+    "coach.kr.rival_close_who": "coach.kr.rival_close",
+}
+#: a screen's name for a side or a player: ("side" or "player", its index from 0) -> the name.
+#: The catalogs put ``{who}`` where a name reads right in every language as it is (in
+#: Hungarian never before a case ending: "{who}: ...", "{who} útja").
+Who = Callable[[str, int], str]
 
 
 def domain_of(key: str) -> str:
@@ -53,9 +71,10 @@ class Reason:
     key: str
     params: dict[str, Any] = field(default_factory=dict)
 
-    def text(self, lang: str, names: Names | None = None) -> str:
+    def text(self, lang: str, names: Names | None = None, who: Who | None = None) -> str:
         """The sentence in ``lang``; Mille Bornes cards named by ``names`` (a card id ->
-        the box's name; default: the id), Knight Rider cards by the ``kr`` catalog."""
+        the box's name; default: the id), Knight Rider cards by the ``kr`` catalog, a side
+        or a player by ``who`` (without it, the sentence says "side 2", "P2": :data:`NAMELESS`)."""
         if lang not in LANGUAGES:
             raise ValueError(f"no catalogs in language {lang!r} (have {', '.join(LANGUAGES)})")
         domain = domain_of(self.key)
@@ -66,12 +85,20 @@ class Reason:
                 params[k] = names(v) if names is not None else v
             elif k in KR_CARD_PARAMS and isinstance(v, str) and t.has(f"card.{v}"):
                 params[k] = t(f"card.{v}")
+        key = self.key
+        if who is None:
+            key = NAMELESS.get(key, key)
+        else:
+            for k in WHO_PARAMS:
+                number = params.get(k)
+                if isinstance(number, int) and not isinstance(number, bool):
+                    params["who"] = who(k, number - 1)
         count = params.pop("count", None)
-        if isinstance(count, int) and isinstance(t.messages.get(self.key), dict):
-            return t.n(self.key, count, **params)
+        if isinstance(count, int) and isinstance(t.messages.get(key), dict):
+            return t.n(key, count, **params)
         if count is not None:
             params["count"] = count
-        return t(self.key, **params)
+        return t(key, **params)
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "params": dict(self.params)}

@@ -127,8 +127,8 @@ def block(f: Facts) -> Reason | None:
         return Reason("coach.kr.block_odds", {"detour": b.kind})
     params: dict[str, object] = {"detour": b.kind, "player": player + 1, "before": before}
     if after is None:
-        return Reason("coach.kr.block_cut", params)
-    return Reason("coach.kr.block", {**params, "after": after})
+        return Reason("coach.kr.block_cut_who", params)
+    return Reason("coach.kr.block_who", {**params, "after": after})
 
 
 def mantle(f: Facts) -> Reason | None:
@@ -147,7 +147,7 @@ def mantle(f: Facts) -> Reason | None:
     if not near:
         return None
     pips, player = min(near)
-    return Reason("coach.kr.mantle", {"player": player + 1, "count": pips})
+    return Reason("coach.kr.mantle_who", {"player": player + 1, "count": pips})
 
 
 def rival_close(f: Facts) -> Reason | None:
@@ -155,7 +155,7 @@ def rival_close(f: Facts) -> Reason | None:
     near = f.nearest_rival()
     if near is None or not 1 <= near[1] <= ONE_ROLL:
         return None
-    return Reason("coach.kr.rival_close", {"player": near[0] + 1, "count": near[1]})
+    return Reason("coach.kr.rival_close_who", {"player": near[0] + 1, "count": near[1]})
 
 
 def distance_now(f: Facts) -> Reason | None:

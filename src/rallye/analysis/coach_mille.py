@@ -184,7 +184,7 @@ def attack_near_end(f: Facts) -> Reason | None:
         return None
     if len(f.view.sides) == 2:
         return Reason("coach.mille.attack_near_end", {"km": need})
-    return Reason("coach.mille.attack_near_end_side", {"km": need, "side": side + 1})
+    return Reason("coach.mille.attack_near_end_who", {"km": need, "side": side + 1})
 
 
 def attack_remedies_scarce(f: Facts) -> Reason | None:
@@ -211,8 +211,8 @@ def attack_stops(f: Facts) -> Reason | None:
         return None
     side, _ = hit
     if f.best.card == SPEED_LIMIT:
-        return Reason("coach.mille.attack_limit", {"side": side + 1})
-    return Reason("coach.mille.attack_stops", {"side": side + 1, "remedy": REMEDY_OF[f.best.card]})
+        return Reason("coach.mille.attack_limit_who", {"side": side + 1})
+    return Reason("coach.mille.attack_stops_who", {"side": side + 1, "remedy": REMEDY_OF[f.best.card]})
 
 
 # -- discards ------------------------------------------------------------------------------------

@@ -73,40 +73,91 @@ class Buckets:
         return True
 
 
+#: What a connection may have waiting to be sent: this many messages, or this many characters
+#: of their text (a Mille state is 2-4 KB). A client that reads slower than its table plays
+#: (it stopped reading, its network is stuck) reaches one of the two and is closed with
+#: :data:`TOO_SLOW` (docs/server.md, "A slow reader"); it reconnects and is sent the current state.
+OUTBOX_MESSAGES = 128
+OUTBOX_BYTES = 512 * 1024
+#: the close status of such a connection: 1013, "try again later" (RFC 6455), reason "too-slow"
+TOO_SLOW = 1013
+#: how long the closing frame may wait for the client to read what is before it; then the
+#: connection is dropped without it
+CLOSE_SECONDS = 5.0
+
+
 class Outbox:
-    """What a connection's writer sends next, in order: a list and the one waiting writer.
+    """What a connection's writer sends next, in order, as JSON text: a list read from a
+    moving head (each message taken in O(1)) and the one waiting writer. Bounded: past
+    :data:`OUTBOX_MESSAGES` or :data:`OUTBOX_BYTES` waiting, everything waiting is dropped,
+    :attr:`overrun` is set, nothing more is taken and the writer is cancelled (it then closes
+    the connection, :func:`_writer`). A state cannot stand for the states before it: each
+    carries only the moves since the one before (docs/protocol.md), so none is skipped.
     (An ``asyncio.Queue`` holds three deques and an Event, about 2.5 KB a connection of the
     server's memory at people's pace, docs/server.md; this holds a few hundred bytes.)"""
 
-    __slots__ = ("_items", "_waiter")
+    __slots__ = ("_bytes", "_head", "_items", "_waiter", "overrun", "writer")
 
     def __init__(self) -> None:
-        self._items: list[dict[str, Any] | str | None] = []
+        self._items: list[str | None] = []
+        self._head = 0  # the next to send: the list is cleared when the head reaches its end
+        self._bytes = 0
         self._waiter: asyncio.Future[None] | None = None
+        self.overrun = False
+        self.writer: asyncio.Task[None] | None = None  # cancelled on an overrun
 
     def put_nowait(self, item: dict[str, Any] | str | None) -> None:
-        self._items.append(item)
+        """Queue a message (a dict is encoded here, once), or ``None``: close the connection."""
+        if self.overrun:
+            return
+        text = encode(item) if isinstance(item, dict) else item
+        if text is not None:
+            if len(self._items) - self._head >= OUTBOX_MESSAGES or self._bytes + len(text) > OUTBOX_BYTES:
+                self._overrun()
+                return
+            self._bytes += len(text)
+        self._items.append(text)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    def get_nowait(self) -> dict[str, Any] | str | None:
-        if not self._items:
-            raise asyncio.QueueEmpty
-        return self._items.pop(0)
+    def _overrun(self) -> None:
+        self.overrun = True
+        self._items, self._head, self._bytes = [], 0, 0
+        if self.writer is not None:
+            self.writer.cancel()
 
-    async def get(self) -> dict[str, Any] | str | None:
+    def _take(self) -> str | None:
+        item = self._items[self._head]
+        self._items[self._head] = None  # not held once taken
+        self._head += 1
+        if self._head == len(self._items):
+            self._items.clear()
+            self._head = 0
+        elif self._head >= 64 and self._head * 2 >= len(self._items):
+            del self._items[: self._head]  # a long backlog: what was sent leaves the list
+            self._head = 0
+        if item is not None:
+            self._bytes -= len(item)
+        return item
+
+    def get_nowait(self) -> str | None:
+        if self._head == len(self._items):
+            raise asyncio.QueueEmpty
+        return self._take()
+
+    async def get(self) -> str | None:
         """The next message, once there is one (one reader: the connection's writer)."""
-        while not self._items:
+        while self._head == len(self._items):
             self._waiter = asyncio.get_running_loop().create_future()
             try:
                 await self._waiter
             finally:
                 self._waiter = None
-        return self._items.pop(0)
+        return self._take()
 
     def qsize(self) -> int:
-        return len(self._items)
+        return len(self._items) - self._head
 
 
 @dataclass(slots=True)
@@ -953,20 +1004,46 @@ class TableSockets:
         await self.app(scope, receive, send)
 
 
-async def _writer(conn: Conn) -> None:
-    while True:
-        msg = await conn.queue.get()
-        if msg is None:
-            with contextlib.suppress(Exception):
-                await conn.ws.close()
-            return
-        text = msg if isinstance(msg, str) else encode(msg)
-        del msg  # not held while the writer waits for the next one (a state is a few KB)
-        try:
-            await conn.ws.send_text(text)
-        except Exception:
-            return
-        del text
+async def _writer(conn: Conn, conns: list[Conn]) -> None:
+    """Send what the connection's outbox holds; on an overrun, leave the table's
+    connections (``conns``) and close."""
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await conn.ws.close()
+                return
+            try:
+                await conn.ws.send_text(text)
+            except Exception:
+                return
+            del text  # not held while the writer waits for the next one (a state is a few KB)
+    except asyncio.CancelledError:
+        if not conn.queue.overrun:
+            raise
+    if conn in conns:  # no longer sent the table's messages (the reader ends when it closes)
+        conns.remove(conn)
+    await _close_too_slow(conn.ws)
+
+
+async def _close_too_slow(ws: WebSocket) -> None:
+    """Close a connection whose client read too slowly (its outbox overran): with
+    :data:`TOO_SLOW` once the client has read what was already on its way, or, if it has
+    not within :data:`CLOSE_SECONDS`, by dropping the connection (the closing frame waits
+    behind what the client does not read)."""
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
+    try:
+        await asyncio.wait_for(ws.close(code=TOO_SLOW, reason="too-slow"), CLOSE_SECONDS)
+        return
+    except Exception:
+        pass
+    # uvicorn's protocol sends with a bound method of its own and holds the socket's transport
+    transport = getattr(getattr(ws._send, "__self__", None), "transport", None)
+    if transport is not None and hasattr(transport, "abort"):
+        transport.abort()
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -1021,7 +1098,7 @@ async def ws_table(ws: WebSocket) -> None:
         return
     chat = await server.db(server.store.recent_chat, table.id)
     conn = Conn(ws, seat, name)
-    writer = asyncio.create_task(_writer(conn))
+    writer = conn.queue.writer = asyncio.create_task(_writer(conn, server.conns.setdefault(table.code, [])))
     # welcome first: no await between it and joining the table's connections
     conn.queue.put_nowait(
         {
@@ -1040,6 +1117,8 @@ async def ws_table(ws: WebSocket) -> None:
     try:
         while True:
             raw = await _receive(ws)
+            if conn.queue.overrun:  # being closed: what it sends now is not read
+                break
             wait = conn.throttle()  # every frame counts, readable or not
             ref = None
             try:
@@ -1068,7 +1147,8 @@ async def ws_table(ws: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await server.show(table)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 1.0)
+            await asyncio.wait_for(writer, CLOSE_SECONDS + 1.0 if conn.queue.overrun else 1.0)
+        conn.queue.writer = None
 
 
 async def _hold(conn: Conn, wait: float, ref: int | str | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rallye.analysis.coach import Hint
+from rallye.analysis.coach import Hint, Who
 from rallye.tui.words import common
 
 
@@ -32,15 +32,16 @@ def margin_text(hint: Hint, lang: str) -> str | None:
 
 
 def hint_lines(
-    hint: Hint, lang: str, names: Callable[[str], str] | None = None, number: int | None = None
+    hint: Hint, lang: str, names: Callable[[str], str] | None = None, number: int | None = None, who: Who | None = None
 ) -> list[str]:
     """The hint as lines for the screen, in ``lang``: the move (with its number in the
-    menu, if it has one), the margin, the reasons."""
+    menu, if it has one), the margin, the reasons (a side or a player named by ``who``, as
+    the screen names them)."""
     t = common(lang)
     move = hint.best_text if number is None else t("hint.numbered", n=number, move=hint.best_text)
     lines = [t("hint.title", move=move)]
     margin = margin_text(hint, lang)
     if margin is not None:
         lines.append("  " + margin)
-    lines += ["  · " + r.text(lang, names) for r in hint.reasons]
+    lines += ["  · " + r.text(lang, names, who) for r in hint.reasons]
     return lines

@@ -483,6 +483,11 @@ class GameLoop(SavingLoop[A, V]):
         """How the coach's reasons name the game's cards (Mille Bornes: the box's names)."""
         return None
 
+    def coach_who(self, kind: str, index: int) -> str:
+        """How the coach's reasons name a side or a player (``kind``: "side", "player"; from
+        0): as this screen names them (default: the seat's label)."""
+        return self.seat_label(index)
+
     def menu_number(self, action: A) -> int | None:
         """The number the screen's list gives ``action`` (None: not listed)."""
         return None
@@ -559,7 +564,8 @@ class GameLoop(SavingLoop[A, V]):
         except (ValueError, GameError) as exc:  # a position the coach cannot read: the game goes on
             self.say(self.tc("hint.failed", error=str(exc)[:200]), "yellow")
             return
-        for i, line in enumerate(hint_lines(hint, self.ui, self.coach_names(), self.menu_number(hint.best))):
+        lines = hint_lines(hint, self.ui, self.coach_names(), self.menu_number(hint.best), self.coach_who)
+        for i, line in enumerate(lines):
             self.say(line, "bold cyan" if i == 0 else "cyan")
 
     def who_plays(self) -> None:

@@ -167,6 +167,9 @@ class _Loop(GameLoop[Action, MilleView]):
         lab = self.labels()
         return lambda card: lab.edition.card_name(card, lab.lang)
 
+    def coach_who(self, kind: str, index: int) -> str:
+        return self.labels().side(index) if kind == "side" else self.seat_label(index)
+
     def menu_number(self, action: Action) -> int | None:
         legal = self.s.legal()
         return legal.index(action) + 1 if action in legal else None

@@ -98,7 +98,7 @@ function sideOf(v, seat) {
   return v.sides.findIndex((s) => s.includes(seat));
 }
 
-function sideName(ctx, side) {
+export function sideName(ctx, side) {
   const sides = ctx.state.view.sides;
   const seats = sides[side] ?? [];
   const names = seats.map((s) => ctx.name(s)).join(" & ");
@@ -288,21 +288,6 @@ function tableau(ctx, side, land) {
       { class: "piles" },
       slot("battle", t("mille.battle"), battle ? cardFace(ctx, battle, { small: true }) : empty(t("mille.battle")), marked("battle")),
       slot("speed", t("mille.speed"), speed ? cardFace(ctx, speed, { small: true }) : empty(t("mille.speed")), marked("speed")),
-      slot(
-        "safeties",
-        t("mille.safeties"),
-        tab.safeties.length
-          ? tab.safeties.map((s) =>
-              el(
-                "span",
-                { class: "safety-played" },
-                cardFace(ctx, s, { small: true }),
-                tab.coups.includes(s) ? el("span", { class: "cf" }, el("span", { "aria-hidden": "true", text: t("mille.cf_short") }), el("span", { class: "sr-only", text: t("mille.cf_mark") })) : null,
-              ),
-            )
-          : empty(t("mille.safeties")),
-        marked("safeties"),
-      ),
       // the distance pile as it lies: its top card, how many lie there, the 200s used; the
       // whole count by card for screen readers (and in the title)
       slot(
@@ -319,6 +304,21 @@ function tableau(ctx, side, land) {
           ),
         ],
         marked("distance"),
+      ),
+      slot(
+        "safeties",
+        t("mille.safeties"),
+        tab.safeties.length
+          ? tab.safeties.map((s) =>
+              el(
+                "span",
+                { class: "safety-played" },
+                cardFace(ctx, s, { small: true }),
+                tab.coups.includes(s) ? el("span", { class: "cf" }, el("span", { "aria-hidden": "true", text: t("mille.cf_short") }), el("span", { class: "sr-only", text: t("mille.cf_mark") })) : null,
+              ),
+            )
+          : empty(t("mille.safeties")),
+        marked("safeties"),
       ),
     ),
     targetButton(ctx, side),

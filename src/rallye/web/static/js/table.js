@@ -395,6 +395,9 @@ function hintWords() {
     for (const [k, v] of Object.entries(params)) {
       if (typeof v === "string") params[k] = ctx.module.hintParam?.(ctx, k, v) ?? v;
     }
+    // a side or a player (numbered from 1) by the name this page shows them with
+    if (typeof r.params.side === "number") params.who = ctx.module.sideName?.(ctx, r.params.side - 1);
+    else if (typeof r.params.player === "number") params.who = ctx.name(r.params.player - 1);
     const text = tIn(domain, r.key, params);
     return text ? text.charAt(0).toUpperCase() + text.slice(1) : null;
   });
