@@ -10,12 +10,20 @@ before this model (the look-ahead's softmax ``shares``), and appends one JSON li
 to ``--data`` (so runs of several table sizes add up, and a run can be stopped).
 
 ``fit`` reads those lines, fits the conditional logit (one weight vector for every table
-size) on the games of even seeds and measures it per table size on those of odd seeds,
-next to the old shares and to always saying 1/players: every car's predicted chance
-against whether it won, in ten bins (each with its standard error, a game's positions
-counted together), the Brier score and the log loss (games without a winner left out).
-Then it fits on every game and writes the weights with the measurement (``--out``, by
-default the file the package ships).
+size, a scale per size) on the games of even seeds, and a calibration curve per size
+(:func:`rallye.analysis.krwinmodel.calibrate`): the isotonic fit of the chances to the
+outcomes where the weights had not seen the game (the even seeds cut in two by
+``seed // 2``, each half's chances from weights fitted on the other). It measures that
+model per table size on the games of odd seeds, then the same the other way round (fitted
+on odd, measured on even), so every game is measured once by a model that did not see it;
+next to it the model without its curve, the first model (the nine facts alone, no bends,
+no curve, as first shipped), the look-ahead's shares and always saying 1/players: every
+car's predicted chance against whether it won, in ten bins (each with its standard error,
+a game's positions counted together, and how many games the bin holds), the Brier score
+and the log loss (games without a winner left out). Then it fits on every game (the curves
+from the odd seeds' chances by weights fitted on the even ones and the other way round)
+and writes the weights, the curves and the measurement (``--out``, by default the file the
+package ships).
 
     python research/kr_win_model.py play --players 2 --games 2000 --data kr2.jsonl
     python research/kr_win_model.py fit kr2.jsonl kr3.jsonl ...
@@ -35,7 +43,7 @@ from mille_win_model import measure as mille_measure  # research/, beside this s
 
 from rallye.agents.base import make_agent
 from rallye.agents.knightrider.search import shares
-from rallye.analysis.krwinmodel import FEATURES, car_features
+from rallye.analysis.krwinmodel import BASE_FEATURES, FEATURES, car_features, expand
 from rallye.knightrider.engine import apply, legal_actions, new_game
 from rallye.knightrider.sampling import state_from_view
 from rallye.knightrider.state import OVER_PHASE, Options
@@ -131,6 +139,38 @@ def measure(p: np.ndarray, y: np.ndarray, games: np.ndarray, fair: float) -> dic
         resid = y[m] - row["won"]
         per_game = np.bincount(np.unique(gid[m], return_inverse=True)[1], weights=resid)
         row["won_se"] = float(np.sqrt(np.sum(per_game**2)) / m.sum())
+        row["games"] = len(per_game)
+    return out
+
+
+def isotonic(p: np.ndarray, y: np.ndarray, blocks: int = 400) -> dict[str, list[float]] | None:
+    """The calibration curve of chances ``p`` against outcomes ``y`` (both flat): the
+    chances cut into ``blocks`` of equal counts, then pooled with their neighbours while a
+    block won less often than the one below it (pool-adjacent-violators), each pooled
+    block one point (its mean chance, its share won). None without chances."""
+    if len(p) == 0:
+        return None
+    order = np.argsort(p, kind="stable")
+    parts = np.array_split(order, min(blocks, len(p)))
+    pooled: list[list[float]] = []  # [sum of chances, sum won, count]
+    for part in parts:
+        pooled.append([float(p[part].sum()), float(y[part].sum()), float(len(part))])
+        while len(pooled) > 1 and pooled[-2][1] / pooled[-2][2] >= pooled[-1][1] / pooled[-1][2]:
+            top = pooled.pop()
+            pooled[-1] = [a + b for a, b in zip(pooled[-1], top, strict=True)]
+    return {
+        "predicted": [round(sp / c, 5) for sp, _, c in pooled],
+        "won": [round(sy / c, 5) for _, sy, c in pooled],
+    }
+
+
+def apply_curve(p: np.ndarray, curve: dict[str, list[float]] | None) -> np.ndarray:
+    """:func:`rallye.analysis.krwinmodel.calibrate` on every row of ``p`` (positions, cars)."""
+    if not curve:
+        return p
+    q = np.interp(p, [0.0, *curve["predicted"], 1.0], [0.0, *curve["won"], 1.0])
+    total = q.sum(axis=1, keepdims=True)
+    out: np.ndarray = np.where(total > 0, q / np.where(total > 0, total, 1.0), p)
     return out
 
 
@@ -165,7 +205,7 @@ def arrays(games: list[dict[str, Any]], n: int) -> dict[str, np.ndarray]:
                 surey.append(onehot)
                 gsure.append(g["seed"])
             else:
-                x.append(rows)
+                x.append([expand(r) for r in rows])
                 xy.append(g["winner"])
                 gx.append(g["seed"])
     return {
@@ -186,37 +226,90 @@ def report(title: str, m: dict[str, Any]) -> None:
         f"{title}: {m['positions']:,} chances of {m['games']:,} games, Brier {m['brier']:.4f}"
         f" (always 1/n: {m['brier_fair']:.4f}), log loss {m['log_loss']:.4f} (always 1/n: {m['log_loss_fair']:.4f})"
     )
-    print("| predicted | chances | mean predicted | won (± s.e. by game) |")
-    print("|---|---:|---:|---:|")
+    print("| predicted | chances (games) | mean predicted | won | 95 % interval (by game) |")
+    print("|---|---:|---:|---:|---:|")
     for r in m["bins"]:
         lo, hi = r["bin"]
-        print(f"| {lo:.1f}–{hi:.1f} | {r['positions']:,} | {r['predicted']:.3f} | {r['won']:.3f} ± {r['won_se']:.3f} |")
+        a, b = max(0.0, r["won"] - 1.96 * r["won_se"]), min(1.0, r["won"] + 1.96 * r["won_se"])
+        print(
+            f"| {lo:.1f}–{hi:.1f} | {r['positions']:,} ({r['games']:,}) | {r['predicted']:.3f} | {r['won']:.3f}"
+            f" | {a:.3f}–{b:.3f} |"
+        )
+
+
+def fit(data: dict[int, dict[str, np.ndarray]], k: int) -> tuple[np.ndarray, dict[int, float]]:
+    """The weights of the first ``k`` terms, fitted on every table size together, and the
+    scale per size. (One vector for all: measured, the larger tables' fewer games fit better
+    pooled than alone, and a scale per size sets how sure the model is there.)"""
+    cut = {n: {"x": d["x"][..., :k], "xy": d["xy"]} for n, d in data.items() if len(d["xy"])}
+    w = softmax_fit([d["x"] for d in cut.values()], [d["xy"] for d in cut.values()])
+    return w, {n: _scale(d, w) for n, d in cut.items()}
+
+
+def curves(by_size: dict[int, list[dict[str, Any]]], split: Any) -> dict[int, dict[str, list[float]] | None]:
+    """A calibration curve per table size from chances the weights did not see: the games
+    cut in two by ``split(seed)`` (0 or 1), each half's chances by weights fitted on the
+    other half, then :func:`isotonic` on them all."""
+    halves = [
+        {n: arrays([g for g in games if split(g["seed"]) == r], n) for n, games in by_size.items()} for r in (0, 1)
+    ]
+    chances: dict[int, list[np.ndarray]] = {n: [] for n in by_size}
+    won: dict[int, list[np.ndarray]] = {n: [] for n in by_size}
+    for train, test in ((halves[0], halves[1]), (halves[1], halves[0])):
+        if not any(len(d["xy"]) for d in train.values()):
+            continue
+        w, scale = fit(train, len(FEATURES))
+        for n, d in test.items():
+            if len(d["xy"]) and n in scale:
+                chances[n].append(predict(d["x"], w * scale[n]).ravel())
+                won[n].append(np.eye(n)[d["xy"]].ravel())
+    return {n: isotonic(np.concatenate(chances[n]), np.concatenate(won[n])) if chances[n] else None for n in by_size}
 
 
 def fit_main(args: argparse.Namespace) -> int:
     by_size = load(args.data)
-    halves = {n: [arrays([g for g in games if g["seed"] % 2 == r], n) for r in (0, 1)] for n, games in by_size.items()}
-    # one weight vector for every table size (the conditional logit takes any number of
-    # cars): measured, the larger tables' fewer games fit better pooled than alone, as the
-    # cars can use more data, and one scale per table size then sets how sure the model is
-    # there (the scores of larger tables need a sharper softmax than two players')
-    w_half = softmax_fit([h[0]["x"] for h in halves.values()], [h[0]["xy"] for h in halves.values()])
-    scale_half = {n: _scale(h[0], w_half) for n, h in halves.items()}
+    # held out, both ways round: the weights (and the first model's, on the nine facts)
+    # fitted on the games of one parity of seed, the curves from that parity's chances by
+    # weights fitted on the other half of it (cut by seed // 2); measured on the games of
+    # the other parity. Every game is measured once, by a model that never saw it.
+    names = ("model", "uncalibrated", "first_model", "shares_before")
+    parts: dict[int, dict[str, list[list[np.ndarray]]]] = {n: {k: [[], [], []] for k in names} for n in by_size}
+    for parity in (0, 1):
+        own = {n: [g for g in games if g["seed"] % 2 == parity] for n, games in by_size.items()}
+        train = {n: arrays(games, n) for n, games in own.items()}
+        w, scale = fit(train, len(FEATURES))
+        w_first, scale_first = fit(train, len(BASE_FEATURES))
+        curve = curves(own, lambda seed: (seed // 2) % 2)
+        for n, games in by_size.items():
+            test = arrays([g for g in games if g["seed"] % 2 != parity], n)
+            got = parts[n]
+            got["shares_before"][0].append(test["old"])
+            got["shares_before"][1].append(test["oldy"])
+            got["shares_before"][2].append(test["gold"])
+            if n not in scale:
+                continue
+            raw = predict(test["x"], w * scale[n])
+            first = predict(test["x"][..., : len(BASE_FEATURES)], w_first * scale_first[n])
+            for name, p in (("model", apply_curve(raw, curve[n])), ("uncalibrated", raw), ("first_model", first)):
+                got[name][0] += [p, test["sure"]]
+                got[name][1] += [np.eye(n)[test["xy"]], test["surey"]]
+                got[name][2] += [test["gx"], test["gsure"]]
+    # shipped: fitted on every game, the curves from each parity's chances by the other's weights
     every = {n: arrays(games, n) for n, games in by_size.items()}
-    w_all = softmax_fit([e["x"] for e in every.values()], [e["xy"] for e in every.values()])
+    w_all, scale_all = fit(every, len(FEATURES))
+    curve_all = curves(by_size, lambda seed: seed % 2)
     weights = [round(float(v), 6) for v in w_all]
-    scales = {str(n): round(_scale(e, w_all), 6) for n, e in every.items()}
+    scales = {str(n): round(v, 6) for n, v in scale_all.items()}
     fitted_on: dict[str, Any] = {}
     held_out: dict[str, Any] = {}
     print("weights:", dict(zip(FEATURES, weights, strict=True)), "scale by players:", scales)
+    titles = {
+        "model": "the model, calibrated",
+        "uncalibrated": "the model before its calibration curve",
+        "first_model": "the first model (nine facts, no bends, no curve)",
+        "shares_before": "the search's shares (before any model)",
+    }
     for n, games in by_size.items():
-        test = halves[n][1]
-        onehot = np.eye(n)[test["xy"]]
-        model_p = np.concatenate([predict(test["x"], w_half * scale_half[n]), test["sure"]])
-        model_y = np.concatenate([onehot, test["surey"]])
-        fair = 1.0 / n
-        new = measure(model_p, model_y, np.concatenate([test["gx"], test["gsure"]]), fair)
-        old = measure(test["old"], test["oldy"], test["gold"], fair)
         decided = [g for g in games if g["winner"] is not None]
         fitted_on[str(n)] = {
             "games": len(games),
@@ -225,16 +318,24 @@ def fit_main(args: argparse.Namespace) -> int:
             "levels": sorted({g["level"] for g in games}),
             "positions": int(len(every[n]["x"]) + len(every[n]["sure"])),
         }
-        held_out[str(n)] = {"model": new, "shares_before": old}
         print(f"\n## {n} players: {len(games)} games ({len(games) - len(decided)} without a winner left out)")
-        report("held out, the model", new)
-        report("held out, the search's shares (before)", old)
+        held_out[str(n)] = {}
+        for name, (ps, ys, gs) in parts[n].items():
+            if ps:
+                m = measure(np.concatenate(ps), np.concatenate(ys), np.concatenate(gs), 1.0 / n)
+                held_out[str(n)][name] = m
+                report(f"held out, {titles[name]}", m)
     out = {
         "features": list(FEATURES),
         "weights": weights,
         "scale": scales,
+        "calibration": {str(n): c for n, c in curve_all.items() if c is not None},
         "fitted_on": {"rounds": args.rounds, "build": "quick", "by_players": fitted_on},
-        "held_out": {"fitted_on": "even seeds", "measured_on": "odd seeds", "by_players": held_out},
+        "held_out": {
+            "fitted_on": "the seeds of one parity (curves: each half of them by weights fitted on the other)",
+            "measured_on": "the seeds of the other parity, both ways round: every game once",
+            "by_players": held_out,
+        },
     }
     if args.out is not None:
         args.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")

@@ -140,3 +140,32 @@ def test_a_summary_word_missing_in_one_language_fails_the_check(
     finally:
         i18n.catalog.cache_clear()
     assert problems == ["common/hu: message 'replay.valid' has no translation"]
+
+
+#: the names the Knight Rider villain has had on some screen, none of them the box's
+OTHER_VILLAIN_NAMES = ("gangster", "gengszter", "bandit", "fluchtauto", "verbrecher", "gazember", "bűnöző", "culprit")
+
+
+def _texts(message: object) -> list[str]:
+    return [str(v) for v in message.values()] if isinstance(message, dict) else [str(message)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_knight_rider_villain_has_one_name_on_every_screen(lang: str) -> None:
+    """The box calls the red car's driver "der Übeltäter"; every screen (the terminal's and the
+    rules page's ``kr`` catalog, the browser's ``web`` one, the coach's reasons in both) names
+    him with the one word of its language, the terminal's legend: every message whose English
+    says "villain" says that word, and no message says another."""
+    word = i18n.catalog("kr", lang)["legend.villain"]
+    assert word == {"de": "Übeltäter", "hu": "gonosztevő", "en": "villain", "fr": "malfaiteur"}[lang]
+    stem = word[:-1] if lang == "hu" else word  # Hungarian suffixes: gonosztevőt, gonosztevőtől
+    saying_it = 0
+    for domain in ("kr", "web"):
+        english, msgs = i18n.catalog(domain, "en"), i18n.catalog(domain, lang)
+        for key, message in msgs.items():
+            for text in _texts(message):
+                assert not [w for w in OTHER_VILLAIN_NAMES if w in text.lower()], f"{domain}/{lang} {key}: {text}"
+            if any("villain" in text for text in _texts(english[key])):
+                saying_it += 1
+                assert all(stem.lower() in text.lower() for text in _texts(message)), f"{domain}/{lang} {key}"
+    assert saying_it >= 40  # the rules, the map's legend, the events, the coach, the browser's log

@@ -197,7 +197,7 @@ def test_render_grid_draws_map_cars_and_villain() -> None:
     assert len({len(r) for r in rows}) == 1
 
 
-def test_card_names_german_default_and_english() -> None:
+def test_card_names_german_default_english_french_and_hungarian() -> None:
     assert [card_name(k) for k in ("MANTLE", "TURBO1", "TURBO2", "JUMP")] == [
         "Molekül-Mantel",
         "Turbo-Boost I",
@@ -206,8 +206,12 @@ def test_card_names_german_default_and_english() -> None:
     ]
     assert card_name("ROADBLOCK") == "Umleitung: Straßensperre"
     assert card_name("LEFT", "en") == "Detour: left curve"
-    with pytest.raises(ValueError):
-        card_name("MANTLE", "fr")
+    assert card_name("MANTLE", "fr") == "Bouclier moléculaire"
+    assert card_name("ROADBLOCK", "hu") == "Terelés: útzár"
+    with pytest.raises(ValueError, match=r"language 'it'.*languages: de, hu, en, fr"):
+        card_name("MANTLE", "it")
+    with pytest.raises(ValueError, match="no name for card 'OIL'"):
+        card_name("OIL", "de")
 
 
 # ----------------------------------------------------------------------------- records

@@ -230,6 +230,23 @@ def test_bad_table_requests_name_the_field(client: TestClient) -> None:
     assert r.status_code in (400, 413)
 
 
+def test_a_knight_rider_table_sets_its_turn_limit_and_a_bad_one_is_refused_by_its_rule(client: TestClient) -> None:
+    """The lobby's turn-limit field: the server says the rules' default and the range, a table
+    keeps the number it was given (null: none; left out: the rules'), and a number out of
+    range, or not a whole number, is refused naming the rule, so the page can say it."""
+    assert client.get("/api/info").json()["knightrider"]["turn_limit"] == {"default": 500, "min": 1, "max": 10_000}
+    for given, kept in ((120, 120), (10_000, 10_000), (None, None), ("absent", 500)):
+        options = {"quick_build": True} if given == "absent" else {"quick_build": True, "turn_limit": given}
+        made = create(client, game="knightrider", players=3, options=options)
+        assert made["table"]["options"]["turn_limit"] == kept, given
+    for bad in (0, -5, 10_001, 2.5, "300", True):
+        r = client.post("/api/tables", json={"game": "knightrider", "players": 2, "options": {"turn_limit": bad}})
+        assert r.status_code == 400, bad
+        error = r.json()["error"]
+        assert (error["code"], error["rule"]) == ("bad-field", "turn-limit"), (bad, error)
+        assert "'turn_limit' is a whole number from 1 to 10000, or null for none" in error["message"]
+
+
 def test_alone_with_bots_to_the_end_then_record_my_games_and_again(client: TestClient) -> None:
     made = create(
         client, game="mille", edition="hu", players=2,

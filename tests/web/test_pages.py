@@ -357,6 +357,66 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
     shot(watcher, "kr-spectator-phone")
 
 
+def test_the_lobby_sets_a_knight_rider_turn_limit_and_says_a_bad_one_in_the_page_language(
+    pages: Pages, base_url: str
+) -> None:
+    """The create form's turn-limit field (Knight Rider only): the rules' 500 by default, a
+    number out of range stopped with the page's words before the form goes, the server's
+    refusal said in the same words, and the number the table gets."""
+    phone = pages.new(locale="de-DE", **PHONE)
+    phone.goto(base_url + "/")
+    ready(phone)
+    assert not phone.is_visible("#turn-limit")  # Mille Bornes: no such field
+    phone.check("input[name=game][value=knightrider]")
+    assert phone.input_value("#turn-limit") == "500"
+    assert "(die Regel: 500)" in phone.inner_text("#turn-limit-note")
+    assert "Zuggrenze" in phone.inner_text("label[for=turn-limit]")
+    phone.fill("#name", "Anna")
+    german = "Die Zuggrenze ist eine ganze Zahl von Zügen der Jagd von 1 bis 10.000, oder leer für keine."
+    for bad in ("0", "10001", "2.5"):
+        phone.fill("#turn-limit", bad)
+        assert phone.evaluate("document.getElementById('turn-limit').validationMessage") == german, bad
+        phone.click("#create-form button[type=submit]")
+        assert german in phone.inner_text("#create-error"), bad
+        assert phone.is_hidden("#invite"), bad  # nothing was sent
+    shot(phone, "lobby-kr-turn-limit-phone")
+    check_both_schemes(phone, "the lobby with Knight Rider's options")
+    phone.fill("#turn-limit", "")  # empty: no limit
+    phone.click("#create-form button[type=submit]")
+    assert german not in phone.inner_text("#create-error")
+    phone.wait_for_selector("#invite:not([hidden])")
+    code = phone.get_attribute("#go", "href").rsplit("/", 1)[1]
+    assert phone.request.get(f"{base_url}/api/tables/{code}").json()["table"]["options"]["turn_limit"] is None
+
+    # the server's own refusal (a page that let a number through) reads the same
+    desk = pages.new(locale="de-DE", **DESKTOP)
+
+    def wider(route: Any) -> None:
+        info = route.fetch().json()
+        info["knightrider"]["turn_limit"]["max"] = 50_000
+        route.fulfill(json=info)
+
+    desk.route("**/api/info", wider)
+    desk.goto(base_url + "/")
+    ready(desk)
+    desk.check("input[name=game][value=knightrider]")
+    desk.fill("#name", "Bert")
+    desk.fill("#turn-limit", "20000")
+    desk.click("#create-form button[type=submit]")
+    desk.wait_for_function("document.getElementById('create-error').textContent.length > 0")
+    assert german in desk.inner_text("#create-error")
+    assert desk.is_hidden("#invite")
+    expected = [e for e in pages.errors if "400" in e]
+    assert len(expected) == 1, pages.errors  # the refusal itself, and nothing else
+    pages.errors[:] = [e for e in pages.errors if e not in expected]
+    desk.fill("#turn-limit", "40")
+    shot(desk, "lobby-kr-turn-limit-desktop")
+    desk.click("#create-form button[type=submit]")
+    desk.wait_for_selector("#invite:not([hidden])")
+    code = desk.get_attribute("#go", "href").rsplit("/", 1)[1]
+    assert desk.request.get(f"{base_url}/api/tables/{code}").json()["table"]["options"]["turn_limit"] == 40
+
+
 def test_a_finished_table_plays_again_with_the_same_seat(pages: Pages, base_url: str) -> None:
     """A short Knight Rider game (a turn limit, set through the API as a program would) to its
     end; "play again" opens the new table, where this browser still holds its seat."""

@@ -22,6 +22,11 @@ the ones the view tells, the basic deal less the cards played):
 * ``roof``: the car is on its roof (its next turn is lost);
 * ``turbo1``, ``turbo2``: it holds Turbo-Boost I, II.
 
+The score also bends with these facts (:func:`expand`, from the same row): how much of
+``pips`` lies beyond 6, 12, 20, 30 and 45 pips (a hinge each: a pip near the villain is
+worth more than one far away), and the square root and the square of ``hit_next`` (the
+first chances to catch matter most).
+
 Before every car stands at the start, every player has an even share. A position where
 the player to act can end a move on the villain now is a sure win for that player (as
 the search's :func:`~rallye.agents.knightrider.search.shares` says); a
@@ -29,12 +34,19 @@ finished game counts 1 for the winner. One set of weights serves every table siz
 a scale per size (how sharp the softmax is there), fitted on bot games by
 ``research/kr_win_model.py``, which also measures the calibration on games it did not fit
 on (docs/analysis.md); they ship in ``data/kr_win.json``.
+
+Last, a calibration per table size (:func:`calibrate`): each car's chance goes through a
+rising curve, the isotonic fit of what chances the model gave to what share of them won on
+games its weights had not seen, and the results are divided by their sum so they still
+add up to 1. The softmax alone ran too sure in the rare positions it gave more than half
+at tables of three to five, where the others move between a car's turns.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
@@ -57,7 +69,8 @@ from rallye.knightrider.view import View
 #: the most pips counted: a car farther away, or cut off, counts this far
 FAR = 80.0
 
-FEATURES: tuple[str, ...] = (
+#: the facts :func:`car_features` reads from the view, one row per car
+BASE_FEATURES: tuple[str, ...] = (
     "pips",
     "cut_off",
     "hit_next",
@@ -68,6 +81,21 @@ FEATURES: tuple[str, ...] = (
     "turbo1",
     "turbo2",
 )
+#: ``pips`` (in tens) beyond which each hinge of :func:`expand` starts: 6, 12, 20, 30, 45 pips
+KNOTS: tuple[float, ...] = (0.6, 1.2, 2.0, 3.0, 4.5)
+#: every term of a car's score: the facts, then the bends :func:`expand` adds
+FEATURES: tuple[str, ...] = (
+    *BASE_FEATURES,
+    *(f"pips_over_{round(k * 10)}" for k in KNOTS),
+    "hit_next_sqrt",
+    "hit_next_sq",
+)
+
+
+def expand(row: Sequence[float]) -> list[float]:
+    """A car's facts (:data:`BASE_FEATURES`) with the score's bends (:data:`FEATURES`)."""
+    pips, hit = row[0], row[2]
+    return [*row, *(max(pips - k, 0.0) for k in KNOTS), math.sqrt(max(hit, 0.0)), hit * hit]
 
 
 def car_features(view: View) -> tuple[list[list[float]], list[float] | None]:
@@ -134,12 +162,29 @@ def shipped() -> dict[str, Any]:
 
 
 def chances_from(rows: Sequence[Sequence[float]], weights: Sequence[float]) -> list[float]:
-    """The cars' chances from their feature rows: the softmax of their scores."""
-    scores = [sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows]
+    """The cars' chances from their facts (rows of :data:`BASE_FEATURES`): the softmax of
+    their scores (each row :func:`expand`-ed, weighed by ``weights``)."""
+    scores = [sum(w * f for w, f in zip(weights, expand(row), strict=True)) for row in rows]
     hi = max(scores)
     ex = [math.exp(s - hi) for s in scores]
     total = sum(ex)
     return [e / total for e in ex]
+
+
+def calibrate(chances: Sequence[float], curve: dict[str, Sequence[float]] | None) -> list[float]:
+    """``chances`` through a calibration curve (``{"predicted": [...], "won": [...]}``,
+    both rising, read between its points as straight lines, 0 before the first and 1 after
+    the last), then divided by their sum: they add up to 1 again. No curve: unchanged."""
+    if not curve:
+        return list(chances)
+    xs, ys = [0.0, *curve["predicted"], 1.0], [0.0, *curve["won"], 1.0]
+    out = []
+    for c in chances:
+        i = bisect_right(xs, c, 1, len(xs) - 1)  # xs[i - 1] <= c < xs[i]
+        x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
+        out.append(y0 if x1 <= x0 else y0 + (y1 - y0) * (c - x0) / (x1 - x0))
+    total = sum(out)
+    return [v / total for v in out] if total > 0 else list(chances)
 
 
 def win_chances(view: View, model: dict[str, Any] | None = None) -> list[float]:
@@ -155,4 +200,5 @@ def win_chances(view: View, model: dict[str, Any] | None = None) -> list[float]:
         return decided
     fitted = shipped() if model is None else model
     scale = float(fitted["scale"].get(str(n), 1.0))
-    return chances_from(rows, [scale * w for w in fitted["weights"]])
+    raw = chances_from(rows, [scale * w for w in fitted["weights"]])
+    return calibrate(raw, fitted.get("calibration", {}).get(str(n)))

@@ -77,9 +77,12 @@ class KnightRiderGame(Game[State, Action, View]):
         for name, (lo, hi) in TABLE_RANGES.items():
             v = options.get(name)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi):
-                raise ConfigError(
-                    f"option '{name}' is a whole number from {lo} to {hi}, not {str(v)[:20]}", rule="table-settings"
-                )
+                # the turn limit's refusal names its rule (Resolution *turn limit*), so a page
+                # can say it in its own words next to the field
+                rule = "turn-limit" if name == "turn_limit" else "table-settings"
+                extra = ", or null for none" if name == "turn_limit" else ""
+                said = f"option '{name}' is a whole number from {lo} to {hi}{extra}, not {str(v)[:20]}"
+                raise ConfigError(said, rule=rule)
         opts = Options.from_json(dict(options))
         new_game(players, 0, opts)  # the engine's own checks (player count, tour range)
         return {"players": players, "options": {k: v for k, v in opts.to_json().items() if k in TABLE_OPTIONS}}

@@ -27,7 +27,8 @@ from rallye.core.game import Game, Settings
 from rallye.core.record import Line
 from rallye.knightrider.actions import Action as KRAction
 from rallye.knightrider.game import GAME as KNIGHTRIDER
-from rallye.knightrider.game import MAX_PLAYERS, MIN_PLAYERS, TABLE_OPTIONS
+from rallye.knightrider.game import MAX_PLAYERS, MIN_PLAYERS, TABLE_OPTIONS, TABLE_RANGES
+from rallye.knightrider.state import DEFAULT_TURN_LIMIT
 from rallye.knightrider.state import State as KRState
 from rallye.knightrider.view import View as KRView
 from rallye.mille.actions import Action as MilleAction
@@ -227,6 +228,13 @@ def lobby_info() -> dict[str, Any]:
         "knightrider": {
             "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
             "options": list(TABLE_OPTIONS),
+            # the chase turns before the villain escapes: the rules' default and the range a
+            # table may set (null: no limit)
+            "turn_limit": {
+                "default": DEFAULT_TURN_LIMIT,
+                "min": TABLE_RANGES["turn_limit"][0],
+                "max": TABLE_RANGES["turn_limit"][1],
+            },
             "language": "de",
         },
         "levels": list(LEVELS),

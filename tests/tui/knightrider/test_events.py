@@ -8,7 +8,7 @@ import pytest
 
 from rallye.i18n import LANGUAGES, translator
 from rallye.knightrider import OIL_TABLE, RAM_TABLE, Options, apply, legal_actions, new_game, view_for
-from rallye.knightrider.names import NAMES
+from rallye.knightrider.names import KINDS, card_name, card_names
 from rallye.knightrider.view import EventView
 from rallye.tui.knightrider.events import match
 from rallye.tui.knightrider.render import Labels, event_text
@@ -75,6 +75,16 @@ def test_catalog_tables_and_card_names_agree_with_the_engine_and_the_rules_page(
     for roll in range(1, 7):
         assert en(f"ram.{roll}") == RAM_TABLE[roll]
         assert en(f"oil.{roll}") == OIL_TABLE[roll]
-    for lang in ("de", "en"):
+    # one source of truth: the engine's card names are the kr catalog's, in every language
+    # (German, the box's, by default), and each language names every card differently
+    for lang in LANGUAGES:
         t = translator(lang, "kr")
-        assert {k: t(f"card.{k}") for k in NAMES[lang]} == NAMES[lang]
+        assert card_names(lang) == {k: t(f"card.{k}") for k in KINDS}
+        assert len(set(card_names(lang).values())) == len(KINDS), lang
+    assert card_names() == card_names("de")
+    assert {lang: card_name("TURBO1", lang) for lang in LANGUAGES} == {
+        "de": "Turbo-Boost I",
+        "hu": "Turbó I",
+        "en": "Turbo Boost I",
+        "fr": "Turbo I",
+    }

@@ -112,10 +112,39 @@ export function teamLetter(i) {
   return "ABCDEF"[i];
 }
 
+// Knight Rider's turn limit: the rules' default and the range the server allows (its
+// /api/info), an empty field for none; a value out of range is said in the page's words
+// before the form goes (and the server's refusal, should one come, in the same words).
+function turnLimit() {
+  return kr().turn_limit ?? { default: 500, min: 1, max: 10000 };
+}
+
+function fillTurnLimit() {
+  const input = $("turn-limit");
+  const lim = turnLimit();
+  input.min = lim.min;
+  input.max = lim.max;
+  if (!input.dataset.touched) input.value = lim.default;
+  $("turn-limit-note").textContent = t("kr.opt.turn_limit_note", { limit: lim.default });
+  checkTurnLimit();
+}
+
+function checkTurnLimit() {
+  const input = $("turn-limit");
+  const raw = input.value.trim();
+  const n = Number(raw);
+  const lim = turnLimit();
+  const ok = raw === "" ? !input.validity.badInput : Number.isInteger(n) && n >= lim.min && n <= lim.max;
+  input.setCustomValidity(ok ? "" : t("kr.opt.turn_limit_error"));
+  return ok;
+}
+
 function refreshForm() {
   const mille = chosenGame() === "mille";
   $("edition-row").hidden = !mille;
   $("kr-options").hidden = mille;
+  $("kr-options").disabled = mille; // not checked, not sent, while Mille Bornes is chosen
+  fillTurnLimit();
   fillPlayers();
   fillSeats();
 }
@@ -144,6 +173,7 @@ async function create(ev) {
       deal_spares: f.deal_spares.checked,
       shuffle_cards: f.shuffle_cards.checked,
       tour: Number(f.tour.value) || 0,
+      turn_limit: f.turn_limit.value.trim() === "" ? null : Number(f.turn_limit.value),
     };
   }
   try {
@@ -156,7 +186,8 @@ async function create(ev) {
     $("go").focus();
     showMine();
   } catch (e) {
-    $("create-error").textContent = t("error.create", { message: errorWords(e) });
+    const words = e.code === "bad-field" && e.rule === "turn-limit" ? t("kr.opt.turn_limit_error") : errorWords(e);
+    $("create-error").textContent = t("error.create", { message: words });
   }
 }
 
@@ -215,6 +246,15 @@ async function main() {
     fillSeats();
   };
   $("players").onchange = fillSeats;
+  $("turn-limit").oninput = () => {
+    $("turn-limit").dataset.touched = "1"; // the player's number stays when the language changes
+    checkTurnLimit();
+  };
+  // the browser stops the form on a bad number (with the words above in its bubble); the
+  // form's error line says them too, where a screen reader and a glance find them
+  $("turn-limit").oninvalid = () => {
+    $("create-error").textContent = t("error.create", { message: t("kr.opt.turn_limit_error") });
+  };
   $("create-form").onsubmit = create;
   $("copy").onclick = async () => {
     const ok = await copyText($("invite-link").value);
