@@ -30,8 +30,13 @@ Every ``--eval-every`` iterations and at the end: the greedy learner against the
 on the batch at every size (``--eval-start`` matches a size, the learner's side at seat 0,
 its share of the matches won; fair share one over the number of sides).
 
-    nice -n 10 python research/train_learned.py --clone-matches 1000 --clone-epochs 6 \
-        --minutes 30 --out src/rallye/agents/data/learned_wm2006.npz
+    nice -n 10 python research/train_learned.py --clone-matches 1100 --clone-epochs 6 \
+        --minutes 0 --save-clone clone.pt --out src/rallye/agents/data/learned_wm2006.npz
+    nice -n 10 python research/train_learned.py --load clone.pt --minutes 40 --eval-every 30 \
+        --eval-start 200 --save ppo.pt --out learned_ppo.npz
+
+The first is the clone the package ships (docs/bots.md, "The learned level": 60 iterations
+of the second, on a busy machine, did not improve on it).
 
 Needs the ``fast``, ``rl`` and ``train`` extras (PyTorch, a CPU build is enough).
 """

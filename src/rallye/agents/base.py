@@ -40,7 +40,7 @@ _REGISTRY: dict[tuple[str, str], Factory] = {}
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 GAMES: tuple[str, ...] = ("mille", "knightrider")
 #: the levels a table offers, by game: the four above, and Mille Bornes' ``learned`` (a
-#: network trained by self-play, ``rallye.agents.mille.learned``)
+#: network trained on a bot's decisions, ``rallye.agents.mille.learned``)
 GAME_LEVELS: dict[str, tuple[str, ...]] = {"mille": (*LEVELS, "learned"), "knightrider": LEVELS}
 
 

@@ -1,4 +1,4 @@
-"""The ``learned`` level: a neural network trained by self-play, played with NumPy alone.
+"""The ``learned`` level: a neural network trained on a bot's decisions, played with NumPy alone.
 
 One network serves every table size: it reads a view as the 270 floats of
 :mod:`rallye.agents.mille.encoding` (version 1, the research environments' observation: my
@@ -10,11 +10,11 @@ coups fourrés are moves like any other.
 
 It was trained (``research/train_learned.py``; docs/bots.md gives the command, the figures and
 what they were measured against) on wm2006 at 2, 3, 4 (two teams of two) and 6 players (three
-teams of two): first cloned from the ``distilled`` bot's decisions against itself, ``medium``
-and the six zoo styles at every size, then improved by population self-play PPO on the
-batched engine. The encoding is defined for every edition and player count, so the bot plays
-them all (legal by construction: it picks among the legal moves it is given), but its
-training saw wm2006 only.
+teams of two), cloned from the ``distilled`` bot's decisions against itself, ``medium`` and
+the six zoo styles at every size; population self-play PPO on the batched engine from that
+clone did not improve on it within the CPU it had, so the clone ships. The encoding is
+defined for every edition and player count, so the bot plays them all (legal by
+construction: it picks among the legal moves it is given), but its training saw wm2006 only.
 
 The weights ship with the package (``data/learned_wm2006.npz``: float16 arrays ``w0 b0 w1 b1
 pi_w pi_b``, each ``w`` as ``(inputs, outputs)``, and ``meta``, the training's settings as
