@@ -70,8 +70,19 @@ LEVELS = ("easy", "medium", "hard", "expert")
 GAMES = (
     GameCase(
         key="mille",
-        bots=("random", "heuristic", "tuned", "fitted", "climbed", "distilled", "ismcts", "pimc", *LEVELS),
-        searched=("heuristic", "tuned", "fitted", "climbed", "distilled", "ismcts", "pimc", "hard", *ZOO_STYLES),
+        bots=("random", "heuristic", "tuned", "fitted", "climbed", "distilled", "learned", "ismcts", "pimc", *LEVELS),
+        searched=(
+            "heuristic",
+            "tuned",
+            "fitted",
+            "climbed",
+            "distilled",
+            "learned",
+            "ismcts",
+            "pimc",
+            "hard",
+            *ZOO_STYLES,
+        ),
         views=_mille_views,
         legal=mille.legal_from_view,
         view_for=mille.view_for,

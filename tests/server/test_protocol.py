@@ -25,6 +25,7 @@ def test_info_lists_editions_levels_and_languages(client: TestClient) -> None:
     assert wm["names"]["de"]["ACCIDENT"] == "Blechschaden"
     assert wm["teams"]["4"] == [[0, 2], [1, 3]]
     assert info["levels"] == ["easy", "medium", "hard", "expert"]
+    assert info["game_levels"] == {"mille": [*info["levels"], "learned"], "knightrider": info["levels"]}
     assert set(info["languages"]) == {"de", "hu", "en", "fr"}
 
 
@@ -219,6 +220,8 @@ def test_bad_table_requests_name_the_field(client: TestClient) -> None:
         ({"game": "mille", "players": 2, "turn_timer": 1}, "turn_timer"),
         ({"game": "knightrider", "players": 2, "options": {"tiles_path": "/etc/passwd"}}, "option"),
         ({"game": "knightrider", "players": 9}, "players"),
+        ({"game": "knightrider", "players": 2, "seats": [{"kind": "bot", "level": "learned"}] * 2}, "level"),
+        ({"game": "knightrider", "players": 2, "timer_bot": "learned"}, "timer_bot"),
         ({"game": "knightrider", "players": 2, "options": {"turn_limit": 20_000}}, "from 1 to 10000"),
         ({"game": "knightrider", "players": 2, "options": {"turn_limit": 0}}, "from 1 to 10000"),
         ({"game": "knightrider", "players": 2, "options": {"tour": 6}}, "from 0 to 5"),
@@ -273,6 +276,33 @@ def test_alone_with_bots_to_the_end_then_record_my_games_and_again(client: TestC
     fresh = Player(client, new_code, made["token"])
     assert fresh.welcome["seat"] == 0 and fresh.state["move_no"] == 0
     fresh.close()
+
+
+def test_without_numpy_no_table_offers_the_learned_level(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "numpy" else real(name, *a))
+    assert client.get("/api/info").json()["game_levels"]["mille"] == ["easy", "medium", "hard", "expert"]
+    r = client.post(
+        "/api/tables", json={"game": "mille", "players": 2, "seats": [{"kind": "bot", "level": "learned"}] * 2}
+    )
+    assert r.status_code == 400 and "'level' is one of easy, medium, hard, expert" in r.json()["error"]["message"]
+
+
+def test_a_mille_table_seats_the_learned_level(client: TestClient) -> None:
+    made = create(
+        client, game="mille", edition="wm2006", players=4, timer_bot="learned",
+        seats=[{"kind": "person"}, *[{"kind": "bot", "level": "learned"}] * 3], sit=0, name="Anna",
+    )  # fmt: skip
+    anna = Player(client, made["code"], made["token"])
+    for _ in range(12):  # the three bots move between Anna's turns
+        st = anna.my_turn()
+        anna.send(type="act", move_no=st["move_no"], action=st["legal"][0]["action"])
+        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+    assert anna.state["move_no"] >= 12 * 4 - 3
+    assert [s["level"] for s in anna.state["table"]["seats"]] == [None, "learned", "learned", "learned"]
+    anna.close()
 
 
 def test_knight_rider_table_plays_through_the_server(client: TestClient) -> None:

@@ -39,6 +39,21 @@ Factory = Callable[[int], Agent]
 _REGISTRY: dict[tuple[str, str], Factory] = {}
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 GAMES: tuple[str, ...] = ("mille", "knightrider")
+#: the levels a table offers, by game: the four above, and Mille Bornes' ``learned`` (a
+#: network trained on a bot's decisions, ``rallye.agents.mille.learned``)
+GAME_LEVELS: dict[str, tuple[str, ...]] = {"mille": (*LEVELS, "learned"), "knightrider": LEVELS}
+
+
+def levels_for(game: str) -> tuple[str, ...]:
+    """The levels a table of ``game`` offers on this install: :data:`GAME_LEVELS`, less
+    ``learned`` where NumPy, which plays its network, is not installed (the server's
+    install needs none)."""
+    import importlib.util
+
+    levels = GAME_LEVELS[game]
+    if importlib.util.find_spec("numpy") is None:
+        levels = tuple(lv for lv in levels if lv != "learned")
+    return levels
 
 
 def register(game: str, name: str, factory: Factory) -> None:
@@ -62,6 +77,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "mille": (
         "rallye.agents.mille.heuristic",
         "rallye.agents.mille.distilled",
+        "rallye.agents.mille.learned",
         "rallye.agents.mille.search",
         "rallye.agents.mille.levels",
         "rallye.agents.mille.zoo",

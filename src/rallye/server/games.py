@@ -199,8 +199,10 @@ JSON: dict[str, GameJson[Any, Any, Any]] = {j.game.key: j for j in (MilleJson(),
 
 def lobby_info() -> dict[str, Any]:
     """What a lobby offers: the editions with their player counts, teams, card names and
-    score words; Knight Rider's player counts and variants; the bot levels; the languages."""
-    from rallye.agents.base import LEVELS
+    score words; Knight Rider's player counts and variants; the bot levels (``levels``: every game's;
+    ``game_levels``: each game's on this install, Mille Bornes' with ``learned`` where NumPy
+    is installed); the languages."""
+    from rallye.agents.base import GAME_LEVELS, LEVELS, levels_for
 
     out = []
     words = (*SCORE_LINES, "hand_total", "total", "hand", "side", "score_sheet")
@@ -238,6 +240,7 @@ def lobby_info() -> dict[str, Any]:
             "language": "de",
         },
         "levels": list(LEVELS),
+        "game_levels": {game: list(levels_for(game)) for game in GAME_LEVELS},
         "languages": list(LANGUAGES),
     }
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from rallye.agents.base import LEVELS, Agent, make_agent
+from rallye.agents.base import Agent, levels_for, make_agent
 from rallye.core.errors import ConfigError, GameError
 from rallye.core.game import Game
 from rallye.core.rng import derive_seed, new_seed
@@ -164,6 +164,7 @@ class Table(Generic[S, A, V]):
         except GameError as exc:
             raise TableError("bad-field", exc.message, exc.rule) from None
         players = game.players(settings)
+        levels = levels_for(game.key)
         seat_specs = request.get("seats")
         if seat_specs is None:
             seat_specs = [{"kind": "person"}] + [{"kind": "bot", "level": "medium"}] * (players - 1)
@@ -174,8 +175,8 @@ class Table(Generic[S, A, V]):
             if not isinstance(spec, dict) or spec.get("kind") not in ("person", "bot"):
                 raise TableError("bad-field", f"seat {n + 1}: 'kind' must be 'person' or 'bot'")
             level = spec.get("level") if spec["kind"] == "bot" else None
-            if spec["kind"] == "bot" and level not in LEVELS:
-                raise TableError("bad-field", f"seat {n + 1}: a bot's 'level' is one of {', '.join(LEVELS)}")
+            if spec["kind"] == "bot" and level not in levels:
+                raise TableError("bad-field", f"seat {n + 1}: a bot's 'level' is one of {', '.join(levels)}")
             name = clean_name(spec["name"]) if spec.get("name") is not None and spec["kind"] == "person" else None
             seats.append(Seat(n, spec["kind"], level, name if spec["kind"] == "person" else None, None))
         timer = request.get("turn_timer")
@@ -186,8 +187,8 @@ class Table(Generic[S, A, V]):
                 "bad-field", f"'turn_timer' is a number of seconds from {TIMER_RANGE[0]} to {TIMER_RANGE[1]}"
             )
         timer_bot = request.get("timer_bot", "medium")
-        if timer_bot not in LEVELS:
-            raise TableError("bad-field", f"'timer_bot' is one of {', '.join(LEVELS)}")
+        if timer_bot not in levels:
+            raise TableError("bad-field", f"'timer_bot' is one of {', '.join(levels)}")
         coach = coach_setting(request.get("coach"), seats)
         sit = request.get("sit")
         token = None

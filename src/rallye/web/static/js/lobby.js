@@ -15,7 +15,7 @@ function kr() {
   return games().knightrider ?? { players: [2, 3, 4, 5] };
 }
 function levels() {
-  return info.levels ?? games().levels ?? ["easy", "medium", "hard", "expert"];
+  return info.game_levels?.[chosenGame()] ?? info.levels ?? games().levels ?? ["easy", "medium", "hard", "expert"];
 }
 function chosenGame() {
   return document.querySelector("input[name=game]:checked").value;
