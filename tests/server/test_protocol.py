@@ -300,7 +300,9 @@ def test_a_mille_table_seats_the_learned_level(client: TestClient) -> None:
         st = anna.my_turn()
         anna.send(type="act", move_no=st["move_no"], action=st["legal"][0]["action"])
         anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
-    assert anna.state["move_no"] >= 12 * 4 - 3
+    # Anna moved 12 times; the learned bots moved between her turns, except where a safety or a
+    # coup fourre gave her the next turn (four safeties a hand at most, so at least 8 bot turns)
+    assert anna.state["move_no"] >= 12 + 8
     assert [s["level"] for s in anna.state["table"]["seats"]] == [None, "learned", "learned", "learned"]
     anna.close()
 
