@@ -14,14 +14,7 @@ from rallye.agents.mille.distilled import top_moves
 from rallye.agents.mille.heuristic import CLASSIC, FITTED, Reading, best_action, cf_risk, exposed_slots, rank_actions
 from rallye.agents.mille.levels import mille_level
 from rallye.agents.mille.sampler import exclusions
-from rallye.agents.mille.search import (
-    PimcAgent,
-    hand_outcome,
-    heuristic_policy,
-    spread_attacks,
-    table_rounds,
-    threat_weights,
-)
+from rallye.agents.mille.search import PimcAgent, spread_attacks
 from rallye.mille.actions import parse_action
 from rallye.mille.cards import CARD_INDEX, DISTANCE_KM, SAFETIES
 from rallye.mille.state import Event, Tableau
@@ -202,32 +195,3 @@ def test_with_several_opposing_sides_the_heuristic_attacks_where_no_coup_fourre_
     v4 = view(HAND, side(300), limited, players=4, events=(Event(1, "attack", "SPEED_LIMIT", 1),))
     r = Reading.of(v4)
     assert cf_risk(r, 1, "STOP") == pytest.approx(12 / r.pool)
-
-
-def test_the_opposing_sides_count_by_their_standing_in_the_match() -> None:
-    v = table(6, 300, 700, 975)
-    assert threat_weights(v, 1000.0) == (0.0, 0.5, 0.5)  # level in the match: their mean
-    ahead = dataclasses.replace(v, totals=(2000, 1000, 4000))
-    w = threat_weights(ahead, 1000.0)
-    assert w is not None and w[0] == 0.0 and w[2] > 0.95 and sum(w) == pytest.approx(1.0)
-    assert threat_weights(view(HAND, side(300), side(600), players=4), 1000.0) is None  # two sides
-    s = mille.new_match("wm2006", 6, seed=4)
-    while not s.sheets:
-        s = mille.apply(s, heuristic_policy(s, mille.legal_actions(s)))
-    pts = s.sheets[0].hand_totals
-    assert hand_outcome(s, 0, 0, 0.0) == pts[0] - max(pts[1], pts[2])
-    assert hand_outcome(s, 0, 0, 0.0, weights=(0.0, 0.25, 0.75)) == pytest.approx(pts[0] - pts[1] / 4 - 3 * pts[2] / 4)
-
-
-def test_at_three_sides_the_table_horizon_counts_rounds_of_the_table() -> None:
-    # rollouts of 4 steps at two players see each seat twice; at six players, stretched to
-    # 12 steps (three times the players over two), and the step budget with them
-    v = table(6, 300, 700, 975)
-    legal = mille.legal_from_view(v)
-    assert table_rounds(v) == 3.0 and table_rounds(view(HAND, side(300), side(600), players=4)) == 1.0
-    spent = {}
-    for stretched in (False, True):
-        bot = PimcAgent(0, deals=3, plies=10**6, horizon=4, style=FITTED, table_horizon=stretched)
-        ev = bot.evaluate(v, legal, prune=False)
-        spent[stretched] = ev.plies / (len(ev.candidates) * ev.deals)  # steps a rollout, the move included
-    assert spent[False] <= 5.0 < 2 * spent[False] < spent[True] <= 13.0  # a hand may end sooner

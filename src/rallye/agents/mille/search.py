@@ -368,23 +368,17 @@ def hand_outcome(
     root_sheets: int,
     match_weight: float,
     estimate: Callable[[MilleState, int], float] = _estimate,
-    weights: Sequence[float] | None = None,
 ) -> float:
     """The value for ``side`` of a state reached by a rollout: this hand's points minus the
     best opposing side's, plus ``match_weight`` if the hand won the match (minus if lost).
     A hand not yet over is valued by ``estimate`` (by default :func:`_estimate`: the points
-    on the table and hand-set allowances). With ``weights`` (one per side, see
-    :func:`threat_weights`) the opposing sides' points count by those weights instead of
-    the best one alone."""
+    on the table and hand-set allowances)."""
     n = len(state.sides)
     if len(state.sheets) > root_sheets:
         pts: Sequence[float] = state.sheets[root_sheets].hand_totals
     else:
         pts = [estimate(state, s) for s in range(n)]
-    if weights is None:
-        value = pts[side] - max(pts[o] for o in range(n) if o != side)
-    else:
-        value = pts[side] - sum(w * pts[o] for o, w in enumerate(weights) if o != side)
+    value = pts[side] - max(pts[o] for o in range(n) if o != side)
     if state.winners and len(state.sheets) == root_sheets + 1:
         value += match_weight if side in state.winners else -match_weight
     return value
@@ -423,32 +417,6 @@ def spread_attacks(ranked: Sequence[Action]) -> list[Action]:
             hit.add(a.side)
         first.append(a)
     return first + later
-
-
-def threat_weights(view: MilleView, scale: float) -> tuple[float, ...] | None:
-    """At three sides or more, how much each opposing side's points in this hand count
-    against the viewer's side (summing to 1): by how far it stands in the match, a softmax
-    of the totals over ``scale`` points (equal totals: the mean of the opposing sides; one
-    far ahead: that one). ``None`` where two sides play (the one opponent counts)."""
-    n = len(view.sides)
-    if n <= 2:
-        return None
-    side = view.side
-    top = max(view.totals[o] for o in range(n) if o != side)
-    raw = [0.0 if o == side else math.exp((view.totals[o] - top) / scale) for o in range(n)]
-    total = sum(raw)
-    return tuple(x / total for x in raw)
-
-
-def table_rounds(view: MilleView) -> float:
-    """How many two-player tables' worth of turns one round of this table is: the factor
-    by which ``table_horizon`` stretches the rollouts and the step budget. 1 where two
-    sides play (2 players, or 4 in two teams: those levels' play stays as it was); the
-    number of players over 2 where three sides or more play (3 at six players: a rollout
-    of 12 steps at two players sees each seat six times, at six players twice)."""
-    if len(view.sides) <= 2:
-        return 1.0
-    return view.n_players / 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,8 +504,6 @@ class PimcAgent:
         track: int = 0,
         style: Style = CLASSIC,
         distilled: bool = False,
-        table_horizon: bool = False,
-        threat_scale: float | None = None,
         cpu_limit: float | None = None,
         name: str = "pimc",
     ) -> None:
@@ -566,8 +532,6 @@ class PimcAgent:
         self.tracker = HandTracker(track, seed) if track else None
         self.style = style
         self.distilled = shipped_weights() if distilled else None
-        self.table_horizon = table_horizon
-        self.threat_scale = threat_scale
         self.cpu_limit = cpu_limit
         self.rng = random.Random(seed)
         self.last_capped = False  # the last decision stopped at cpu_limit
@@ -646,20 +610,17 @@ class PimcAgent:
             return Evaluation(tuple(cands), outcomes, measures, 0, 0)
         # the extension decision: twice the deals (its rollouts are short: the rest of a hand)
         max_deals, max_plies = self.deals * (2 if view.phase == EXTEND_PHASE else 1), self.plies
-        rounds = table_rounds(view) if self.table_horizon else 1.0
-        max_plies = round(max_plies * rounds)
         if excl is None:
             excl = self._exclusions(view)
         pool = unseen_cards(view)
         root_sheets = len(view.sheets)
         side = view.side
-        weights = threat_weights(view, self.threat_scale) if self.threat_scale else None
         style = self.style
         base = cands[0]
         limit = self.max_rollout
         endgame = self.endgame is not None and view.draw_count <= self.endgame
         if self.horizon is not None and view.phase != EXTEND_PHASE and not endgame:
-            limit = min(limit, round(self.horizon * rounds))
+            limit = min(limit, self.horizon)
         alive = list(cands[1:])
         cut = max(2, max_deals // 3) if prune else -1
         plies = 0
@@ -683,7 +644,7 @@ class PimcAgent:
                     steps += 1
                 plies += steps + 1
                 end = p.state()
-                outcomes[a].append(hand_outcome(end, side, root_sheets, self.match_weight, weights=weights))
+                outcomes[a].append(hand_outcome(end, side, root_sheets, self.match_weight))
                 if measure is not None:
                     measures[a].append(measure(end))
             if d == cut:
