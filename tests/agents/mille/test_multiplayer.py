@@ -11,15 +11,16 @@ import pytest
 from rallye import mille
 from rallye.agents.base import make_agent
 from rallye.agents.mille.distilled import top_moves
-from rallye.agents.mille.heuristic import FITTED, rank_actions
+from rallye.agents.mille.heuristic import CLASSIC, FITTED, Reading, best_action, cf_risk, exposed_slots, rank_actions
 from rallye.agents.mille.levels import mille_level
+from rallye.agents.mille.sampler import exclusions
 from rallye.agents.mille.search import PimcAgent, spread_attacks
 from rallye.mille.actions import parse_action
-from rallye.mille.cards import CARD_INDEX, DISTANCE_KM
-from rallye.mille.state import Tableau
+from rallye.mille.cards import CARD_INDEX, DISTANCE_KM, SAFETIES
+from rallye.mille.state import Event, Tableau
 from rallye.mille.view import MilleView
 
-from .helpers import views_of
+from .helpers import random_states, views_of
 from .test_zoo import view
 
 HAND = tuple(sorted(("ACCIDENT", "D100", "D75", "GASOLINE", "ROLL", "D50", "STOP"), key=CARD_INDEX.__getitem__))
@@ -150,3 +151,47 @@ def test_the_heuristic_extends_against_one_opponent_and_never_against_two() -> N
         assert {str(a) for a in legal} == {"extend", "decline"}
         for name in ("medium", "tuned", "fitted", "climbed"):
             assert str(make_agent("mille", name, 0).choose(v, legal)) == first, (players, name)
+
+
+@pytest.mark.parametrize(("edition", "players"), [("wm2006", 3), ("wm2006", 6), ("fxschmid", 6), ("meilen", 5)])
+def test_the_exposed_slots_never_rule_out_a_safety_that_is_held(edition: str, players: int) -> None:
+    # along random games, every seat's view: a seat whose side was attacked with a hazard a
+    # safety answers, without a coup fourré, may hold that safety only among the cards it
+    # has drawn since; the reading agrees with the sampler's exclusions and with the truth
+    checked = narrowed = 0
+    for s in random_states(edition, players, seed=5, steps=300):
+        if s.phase != "play":
+            continue
+        for seat in range(players):
+            v = mille.view_for(s, seat)
+            excluded = {(e.seat, e.card): e.drawn for e in exclusions(v)}
+            for safety in SAFETIES:
+                slots = exposed_slots(v, safety)
+                for p in range(players):
+                    if p == seat:
+                        continue
+                    size = v.hand_sizes[p]
+                    want = min(size, excluded[(p, safety)]) if (p, safety) in excluded else size
+                    assert slots[p] == want, (seat, p, safety)
+                    assert slots[p] >= (safety in s.hands[p])  # never 0 for a held safety
+                    checked += 1
+                    narrowed += slots[p] < size
+    assert checked > 1000 and narrowed > 50  # the attacks seen narrow it often
+
+
+def test_with_several_opposing_sides_the_heuristic_attacks_where_no_coup_fourre_can_come() -> None:
+    # six players: side 2 was just hit by a Speed Limit without a coup fourré, so neither of
+    # its players held Right of Way then, and neither has drawn since: a Stop there cannot be
+    # answered, where side 3 (25 km ahead, the heuristic's pick before) may hold it
+    limited = side(500)._replace(speed=("SPEED_LIMIT",))
+    v = view(HAND, side(300), limited, side(525), players=6, events=(Event(2, "attack", "SPEED_LIMIT", 1),))
+    assert exposed_slots(v, "RIGHT_OF_WAY") == [7, 0, 6, 6, 0, 6]
+    assert exposed_slots(v, "DRIVING_ACE") == [7, 6, 6, 6, 6, 6]
+    legal = mille.legal_from_view(v)
+    for style in (CLASSIC, FITTED):
+        assert str(best_action(v, legal, style)) == "attack 2 STOP"
+        assert str(best_action(v, legal, dataclasses.replace(style, cf_seen=False))) == "attack 3 STOP"
+    # two sides (four players in teams) read the risk as before: the whole hand
+    v4 = view(HAND, side(300), limited, players=4, events=(Event(1, "attack", "SPEED_LIMIT", 1),))
+    r = Reading.of(v4)
+    assert cf_risk(r, 1, "STOP") == pytest.approx(12 / r.pool)

@@ -12,7 +12,10 @@ fixed order, so the bot is deterministic). The habits, each a function below:
   gone, an opponent is about to finish the trip, or the hand is clogged (the only
   alternative would be to throw away a useful card).
 - **Attack the side most likely to win** (most kilometres, rolling), with the hazard it is
-  least likely to answer by a coup fourré and whose remedy is scarcest.
+  least likely to answer by a coup fourré and whose remedy is scarcest. Where three sides
+  or more play, the coup-fourré risk reads the attacks seen: a player whose side was hit
+  by a hazard without a coup fourré did not hold its safety then, and may hold it only
+  among the cards drawn since (:func:`exposed_slots`).
 - **Drive the largest distance that keeps the exact target reachable**, sparing the 200s
   while the safe-trip bonus is still in reach and nobody is close.
 - **Decide the extension by the prospects:** the own hand, the draw pile left, the
@@ -83,7 +86,7 @@ from rallye.mille.cards import (
     SAFETY_FOR,
     SPEED_LIMIT,
 )
-from rallye.mille.state import EXTEND_PHASE, Tableau
+from rallye.mille.state import EXTEND_PHASE, PLAY_PHASE, Tableau
 from rallye.mille.view import MilleView
 
 # Score scale of the actions (higher is better); only the order matters.
@@ -130,6 +133,9 @@ class Style:
     km_surplus: float = 0.0  # a distance card is worth this much less while the others in hand cover the rest
     d200_keep: float = 0.0  # keeping a 200 is worth this much more (or less) than its km say
     hazard_copy: float = 0.0  # each further copy of a battle hazard in hand is worth this much less
+    #: at three sides or more, the coup-fourré risk counts only the cards each player may
+    #: hold the safety among (:func:`exposed_slots`); two sides: the whole hands
+    cf_seen: bool = True
     #: No discard scores above this in this style (derived from the weights: ``DISCARD``
     #: minus the lowest card value a hand of 7 cards can give); :func:`best_scored` skips
     #: the discards once a play or attack beats it.
@@ -260,8 +266,44 @@ def cf_risk(r: Reading, side: int, hazard: str) -> float:
     safety = SAFETY_FOR[hazard]
     if r.unseen[safety] == 0:
         return 0.0
-    held = sum(r.view.hand_sizes[p] for p in r.view.sides[side])
+    view = r.view
+    if r.style.cf_seen and len(view.sides) > 2:
+        slots = exposed_slots(view, safety)
+        held = sum(slots[p] for p in view.sides[side])
+        free = view.draw_count + sum(slots[p] for p in range(view.n_players) if p != view.seat)
+        return min(1.0, held / max(1, free))
+    held = sum(view.hand_sizes[p] for p in view.sides[side])
     return min(1.0, held / r.pool)
+
+
+def exposed_slots(view: MilleView, safety: str) -> list[int]:
+    """Per seat, how many cards of its hand may be ``safety``: its whole hand, unless its
+    side was attacked with a hazard ``safety`` answers and no coup fourré followed (then
+    it did not hold it: only the cards it has drawn since may be it). Read from the
+    hand's public events (the view's window), newest first."""
+    slots = list(view.hand_sizes)
+    against = SAFETY_AGAINST[safety]
+    drawn = [0] * view.n_players
+    if view.phase == PLAY_PHASE and view.current != view.seat:
+        drawn[view.current] = 1  # the engine drew for the player to act
+    settled = [False] * view.n_players
+    events = view.events
+    countered = False  # the event after this one was a coup fourré
+    for e in reversed(events):
+        kind = e.kind
+        if kind == "attack" and not countered and e.card in against and e.side is not None:
+            for p in view.sides[e.side]:
+                if not settled[p]:
+                    settled[p] = True
+                    slots[p] = min(slots[p], drawn[p])
+        if kind in _TURN_KINDS or kind == "coup_fourre":
+            drawn[e.seat] += 1
+        countered = kind == "coup_fourre"
+    return slots
+
+
+#: events that begin a turn (the player drew for it)
+_TURN_KINDS = frozenset({"play", "attack", "discard", "extend", "decline"})
 
 
 # -- distance and exactness ----------------------------------------------------------
