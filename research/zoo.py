@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rallye.agents.base import LEVELS, agent_names
+from rallye.agents.base import GAME_LEVELS, LEVELS, agent_names
 from rallye.core.errors import GameError
 from rallye.core.rng import derive_seed
 from rallye.mille import get_edition
@@ -44,8 +44,8 @@ from rallye.sim.play import MatchJob, MatchResult
 from rallye.sim.runner import run_jobs
 from rallye.sim.stats import rate_ci95
 
-#: the opponents of ``--against below``: each level's lower neighbour
-BELOW = {"easy": "random", "medium": "easy", "hard": "medium", "expert": "hard"}
+#: the opponents of ``--against below``: each level's lower neighbour (``learned``: hard, its goal)
+BELOW = {"easy": "random", "medium": "easy", "hard": "medium", "expert": "hard", "learned": "hard"}
 GOAL_FACTOR = 1.5
 
 
@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--edition", default="wm2006")
     p.add_argument("--sizes", type=_sizes, default=None, help="player counts (default: every count of the edition)")
-    p.add_argument("--levels", default=",".join(LEVELS), help="levels to measure (default: all four)")
+    p.add_argument("--levels", default=",".join(LEVELS), help="levels (default: the four; learned by name)")
     p.add_argument("--against", default="zoo", help="'zoo' (default), 'below' (the ladder) or bot names")
     p.add_argument("--deals", type=_positive, default=20, help="duplicate deals per cell (default 20)")
     p.add_argument("--seed", type=int, default=63)
@@ -191,8 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ed.sides_for(n)
         levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
         for lv in levels:
-            if lv not in LEVELS:
-                raise ValueError(f"unknown level {lv!r}; levels are {', '.join(LEVELS)}")
+            if lv not in GAME_LEVELS["mille"]:
+                raise ValueError(f"unknown level {lv!r}; levels are {', '.join(GAME_LEVELS['mille'])}")
             opponents(args.against, lv)
         out = open(args.csv, "w", newline="", encoding="utf-8") if args.csv else None  # noqa: SIM115
     except (ValueError, OSError, GameError) as exc:  # a ConfigError names the edition's player counts

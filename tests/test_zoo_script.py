@@ -54,3 +54,10 @@ def test_bad_arguments_are_named(capsys: pytest.CaptureFixture[str], args: list[
         zoo.main(args)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_learned_level_is_measured_against_hard_below_it(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
+    rows = run(capsys, "--sizes", "2", "--levels", "learned", "--against", "zoo-racer", "--deals", "1")
+    assert [(r["level"], r["opponent"], r["matches"]) for r in rows] == [("learned", "zoo-racer", 2)]
+    assert zoo.opponents("below", "learned") == ["hard"]  # its goal (issue #63 item 5) is hard
