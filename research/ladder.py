@@ -103,7 +103,7 @@ class Shadowed:
     def __init__(self, bot: Any, seed: int, exact: bool, every: int) -> None:
         self.bot, self.every = bot, every
         self.name = bot.name
-        self.shadows = [make_agent("mille", "expert", seed + k, exact=exact) for k in (1, 2)]
+        self.shadows: list[Any] = [make_agent("mille", "expert", seed + k, exact=exact) for k in (1, 2)]
         self.choices = self.compared = self.differ = self.experts_differ = 0
 
     def choose(self, view: Any, legal: Any) -> Any:

@@ -224,6 +224,24 @@ def analyse(
     )
 
 
+def decision_views(game: Game[Any, Any, Any], lines: Lines, seat: int) -> tuple[Any, ...]:
+    """``seat``'s views at its decisions so far, forced ones too, in order, in the game whose
+    record ``lines`` hold (a game in play: the coach's ``history``, :meth:`Coach.hint
+    <rallye.analysis.coach.Coach.hint>`). Mille Bornes: those of the running hand, all that
+    expert's hand tracker follows; Knight Rider: none (its look-ahead remembers nothing).
+    Only ``view_for(state, seat)`` is taken of each state: what that player saw."""
+    if game.key != "mille":
+        return ()
+    rep = game.replay(lines)
+    state, views = rep.initial, []
+    for mover, action in rep.moves:
+        if mover == seat:
+            views.append(game.view_for(state, seat))
+        state = game.apply(state, action, mover)
+    hand = state.hand_no
+    return tuple(v for v in views if v.hand_no == hand)
+
+
 def judge(
     game: Game[Any, Any, Any],
     evaluator: Evaluator,

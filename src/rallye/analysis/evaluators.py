@@ -281,8 +281,9 @@ class MilleEvaluator:
             key=lambda i: len(self._trackers[i][0]),
             default=None,
         )
+        fed: tuple[MilleView, ...] = ()
         if found is None:
-            fed, tracker = (), HandTracker(self.track, 0)
+            tracker = HandTracker(self.track, 0)
         else:
             fed, tracker = self._trackers.pop(found)
         agent = self.agent
