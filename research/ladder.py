@@ -290,6 +290,28 @@ def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
+def open_rows(
+    ap: argparse.ArgumentParser,
+    stack: contextlib.ExitStack[Any],
+    path: Path,
+    fields: tuple[str, ...],
+    append: bool,
+    option: str,
+) -> tuple[Any, Any]:
+    """A CSV file of rows in ``fields``' columns, opened before the first game (a bad path
+    fails at once, not after an hour of play), appended to or new with its header; the
+    file and its writer. ``option`` names it in the error."""
+    try:
+        f = stack.enter_context(path.open("a" if append else "w", newline=""))
+    except OSError as e:
+        ap.error(f"{option}: cannot write {path}: {e.strerror}")
+    writer = csv.writer(f)
+    if not append:
+        writer.writerow(fields)
+        f.flush()
+    return f, writer
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="comma-separated A:B pairings")
@@ -360,27 +382,15 @@ def main() -> None:
                 csv_file.flush()
         hand_out = None
         if args.hands_csv:
-            try:
-                hands_file = stack.enter_context(args.hands_csv.open("a" if hands_append else "w", newline=""))
-            except OSError as e:
-                ap.error(f"--hands-csv: cannot write {args.hands_csv}: {e.strerror}")
-            hand_out = csv.writer(hands_file)
-            if not hands_append:
-                hand_out.writerow(HAND_FIELDS)
-                hands_file.flush()
+            hands_file, hand_out = open_rows(ap, stack, args.hands_csv, HAND_FIELDS, hands_append, "--hands-csv")
         compare_out = None
         if args.compare_csv:
             compare_append = args.compare_csv.is_file() and args.compare_csv.stat().st_size > 0
             if compare_append and not args.resume:
                 ap.error(f"--compare-csv: {args.compare_csv} already holds games: --resume, or remove it")
-            try:
-                compare_file = stack.enter_context(args.compare_csv.open("a" if compare_append else "w", newline=""))
-            except OSError as e:
-                ap.error(f"--compare-csv: cannot write {args.compare_csv}: {e.strerror}")
-            compare_out = csv.writer(compare_file)
-            if not compare_append:
-                compare_out.writerow(COMPARE_FIELDS)
-                compare_file.flush()
+            compare_file, compare_out = open_rows(
+                ap, stack, args.compare_csv, COMPARE_FIELDS, compare_append, "--compare-csv"
+            )
         every = args.compare_every if args.compare_csv else 0
         pool = stack.enter_context(multiprocessing.Pool(args.workers))
         for a, b in pairings:
