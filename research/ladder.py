@@ -35,7 +35,12 @@ keyword settings after slashes: ``pimc/deals=30/plies=3000/top_k=3`` (``style=cl
 
 ``analysis:SPEC`` is the post-game analysis's bot (``rallye analyse --bot SPEC``) playing the
 move it prefers: its strength against ``expert`` (issue #61) is
-``--pairs analysis:expert:expert --exact``.
+``--pairs analysis:expert:expert --exact``. ``--compare-csv FILE`` adds two shadow ``expert``
+bots (other seeds, exact as the run) at the analysis bot's seat: they follow every decision
+(their hand trackers), are asked at every ``--compare-every``-th of its choices (more than one
+legal move) what they would play, and never play; per game a row (:data:`COMPARE_FIELDS`):
+how often the analysis's move differs from the first expert's, and, for reference, how often
+the two experts differ from each other.
 
 A diagnostic, not a bot: ``truehands:SPEC`` (``SPEC`` a level or a ``pimc`` spec) is that
 search given the opponent's *true* hand at every decision, only the draw pile's order
@@ -70,6 +75,9 @@ from rallye.agents.mille.search import PimcAgent
 
 DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
+#: ``--compare-csv``: per game, the analysis bot's choices compared with the shadow experts',
+#: how many of them differ from the first one's, and how many of the two experts' differ
+COMPARE_FIELDS = ("a", "b", "deal_seed", "seat_a", "compared", "differ", "experts_differ")
 #: ``--hands-csv``: one row per hand of a game, for A (``started_a``: A's side started the
 #: hand; ``completed``/``extended``: who completed the trip/called an extension, ``a``, ``b``
 #: or empty; ``total_a``/``total_b``: the match totals after the hand)
@@ -85,6 +93,32 @@ CHEAT = "truehands"
 #: ``analysis:SPEC``: the post-game analysis's bot playing its preferred move
 #: (``rallye.analysis.Analyst``; SPEC as ``rallye analyse --bot``: ``expert``, ``expert*2``)
 ANALYSIS = "analysis"
+
+
+class Shadowed:
+    """The analysis bot with two shadow experts at its seat (``--compare-csv``): it plays
+    the analysis bot's move; the shadows see every view (their trackers follow the hand) and
+    are asked what they would play at every ``every``-th choice."""
+
+    def __init__(self, bot: Any, seed: int, exact: bool, every: int) -> None:
+        self.bot, self.every = bot, every
+        self.name = bot.name
+        self.shadows: list[Any] = [make_agent("mille", "expert", seed + k, exact=exact) for k in (1, 2)]
+        self.choices = self.compared = self.differ = self.experts_differ = 0
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        move = self.bot.choose(view, legal)
+        if len(legal) > 1:
+            self.choices += 1
+        if len(legal) > 1 and self.choices % self.every == 0:
+            one, two = (s.choose(view, legal) for s in self.shadows)
+            self.compared += 1
+            self.differ += one != move
+            self.experts_differ += one != two
+        else:
+            for s in self.shadows:
+                s.observe(view)  # what expert does first at every decision (its tracker)
+        return move
 
 
 def split_pair(pair: str) -> tuple[str, str]:
@@ -137,10 +171,12 @@ def _number(key: str, v: str) -> int | float:
     raise ValueError(f"pimc setting {key}={v!r}: the value must be a number")
 
 
-Job = tuple[str, str, int, bool, str, bool]  # a, b, game seed, hands only, edition, exact
+#: a, b, game seed, hands only, edition, exact (and, optional, ``--compare-every``: 0 off)
+Job = tuple[str, str, int, bool, str, bool] | tuple[str, str, int, bool, str, bool, int]
 GameKey = tuple[str, str, int, int]  # a, b, deal seed, a's seat
 Result = tuple[float, int, int, int]  # a's result, a's points, b's points, hands
 HandRow = tuple[int, int, int, int, int, int, str, str]  # HAND_FIELDS from "hand" on
+Compared = tuple[int, int, int]  # COMPARE_FIELDS from "compared" on (zeros without a comparison)
 
 
 def game_key(job: Job) -> GameKey:
@@ -181,13 +217,20 @@ def play(job: Job) -> Result:
     return play_hands(job)[0]
 
 
-def play_hands(job: Job) -> tuple[Result, tuple[HandRow, ...]]:
-    """One game: its :func:`play` result and, per hand, the :data:`HAND_FIELDS` row from ``hand`` on."""
-    a, b, seed, hands_only, edition, exact = job
+def play_hands(job: Job) -> tuple[Result, tuple[HandRow, ...], Compared]:
+    """One game: its :func:`play` result, per hand the :data:`HAND_FIELDS` row from ``hand``
+    on, and the :data:`COMPARE_FIELDS` counts of an analysis bot with shadows."""
+    a, b, seed, hands_only, edition, exact = job[:6]
+    every = job[6] if len(job) > 6 else 0
     seat_a = seed % 2
     match_seed = seed // 2
     s = mille.new_match(edition, 2, seed=match_seed)
     bots = {seat_a: build(a, 1000 + seed, exact), 1 - seat_a: build(b, 2000 + seed, exact)}
+    shadowed: list[Shadowed] = []
+    for seat, spec in ((seat_a, a), (1 - seat_a, b)):
+        if every and spec.startswith(ANALYSIS + ":"):
+            bots[seat] = Shadowed(bots[seat], 3000 + 2 * seed, exact, every)
+            shadowed.append(bots[seat])
     cheats = {seat for seat, spec in ((seat_a, a), (1 - seat_a, b)) if spec.startswith(CHEAT)}
     while not mille.is_over(s) and not (hands_only and s.sheets):
         v = mille.view_for(s, s.current)
@@ -216,10 +259,15 @@ def play_hands(job: Job) -> tuple[Result, tuple[HandRow, ...]]:
         )
         for sh in sheets
     )
-    return (res, pa, pb, len(s.sheets)), rows
+    compared = (
+        sum(x.compared for x in shadowed),
+        sum(x.differ for x in shadowed),
+        sum(x.experts_differ for x in shadowed),
+    )
+    return (res, pa, pb, len(s.sheets)), rows, compared
 
 
-def _play_numbered(item: tuple[int, Job]) -> tuple[int, Result, tuple[HandRow, ...]]:
+def _play_numbered(item: tuple[int, Job]) -> tuple[int, Result, tuple[HandRow, ...], Compared]:
     k, job = item
     return k, *play_hands(job)
 
@@ -242,6 +290,28 @@ def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
+def open_rows(
+    ap: argparse.ArgumentParser,
+    stack: contextlib.ExitStack[Any],
+    path: Path,
+    fields: tuple[str, ...],
+    append: bool,
+    option: str,
+) -> tuple[Any, Any]:
+    """A CSV file of rows in ``fields``' columns, opened before the first game (a bad path
+    fails at once, not after an hour of play), appended to or new with its header; the
+    file and its writer. ``option`` names it in the error."""
+    try:
+        f = stack.enter_context(path.open("a" if append else "w", newline=""))
+    except OSError as e:
+        ap.error(f"{option}: cannot write {path}: {e.strerror}")
+    writer = csv.writer(f)
+    if not append:
+        writer.writerow(fields)
+        f.flush()
+    return f, writer
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="comma-separated A:B pairings")
@@ -254,9 +324,15 @@ def main() -> None:
     ap.add_argument("--hands-csv", type=Path, help="write one row per hand of every game to this CSV file")
     ap.add_argument("--exact", action="store_true", help="lift the levels' CPU ceiling: whole count budgets")
     ap.add_argument("--resume", action="store_true", help="with --csv: keep the file's games, play the rest, append")
+    ap.add_argument(
+        "--compare-csv", type=Path, help="analysis:SPEC: shadow experts at its seat, one row per game to this CSV file"
+    )
+    ap.add_argument("--compare-every", type=int, default=4, help="--compare-csv: ask the shadows at every K-th choice")
     args = ap.parse_args()
     if args.resume and not args.csv:
         ap.error("--resume needs --csv (the file of the run to carry on)")
+    if args.compare_every < 1:
+        ap.error("--compare-every is a whole number of choices, 1 or more")
     prior: dict[GameKey, Result] = {}
     append = False
     if args.resume and args.csv.exists():
@@ -306,27 +382,35 @@ def main() -> None:
                 csv_file.flush()
         hand_out = None
         if args.hands_csv:
-            try:
-                hands_file = stack.enter_context(args.hands_csv.open("a" if hands_append else "w", newline=""))
-            except OSError as e:
-                ap.error(f"--hands-csv: cannot write {args.hands_csv}: {e.strerror}")
-            hand_out = csv.writer(hands_file)
-            if not hands_append:
-                hand_out.writerow(HAND_FIELDS)
-                hands_file.flush()
+            hands_file, hand_out = open_rows(ap, stack, args.hands_csv, HAND_FIELDS, hands_append, "--hands-csv")
+        compare_out = None
+        if args.compare_csv:
+            compare_append = args.compare_csv.is_file() and args.compare_csv.stat().st_size > 0
+            if compare_append and not args.resume:
+                ap.error(f"--compare-csv: {args.compare_csv} already holds games: --resume, or remove it")
+            compare_file, compare_out = open_rows(
+                ap, stack, args.compare_csv, COMPARE_FIELDS, compare_append, "--compare-csv"
+            )
+        every = args.compare_every if args.compare_csv else 0
         pool = stack.enter_context(multiprocessing.Pool(args.workers))
         for a, b in pairings:
             jobs: list[Job] = [
-                (a, b, args.first_seed * 2 + k, args.hands, args.edition, args.exact) for k in range(2 * args.matches)
+                (a, b, args.first_seed * 2 + k, args.hands, args.edition, args.exact, every)
+                for k in range(2 * args.matches)
             ]
             t = time.time()
             done: dict[int, Result] = {k: prior[game_key(j)] for k, j in enumerate(jobs) if game_key(j) in prior}
             if args.resume:
                 print(f"{a} vs {b}: {len(done)} of {len(jobs)} games already in {args.csv}", flush=True)
             todo = [(k, j) for k, j in enumerate(jobs) if k not in done]
-            for k, r, hand_rows in pool.imap_unordered(_play_numbered, todo, chunksize=1):
+            compared = [0, 0, 0]
+            for k, r, hand_rows, comp in pool.imap_unordered(_play_numbered, todo, chunksize=1):
                 done[k] = r
                 seed = jobs[k][2]
+                if compare_out and comp[0]:
+                    compare_out.writerow((a, b, seed // 2, seed % 2, *comp))
+                    compare_file.flush()
+                    compared = [x + y for x, y in zip(compared, comp, strict=True)]
                 if hand_out:  # before the game's row: a game in --csv has all its hands here
                     hand_out.writerows((a, b, seed // 2, seed % 2, *h) for h in hand_rows)
                     hands_file.flush()
@@ -348,6 +432,14 @@ def main() -> None:
                 f"margin/{per} {m:+7.1f} [{mlo:+.1f}, {mhi:+.1f}]  ({hands} hands, {time.time() - t:.0f} s)",
                 flush=True,
             )
+            if compared[0]:
+                n_c, diff, base = compared
+                print(
+                    f"{'':>9} the analysis's move differs from expert's in {diff}/{n_c} = {diff / n_c:.1%} of the "
+                    f"choices compared [{wilson(diff, n_c)[0]:.1%}, {wilson(diff, n_c)[1]:.1%}]; two experts differ "
+                    f"in {base}/{n_c} = {base / n_c:.1%} [{wilson(base, n_c)[0]:.1%}, {wilson(base, n_c)[1]:.1%}]",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -214,3 +214,38 @@ def test_ladder_resume_refuses_a_broken_file_before_playing(tmp_path: Path, cont
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)  # without --resume: not overwritten
     assert done.returncode == 2 and "already holds games: --resume" in done.stderr
     assert bad.read_text(encoding="utf-8") == content
+
+
+def test_ladder_compares_the_analysis_bots_moves_with_shadow_experts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``--compare-csv`` (a job's seventh field, every K-th choice), two shadow experts
+    at the analysis bot's seat see every view and, at every K-th choice, say what they would
+    play: the counts of the analysis's moves that differ from the first, and of the two
+    experts' that differ; the game itself is the analysis bot's (the same result as without)."""
+    monkeypatch.syspath_prepend(str(LADDER.parent))
+    import ladder
+
+    seen: list[int] = []
+    real = ladder.make_agent
+
+    def small(game: str, level: str, seed: int, exact: bool = False) -> Any:
+        bot = real(game, level, seed, exact=exact)
+        if level != "expert":
+            return bot
+        bot.deals, bot.plies = 3, 60  # (a quick hand)
+        observe = bot.observe
+
+        def counted(view: Any) -> Any:
+            seen.append(view.seat)
+            return observe(view)
+
+        bot.observe = counted
+        return bot
+
+    monkeypatch.setattr(ladder, "make_agent", small)
+    job = ("analysis:hard/8", "medium", 3, True, "wm2006", True)
+    plain = ladder.play_hands(job)
+    shadowed = ladder.play_hands((*job, 2))
+    assert plain[0] == shadowed[0] and plain[2] == (0, 0, 0)
+    compared, differ, experts_differ = shadowed[2]
+    assert compared > 5 and 0 <= differ <= compared and 0 <= experts_differ <= compared
+    assert seen and set(seen) == {1}  # seed 3: the analysis bot sits at seat 1; only its views

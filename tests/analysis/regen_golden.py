@@ -18,9 +18,10 @@ from rallye.core.record import read_jsonl
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN = DATA / "analysis" / "golden.json"
 #: (record, bot, seed, hindsight): a short Mille Bornes match (one hand of the Meilen
-#: edition) and a short Knight Rider game; the small ``hard`` budget keeps the test quick
+#: edition, 2 players: expert's hand tracker follows each seat's views) and a short Knight
+#: Rider game; an eighth of expert's deals (``expert/8``) keeps the test quick
 CASES: tuple[tuple[str, str, int, bool], ...] = (
-    ("analysis/mille_meilen.jsonl", "hard", 7, True),
+    ("analysis/mille_meilen.jsonl", "expert/8", 7, True),
     ("knightrider/rules2_built_by_bots.jsonl", "expert", 7, False),
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,16 +14,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rallye.agents.base import make_agent
 from rallye.agents.mille.sampler import sample_state as mille_sample
-from rallye.analysis import MARKS, POINT_MARKS, WIN_MARKS, analyse, evaluator_for, mark
+from rallye.analysis import MARKS, POINT_MARKS, WIN_MARKS, analyse, decision_views, evaluator_for, mark
 from rallye.analysis.analyse import judge
 from rallye.analysis.command import sparkline
 from rallye.cli import main
-from rallye.core.errors import ConfigError, RecordError
+from rallye.core.errors import ConfigError, GameError, RecordError
 from rallye.core.record import read_jsonl
 from rallye.games import game_for
 from rallye.i18n import LANGUAGES, translator
 from rallye.knightrider.sampling import sample_state as kr_sample
+from rallye.mille.engine import start_hand
 
 from . import regen_golden
 
@@ -138,6 +141,154 @@ def test_a_decision_is_judged_from_the_view_alone(key: str, which: int, hidden: 
     b = judge(game, evaluator, other, seat, action, move)
     assert a is not None and b is not None
     assert a[0].to_json() == b[0].to_json() and a[1] == b[1]
+
+
+# -- ... and from the seat's earlier views: expert's hand tracker (2 players) --------------
+def _two_player_record(seed: int, moves: int) -> list[dict[str, Any]]:
+    """The record of the first ``moves`` moves of a 2-player wm2006 hand between ``medium`` bots."""
+    game = game_for("mille")
+    state = game.new(game.settings({"edition": "wm2006", "players": 2}), seed)
+    lines = game.record_start(state)
+    bots = [make_agent("mille", "medium", seed * 2 + s) for s in (0, 1)]
+    for _ in range(moves):
+        seat = game.current_player(state)
+        assert seat is not None and not state.sheets
+        view = game.view_for(state, seat)
+        state = game.record_move(lines, state, seat, bots[seat].choose(view, game.legal_actions(state)))
+    return lines
+
+
+def _seen(initial: Any, moves: Sequence[tuple[int, Any]], seat: int) -> list[Any]:
+    """``seat``'s views at each of its decisions along ``moves`` from ``initial``, and the view after them."""
+    game = game_for("mille")
+    state, out = initial, []
+    for mover, action in moves:
+        if mover == seat:
+            out.append(game.view_for(state, seat))
+        state = game.apply(state, action, mover)
+    return [*out, game.view_for(state, seat)]
+
+
+def hidden_twin(initial: Any, moves: Sequence[tuple[int, Any]], seat: int, rng: random.Random, swaps: int = 4) -> Any:
+    """Another deal of the hand (``initial``, its first state) in which the same ``moves``
+    show ``seat`` exactly what they showed it (its view at each of its decisions, and after
+    the last move) but the hidden cards differ: cards of the deck swapped that the seat never
+    saw by then (the other hand, the draw pile), each swap kept only when the moves are still
+    legal and the seat's views unchanged."""
+    want = _seen(initial, moves, seat)
+    deck = list(initial.deck)
+    done = 0
+    for _ in range(3000):
+        i, j = rng.sample(range(len(deck)), 2)
+        if deck[i] == deck[j]:
+            continue
+        trial = deck.copy()
+        trial[i], trial[j] = trial[j], trial[i]
+        try:
+            if _seen(_dealt(initial, trial), moves, seat) != want:
+                continue
+        except GameError:  # a move the other hand could no longer make
+            continue
+        deck, done = trial, done + 1
+        if done == swaps:
+            break
+    assert done, "no card the seat never saw could be swapped"
+    return _dealt(initial, deck)
+
+
+def _dealt(initial: Any, deck: Sequence[str]) -> Any:
+    s = initial
+    return start_hand(
+        s.edition, s.n_players, s.sides, s.side_of, s.seed, s.hand_no, s.dealer, s.totals, s.sheets, tuple(deck)
+    )
+
+
+TRACKED = _two_player_record(31, 48)
+TRACKED_GAME = game_for("mille").replay(TRACKED)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(upto=st.integers(16, 47), hidden=st.integers(0, 2**32))
+def test_a_decision_is_judged_from_the_seats_views_alone_now_and_before(upto: int, hidden: int) -> None:
+    """Two deals that show the acting seat the same views, at every decision of the hand and
+    now, but other hidden cards (the other hand, the draw pile): the same verdict, with
+    expert's tracker following the opponent's hand through those views."""
+    game = game_for("mille")
+    initial, moves = TRACKED_GAME.initial, TRACKED_GAME.moves[:upto]
+    seat, action = TRACKED_GAME.moves[upto]
+    twin = hidden_twin(initial, moves, seat, random.Random(hidden))
+    assert twin.deck != initial.deck
+    verdicts = []
+    for start in (initial, twin):
+        *history, _ = _seen(start, moves, seat)
+        state = start
+        for mover, a in moves:
+            state = game.apply(state, a, mover)
+        evaluator = evaluator_for("mille", "expert/8", 5)
+        verdicts.append(judge(game, evaluator, state, seat, action, upto + 1, history))
+        tracker = evaluator.agent.tracker
+        assert tracker is not None and tracker.updates + tracker.resets == len(history) + 1  # every view followed
+    a, b = verdicts
+    assert a is not None and b is not None
+    assert a[0].to_json() == b[0].to_json() and a[1] == b[1]
+
+
+def test_the_analysis_passes_each_seat_its_own_earlier_views() -> None:
+    """``analyse`` judges a decision as one call with the seat's views before it
+    (``decision_views`` of the record so far, as the coach is given them)."""
+    game = game_for("mille")
+    lines = TRACKED[:40]
+    analysed = analyse(lines, bot="expert/8", seed=2).decisions[-3:]
+    rep = game.replay(lines)
+    for d in analysed:
+        state = rep.initial
+        for mover, a in rep.moves[: d.move - 1]:
+            state = game.apply(state, a, mover)
+        history = decision_views(game, lines[: 2 + d.move - 1], d.seat)
+        assert len(history) == sum(1 for mover, _ in rep.moves[: d.move - 1] if mover == d.seat)
+        evaluator = evaluator_for("mille", "expert/8", 2)
+        alone = judge(game, evaluator, state, d.seat, rep.moves[d.move - 1][1], d.move, history)
+        assert alone is not None and alone[0] == d
+
+
+def test_the_tracker_follows_the_hand_whatever_order_the_decisions_are_asked_in() -> None:
+    """The particles are a function of the seat's views: a decision asked alone (its tracker
+    fed the hand from the start) is judged as it was along the record (the tracker carried
+    from one decision to the next), and without the history it is judged otherwise somewhere."""
+    game = game_for("mille")
+    rep = game.replay(TRACKED)
+    along = evaluator_for("mille", "expert/8", 4)
+    asked = []
+    state, seen = rep.initial, {0: [], 1: []}  # type: ignore[var-annotated]
+    for i, (seat, action) in enumerate(rep.moves):
+        view = game.view_for(state, seat)
+        legal = game.legal_actions(state)
+        if len(legal) > 1:
+            asked.append((i, view, legal, tuple(seen[seat]), along.evaluate(view, legal, key=i, history=seen[seat])))
+        seen[seat].append(view)
+        state = game.apply(state, action, seat)
+    alone = evaluator_for("mille", "expert/8", 4)
+    blind = evaluator_for("mille", "expert/8", 4)
+    differs = 0
+    for i, view, legal, history, judged in asked[::-1][:8]:
+        assert alone.evaluate(view, legal, key=i, history=history) == judged
+        differs += blind.evaluate(view, legal, key=i) != judged
+    assert differs  # the earlier views count
+
+
+def test_the_history_is_the_seats_own() -> None:
+    game = game_for("mille")
+    rep = game.replay(TRACKED)
+    state = rep.initial
+    first = game.view_for(state, rep.moves[0][0])
+    for seat, action in rep.moves[:3]:
+        state = game.apply(state, action, seat)
+    seat = game.current_player(state)
+    assert seat is not None and seat != first.seat
+    with pytest.raises(ValueError, match="its own seat's earlier decisions"):
+        evaluator_for("mille", "expert/8").evaluate(
+            game.view_for(state, seat), game.legal_actions(state), history=[first]
+        )
 
 
 def test_the_evaluator_answers_one_live_decision_with_the_move_asked_about() -> None:

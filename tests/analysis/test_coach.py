@@ -15,12 +15,14 @@ from hypothesis import strategies as st
 from tests.agents.mille.helpers import hidden_twins
 
 import rallye.analysis.coach as coach_module
+from rallye.analysis import decision_views
 from rallye.analysis.coach import Coach, Hint, Reason, domain_of, margin
 from rallye.analysis.evaluators import Candidate, Judgement
+from rallye.core.record import read_jsonl
 from rallye.games import game_for
 from rallye.i18n import LANGUAGES, translator
 
-from .test_analysis import MILLE_DECISIONS, NO_LEAK
+from .test_analysis import KR, MILLE_DECISIONS, NO_LEAK, TRACKED, TRACKED_GAME, _seen, hidden_twin
 
 
 def _hint(coach: Coach, game: str, state: Any, seat: int) -> Hint:
@@ -164,3 +166,31 @@ def test_a_hint_comes_from_the_view_alone_along_a_three_player_wm2006_game() -> 
         one = coach.hint(game.view_for(a, seat), game.legal_actions(a))
         two = coach.hint(game.view_for(b, seat), game.legal_actions(b))
         assert one.to_json() == two.to_json()
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(upto=st.integers(16, 47), hidden=st.integers(0, 2**32))
+def test_a_hint_comes_from_the_seats_views_now_and_before(upto: int, hidden: int) -> None:
+    """Two deals that show the player the same views at every decision of the hand and now,
+    other hidden cards behind them: the same hint, with expert's tracker following the
+    opponent's hand through those views (one coach answers both, its trackers kept)."""
+    game = game_for("mille")
+    initial, moves = TRACKED_GAME.initial, TRACKED_GAME.moves[:upto]
+    seat = TRACKED_GAME.moves[upto][0]
+    twin = hidden_twin(initial, moves, seat, random.Random(hidden))
+    coach = COACHES.setdefault("expert/8", Coach("mille", "expert/8", 5))
+    hints = []
+    for start in (initial, twin):
+        *history, view = _seen(start, moves, seat)
+        hints.append(coach.hint(view, game.legal_from_view(view), history).to_json())
+    assert hints[0] == hints[1]
+
+
+def test_the_hint_in_play_takes_the_players_earlier_views_from_the_record() -> None:
+    """``decision_views`` of a game in play: the seat's views at its decisions of the running
+    hand, as the terminal and the server give them to the coach."""
+    game = game_for("mille")
+    for seat in (0, 1):
+        *want, _ = _seen(TRACKED_GAME.initial, TRACKED_GAME.moves, seat)
+        assert decision_views(game, TRACKED, seat) == tuple(want)
+    assert decision_views(game_for("knightrider"), read_jsonl(KR), 0) == ()

@@ -94,6 +94,7 @@ def test_stopping_cuts_the_deals_short_and_changes_none() -> None:
         runs = []
         for settle in (_stop((action,), side), None):
             agent.rng = random.Random(derive_seed(3, "mille-analysis", move))
+            agent.tracker, _ = evaluator._tracker(view, ())  # expert's tracker, as the evaluator starts it
             runs.append(agent.evaluate(view, legal, (action,), prune=False, measure=measure, settle=settle))
         stopped, full = runs
         assert stopped.plies == spent and j.best in stopped.candidates

@@ -324,3 +324,38 @@ def test_play_again_keeps_the_coach_setting(coached: TestClient) -> None:
     anna.send(type="again")
     new = anna.until("again")["code"]
     assert coached.get(f"/api/tables/{new}").json()["table"]["coach"] is False
+
+
+def test_the_coach_is_given_the_seats_earlier_views_of_the_hand(coached: TestClient) -> None:
+    """Besides the view, the coach gets the seat's views at its earlier decisions of the hand
+    (what that player saw before: expert's hand tracker follows the opponent's hand through
+    them), read from the table's record: those, in order, and no other seat's."""
+    from rallye.games import game_for
+
+    server = _server(coached)
+    asked: list[tuple[Any, tuple[Any, ...]]] = []
+    real = server.coaching.coaches.hint
+
+    def spy(game: Any, view: Any, legal: Any, history: Any = ()) -> dict[str, Any]:
+        asked.append((view, tuple(history)))
+        return real(game, view, legal, history)
+
+    server.coaching.coaches.hint = spy  # type: ignore[method-assign]
+    made = create(coached, game="mille", players=2, seats=[PERSON, BOT], sit=0, name="Anna")
+    anna = Player(coached, made["code"], made["token"])
+    for _ in range(3):  # a few decisions of Anna's first
+        st = anna.my_turn()
+        anna.send(type="act", move_no=st["move_no"], code=st["legal"][0]["code"])
+        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+    st = _to_a_choice(anna, least=2)
+    _check_hint(_hint(anna), st, "mille")
+    ((view, history),) = asked
+    game = game_for("mille")
+    rep = game.replay(server.tables[made["code"]].match.lines)
+    state, want = rep.initial, []
+    for seat, action in rep.moves:
+        if seat == 0 and state.hand_no == view.hand_no:
+            want.append(game.view_for(state, 0))
+        state = game.apply(state, action, seat)
+    assert game.view_for(state, 0) == view
+    assert len(history) >= 3 and history == tuple(want)

@@ -118,7 +118,7 @@ def test_at_an_online_table_the_terminal_points_to_the_browser() -> None:
 
 
 def test_a_position_the_coach_cannot_read_is_told_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    def cannot(self: Coach, view: object, legal: object) -> Hint:
+    def cannot(self: Coach, view: object, legal: object, history: object = ()) -> Hint:
         raise ValueError("the view is inconsistent")
 
     monkeypatch.setattr(Coach, "hint", cannot)

@@ -4,9 +4,11 @@ graph of each side's chance to win (the JSON contract: docs/analysis.md).
 :func:`analyse` replays a record through the game's face, and for each move that was a
 real choice (more than one legal action) asks the game's evaluator
 (:mod:`rallye.analysis.evaluators`) about the acting player's view at that moment, with
-the move played among the candidates. Only ``view_for(state, seat)`` reaches the
-evaluator; the optional hindsight line (Mille Bornes only) is the one part that sees the
-whole state, and is labelled so.
+the move played among the candidates, and (Mille Bornes) that seat's views at its earlier
+decisions, which the player saw too (expert's hand tracker follows the opponent's hand
+through them). Only ``view_for(state, seat)`` of the acting seat, now and before, reaches
+the evaluator; the optional hindsight line (Mille Bornes only) is the one part that sees
+the whole state, and is labelled so.
 
 Marks (:func:`mark`): a move is marked when what it gives up against the preferred move
 is more than twice its standard error and reaches a threshold, on the points of the hand
@@ -186,8 +188,12 @@ def analyse(
     decisions: list[Decision] = []
     graph: list[tuple[float, ...]] = []
     total = len(rep.moves)
+    seen: dict[int, list[Any]] = {}  # Mille Bornes: each seat's views at its decisions so far
     for i, (seat, action) in enumerate(rep.moves):
-        judged = judge(game, evaluator, state, seat, action, i + 1)
+        mine = seen.setdefault(seat, [])
+        judged = judge(game, evaluator, state, seat, action, i + 1, mine)
+        if isinstance(evaluator, MilleEvaluator):
+            mine.append(game.view_for(state, seat))
         if judged is None:
             graph.append(evaluator.wins(game.view_for(state, seat)))
         else:
@@ -218,18 +224,43 @@ def analyse(
     )
 
 
+def decision_views(game: Game[Any, Any, Any], lines: Lines, seat: int) -> tuple[Any, ...]:
+    """``seat``'s views at its decisions so far, forced ones too, in order, in the game whose
+    record ``lines`` hold (a game in play: the coach's ``history``, :meth:`Coach.hint
+    <rallye.analysis.coach.Coach.hint>`). Mille Bornes: those of the running hand, all that
+    expert's hand tracker follows; Knight Rider: none (its look-ahead remembers nothing).
+    Only ``view_for(state, seat)`` is taken of each state: what that player saw."""
+    if game.key != "mille":
+        return ()
+    rep = game.replay(lines)
+    state, views = rep.initial, []
+    for mover, action in rep.moves:
+        if mover == seat:
+            views.append(game.view_for(state, seat))
+        state = game.apply(state, action, mover)
+    hand = state.hand_no
+    return tuple(v for v in views if v.hand_no == hand)
+
+
 def judge(
-    game: Game[Any, Any, Any], evaluator: Evaluator, state: Any, seat: int, action: Any, move: int
+    game: Game[Any, Any, Any],
+    evaluator: Evaluator,
+    state: Any,
+    seat: int,
+    action: Any,
+    move: int,
+    history: Sequence[Any] = (),
 ) -> tuple[Decision, tuple[float, ...]] | None:
     """Move number ``move`` (1-based), ``action`` by ``seat`` in ``state``, judged from the
-    seat's view alone (``None`` when it was no choice): the decision and each side's chance
-    to win before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's
-    side and the hand's number, both public) reaches the evaluator."""
+    seat's view (``None`` when it was no choice): the decision and each side's chance to win
+    before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's side and
+    the hand's number, both public) reaches the evaluator, with ``history``: the seat's
+    views at its earlier decisions, forced ones too, in order."""
     view = game.view_for(state, seat)
     legal = game.legal_from_view(view)
     if len(legal) <= 1:
         return None
-    judged = evaluator.evaluate(view, legal, (action,), key=move - 1)
+    judged = evaluator.evaluate(view, legal, (action,), key=move - 1, history=history)
     side = _side_of(game.outcome(state).sides, seat)
     return _decision(game, judged, move, seat, side, _hand(view), action), judged.wins
 

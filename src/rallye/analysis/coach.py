@@ -8,8 +8,9 @@ sentences built from what the view shows and what the evaluation found
 (:mod:`rallye.analysis.coach_mille`, :mod:`rallye.analysis.coach_kr`). A reason is a
 catalog key under ``coach.`` and JSON-able params, so the terminal and the browser
 translate the same thing (``coach.mille.*`` in the ``mille`` domain, ``coach.kr.*`` in
-``kr``; docs/analysis.md lists them). A hint is deterministic for (view, legal, seed) and
-never reads anything outside the view (the no-leak tests change the hidden cards).
+``kr``; docs/analysis.md lists them). A hint is deterministic for (view, legal, history,
+seed) and never reads anything outside the seat's views, now and before (``history``:
+:func:`~rallye.analysis.analyse.decision_views`; the no-leak tests change the hidden cards).
 """
 
 from __future__ import annotations
@@ -173,8 +174,12 @@ class Coach:
         self.seed = seed
         self.evaluator: Evaluator = evaluator_for(game, spec, seed)
 
-    def hint(self, view: Any, legal: Sequence[Any]) -> Hint:
-        """The hint for the decision ``view`` shows among ``legal`` (from the view only)."""
+    def hint(self, view: Any, legal: Sequence[Any], history: Sequence[Any] = ()) -> Hint:
+        """The hint for the decision ``view`` shows among ``legal``, from the view and
+        ``history``, the seat's views at its earlier decisions of the game (forced ones too,
+        in order: :func:`~rallye.analysis.analyse.decision_views`), which Mille Bornes' hand
+        tracker follows; the evaluator keeps a tracker per seat, so the next hint of the same
+        seat feeds it only the views since."""
         legal = tuple(legal)
         if not legal:
             raise ValueError("no legal action: there is nothing to hint")
@@ -185,7 +190,7 @@ class Coach:
             only = legal[0]
             key = "coach.mille.only_move" if self.game == "mille" else "coach.kr.only_move"
             return Hint(only, str(only), None, None, None, (Reason(key),))
-        judgement = self.evaluator.evaluate(view, legal)
+        judgement = self.evaluator.evaluate(view, legal, history=history)
         m = margin(self.game, judgement)
         best = judgement.best
         reasons = self._reasons(view, legal, judgement, m)

@@ -1,11 +1,13 @@
 """The evaluators: one decision, from the acting player's view, judged by a search bot.
 
 An evaluator answers for one live decision in one call, ``evaluate(view, legal,
-include=(), key=0) -> Judgement``: the candidates the analysis bot compared, best first,
-each with its value, and each side's estimated chance to win from there. It sees the
-view and the legal actions, nothing else (the no-leak tests check that a different state
-behind the same view changes nothing). ``key`` seeds the decision's sampling, so an
-analysis is the same whatever order its decisions are judged in. :func:`evaluator_for`
+include=(), key=0, history=()) -> Judgement``: the candidates the analysis bot compared,
+best first, each with its value, and each side's estimated chance to win from there. It
+sees the view, the legal actions and ``history``, the acting seat's views at its earlier
+decisions (what that player saw before, in order), nothing else (the no-leak tests check
+that a different game behind the same views changes nothing). ``key`` seeds the
+decision's sampling, so an analysis is the same whatever order its decisions are judged
+in, and a verdict depends on the views alone, not on what was asked before. :func:`evaluator_for`
 builds the one of a game from a bot spec.
 
 * Mille Bornes (:class:`MilleEvaluator`): the search of the ``hard`` or ``expert`` level
@@ -14,8 +16,10 @@ builds the one of a game from a bot spec.
   worse than the preferred move, or practically equal to it); a candidate's ``points`` is its mean paired gain in
   hand points (this side's less the best other side's) over the preferred move, its
   ``win`` the mean of the match-win model (:mod:`rallye.analysis.winmodel`) over the
-  rollouts' ends. Expert's tracker (which follows a hand through the seat's earlier
-  views) is off: a decision is judged from the view at that moment.
+  rollouts' ends. With the ``expert`` level, at two players, the opponent's hand is dealt
+  from expert's hand tracker (:class:`~rallye.agents.mille.tracker.HandTracker`) brought
+  up to the decision through the seat's earlier views of the hand (``history``): what
+  that player saw, in order, and nothing else.
 * Knight Rider (:class:`KnightRiderEvaluator`): the exact-dice look-ahead of the levels
   (:class:`~rallye.agents.knightrider.search.LookaheadAgent`); a candidate's ``win`` is
   its look-ahead value (the chance to catch the villain on the next turns, discounted for
@@ -38,8 +42,9 @@ from typing import Any, Protocol
 from rallye.agents.knightrider.levels import EXPERT_TOP_K, HARD_TOP_K
 from rallye.agents.knightrider.search import LookaheadAgent
 from rallye.agents.mille.heuristic import FITTED
-from rallye.agents.mille.levels import EXPERT_HORIZON
+from rallye.agents.mille.levels import EXPERT_HORIZON, EXPERT_TRACK
 from rallye.agents.mille.search import Evaluation, PimcAgent, hand_outcome, paired
+from rallye.agents.mille.tracker import HandTracker
 from rallye.analysis.krwinmodel import win_chances as kr_win_chances
 from rallye.analysis.winmodel import win_chances
 from rallye.core.errors import ConfigError
@@ -91,7 +96,9 @@ class Evaluator(Protocol):  # pragma: no cover - a protocol
     game: str
     spec: str
 
-    def evaluate(self, view: Any, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0) -> Judgement: ...
+    def evaluate(
+        self, view: Any, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0, history: Sequence[Any] = ()
+    ) -> Judgement: ...
 
     def wins(self, view: Any) -> tuple[float, ...]:
         """Each side's chance to win from the position the view shows (no search)."""
@@ -193,6 +200,9 @@ class MilleEvaluator:
     """Mille Bornes decisions judged by the search of a level (see the module)."""
 
     game = "mille"
+    #: hand trackers kept, each with the views it has followed (the coach's seats, a
+    #: hand analysed from start to end: the next decision finds its seat's)
+    KEEP = 16
 
     def __init__(self, spec: str = "expert", seed: int = 0) -> None:
         level, times = parse_spec(spec)
@@ -208,13 +218,25 @@ class MilleEvaluator:
         # after a third of them): room for its whole count of deals
         budget["plies"] = max(1, round(budget["plies"] * times * PLY_ROOM))
         self.agent = PimcAgent(seed, top_k=4, extra_discards=3, style=FITTED, name=spec, **budget)
+        #: expert's tracker, with as many particles (0: none, the ``hard`` level)
+        self.track = EXPERT_TRACK if level == "expert" else 0
+        self._trackers: list[tuple[tuple[MilleView, ...], HandTracker]] = []
 
     def wins(self, view: MilleView) -> tuple[float, ...]:
         return tuple(win_chances(view))
 
-    def evaluate(self, view: MilleView, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0) -> Judgement:
+    def evaluate(
+        self,
+        view: MilleView,
+        legal: Sequence[Any],
+        include: Sequence[Any] = (),
+        key: int = 0,
+        history: Sequence[MilleView] = (),
+    ) -> Judgement:
         agent = self.agent
         agent.rng = random.Random(derive_seed(self.seed, "mille-analysis", key))
+        tracker, seen = self._tracker(view, history)
+        agent.tracker = tracker
         side = view.side
         root_sheets = len(view.sheets)
 
@@ -223,12 +245,57 @@ class MilleEvaluator:
 
         stop = SequentialStop(side, frozenset(include), agent.verdict, (POINT_MARKS, WIN_MARKS))
         ev = agent.evaluate(view, legal, include, prune=False, measure=measure, settle=stop)
+        if tracker is not None:  # the search observed ``view``: kept for the seat's next decision
+            self._trackers.append(((*seen, view), tracker))
+            del self._trackers[: -self.KEEP]
         if ev.deals == 0:  # one candidate: nothing to compare
             only = ev.candidates[0]
             wins = self.wins(view)
             return Judgement(only, (Candidate(only, 0.0, 0.0, wins[side], None),), wins, {only: (0.0, 0.0, False)})
         # the bot's own verdict on these deals (an alternative settled early is not taken)
         return self._judge(ev, agent.verdict(ev), side)
+
+    def _tracker(
+        self, view: MilleView, history: Sequence[MilleView]
+    ) -> tuple[HandTracker | None, tuple[MilleView, ...]]:
+        """Expert's hand tracker brought up to the seat's decision before ``view``: fed the
+        seat's earlier views of this hand (``history``'s last ones, the same hand's) in order,
+        as expert feeds its own at each of its decisions (forced ones too). ``None`` when the
+        level has none (``hard``) or there is no one hand to follow (not two players).
+
+        Each view is followed with a random stream of its own (from the evaluator's seed, the
+        seat, the hand and the view's place in it), so the particles are a function of the
+        views alone, whatever was asked before; a tracker kept from an earlier call whose views
+        begin this history is carried on rather than fed again from the hand's start. Returns
+        it with the views it was fed."""
+        if not self.track or view.n_players != 2:
+            return None, ()
+        if any(not isinstance(v, MilleView) or v.seat != view.seat for v in history):
+            raise ValueError("a decision's history holds the views of its own seat's earlier decisions")
+        start = len(history)
+        while start > 0 and history[start - 1].hand_no == view.hand_no:
+            start -= 1
+        seen = tuple(history[start:])
+        found = max(
+            (i for i, (fed, _) in enumerate(self._trackers) if len(fed) <= len(seen) and seen[: len(fed)] == fed),
+            key=lambda i: len(self._trackers[i][0]),
+            default=None,
+        )
+        fed: tuple[MilleView, ...] = ()
+        if found is None:
+            tracker = HandTracker(self.track, 0)
+        else:
+            fed, tracker = self._trackers.pop(found)
+        agent = self.agent
+        agent.tracker = tracker
+        for i in range(len(fed), len(seen)):
+            tracker.rng = self._stream(view, i)
+            agent.observe(seen[i])
+        tracker.rng = self._stream(view, len(seen))  # the search observes ``view`` with it
+        return tracker, seen
+
+    def _stream(self, view: MilleView, i: int) -> random.Random:
+        return random.Random(derive_seed(self.seed, "mille-tracker", view.seat, view.hand_no, i))
 
     @staticmethod
     def _judge(ev: Evaluation, best: Any, side: int) -> Judgement:
@@ -267,7 +334,10 @@ class KnightRiderEvaluator:
         an even share while the town is built)."""
         return tuple(kr_win_chances(view))
 
-    def evaluate(self, view: Any, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0) -> Judgement:
+    def evaluate(
+        self, view: Any, legal: Sequence[Any], include: Sequence[Any] = (), key: int = 0, history: Sequence[Any] = ()
+    ) -> Judgement:
+        """``key`` and ``history`` are not read: the look-ahead is exact and remembers nothing."""
         best, values = self.agent.evaluate(view, legal, include)
         wins = self.wins(view)
         # a chance: a move that wins now (the look-ahead's LOOKAHEAD_WIN) counts 1, and the
@@ -287,18 +357,26 @@ class KnightRiderEvaluator:
 
 class Analyst:
     """The analysis bot as a player: it plays the move the evaluator prefers (for the
-    strength check, ``research/ladder.py``'s ``analysis:SPEC``, and a coach's hint)."""
+    strength check, ``research/ladder.py``'s ``analysis:SPEC``), judging each decision as
+    the analysis would from the record: from its view and its earlier views of the hand
+    (every decision of its seat, forced ones too)."""
 
     def __init__(self, game: str, spec: str = "expert", seed: int = 0) -> None:
         self.evaluator = evaluator_for(game, spec, seed)
         self.name = f"analysis:{spec}"
         self.decisions = 0
+        self.history: list[Any] = []  # its views so far (Mille Bornes: of the running hand)
 
     def choose(self, view: Any, legal: Sequence[Any]) -> Any:
         self.decisions += 1
+        if isinstance(view, MilleView) and self.history and self.history[-1].hand_no != view.hand_no:
+            self.history.clear()  # a new hand: the earlier ones tell the tracker nothing
+        history = tuple(self.history)
+        if isinstance(view, MilleView):
+            self.history.append(view)
         if len(legal) == 1:
             return legal[0]
-        return self.evaluator.evaluate(view, legal, key=self.decisions).best
+        return self.evaluator.evaluate(view, legal, key=self.decisions, history=history).best
 
 
 def evaluator_for(game: str, spec: str = "expert", seed: int = 0) -> MilleEvaluator | KnightRiderEvaluator:

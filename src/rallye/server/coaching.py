@@ -48,9 +48,12 @@ class Coaches:
         self.guard = threading.Lock()
         self.built = 0  # coaches built (a test counts one a game)
 
-    def hint(self, game: Game[Any, Any, Any], view: Any, legal: Sequence[Any]) -> dict[str, Any]:
-        """The hint for this view as the protocol sends it: the coach's JSON and the
-        preferred action's ``code``. Blocking (a search of up to a second): run it in a pool."""
+    def hint(
+        self, game: Game[Any, Any, Any], view: Any, legal: Sequence[Any], history: Sequence[Any] = ()
+    ) -> dict[str, Any]:
+        """The hint for this view (and the seat's earlier ones, ``history``) as the protocol
+        sends it: the coach's JSON and the preferred action's ``code``. Blocking (a search of
+        up to a second): run it in a pool."""
         with self.guard:
             lock = self.locks.setdefault(game.key, threading.Lock())
         with lock:
@@ -60,7 +63,7 @@ class Coaches:
 
                 coach = self.coaches[game.key] = Coach(game.key, self.spec)
                 self.built += 1
-            hint = coach.hint(view, legal)
+            hint = coach.hint(view, legal, history)
         return {"code": game.encode_action(hint.best), "hint": hint.to_json()}
 
 
@@ -87,7 +90,7 @@ class Coaching:
         """The ``hint`` message for ``seat`` at ``move_no``, ``None`` when the table moved on
         meanwhile (dropped), or a :class:`TableError` refusing it."""
         async with server.lock(table.code):
-            n, view, legal = table.hint_position(seat, move_no)
+            n, view, legal, history = table.hint_position(seat, move_no)
         assert seat is not None  # hint_position refuses a spectator
         if self.buckets is not None and not self.buckets.take(f"{table.code}:{seat}"):
             raise TableError("rate-limited", "too many hints asked: wait a little", status=429)
@@ -96,7 +99,7 @@ class Coaching:
         if kept is None or kept[0] != n or _failed(kept[1]):
             if len(self.answers) >= 10_000:
                 self.answers.clear()  # a bounded memory
-            kept = self.answers[key] = (n, asyncio.ensure_future(self._search(server, table, n, view, legal)))
+            kept = self.answers[key] = (n, asyncio.ensure_future(self._search(server, table, n, view, legal, history)))
         try:
             made = await asyncio.shield(kept[1])
         except Exception:
@@ -107,7 +110,7 @@ class Coaching:
         return {"type": "hint", "move_no": n, **made}
 
     async def _search(
-        self, server: Server, table: AnyTable, n: int, view: Any, legal: Sequence[Any]
+        self, server: Server, table: AnyTable, n: int, view: Any, legal: Sequence[Any], history: Sequence[Any]
     ) -> dict[str, Any] | None:
         """The coach's answer, searched in the bots' pool when this game's coach is free
         (``None``, unsearched, when the table moved on meanwhile)."""
@@ -115,7 +118,7 @@ class Coaching:
             if table.move_no != n:
                 return None
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(server.bot_pool, self.coaches.hint, table.game, view, legal)
+            return await loop.run_in_executor(server.bot_pool, self.coaches.hint, table.game, view, legal, history)
 
     def ask(self, server: Server, table: AnyTable, seat: int | None, msg: dict[str, Any], queue: Any) -> None:
         """Answer a ``hint`` message in a task of its own: the connection reads on meanwhile

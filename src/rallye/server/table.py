@@ -431,18 +431,22 @@ class Table(Generic[S, A, V]):
         return move_no, self.game.format_action(agent.choose(view, legal))
 
     # -- the coach ---------------------------------------------------------------------
-    def hint_position(self, seat: int | None, move_no: object) -> tuple[int, V, Sequence[A]]:
-        """What the coach may see for ``seat``'s hint: the move number, the seat's view and
-        its legal actions (nothing else of the state), after the checks in a fixed order
+    def hint_position(self, seat: int | None, move_no: object) -> tuple[int, V, Sequence[A], tuple[V, ...]]:
+        """What the coach may see for ``seat``'s hint: the move number, the seat's view, its
+        legal actions and its views at its earlier decisions (``decision_views``: what that
+        player saw before; nothing else of the state), after the checks in a fixed order
         (who, the table's permission, the table, whose turn, the move number). A refusal is a
         :class:`TableError`."""
+        from rallye.analysis.analyse import decision_views
+
         if seat is None:
             raise TableError("spectator", "a spectator gets no hints")
         if not self.coach:
             raise TableError("coach-off", "the coach is off at this table: its creator did not allow hints")
         self._check_turn(seat, move_no)
         view = self.game.view_for(self.match.state, seat)
-        return self.move_no, view, self.game.legal_from_view(view)
+        history = decision_views(self.game, self.match.lines, seat)
+        return self.move_no, view, self.game.legal_from_view(view), history
 
     # -- what is sent ------------------------------------------------------------------
     def seat_label(self, seat: int) -> str:

@@ -560,13 +560,24 @@ class GameLoop(SavingLoop[A, V]):
         if self.coach is None:
             self.coach = Coach(self.game)
         try:
-            hint = self.coach.hint(self.s.view(), self.s.legal())
+            hint = self.coach.hint(self.s.view(), self.s.legal(), self.coach_history())
         except (ValueError, GameError) as exc:  # a position the coach cannot read: the game goes on
             self.say(self.tc("hint.failed", error=str(exc)[:200]), "yellow")
             return
         lines = hint_lines(hint, self.ui, self.coach_names(), self.menu_number(hint.best), self.coach_who)
         for i, line in enumerate(lines):
             self.say(line, "bold cyan" if i == 0 else "cyan")
+
+    def coach_history(self) -> tuple[Any, ...]:
+        """The person's views at their earlier decisions, from the game's record (what they
+        saw before: the coach's hand tracker follows the opponent's hand through them)."""
+        from rallye.analysis.analyse import decision_views
+        from rallye.games import game_for
+
+        lines = getattr(self.s, "lines", None)
+        if lines is None:  # a session without a record here: the view alone
+            return ()
+        return decision_views(game_for(self.game), lines, self.s.viewer)
 
     def who_plays(self) -> None:
         """The intro's last line: the seat of the person at the keyboard, or the people's."""

@@ -588,10 +588,7 @@ class PimcAgent:
         self.last_candidates = ()
         self.last_capped = False
         started = cpu_clock()
-        excl = None
-        if self.tracker is not None:  # every decision, forced ones too: it follows the hand
-            excl = self._exclusions(view)
-            self.tracker.observe(view, excl)
+        excl = self.observe(view)  # every decision, forced ones too: the tracker follows the hand
         extra = [a for a in include if a in legal]
         if len(legal) == 1:
             return Evaluation((legal[0],), {legal[0]: []}, {legal[0]: []}, 0, 0)
@@ -654,6 +651,17 @@ class PimcAgent:
                 alive = [a for a in alive if a in kept]
         self.last_deals, self.last_plies = d, plies
         return Evaluation(tuple(cands), outcomes, measures, d, plies)
+
+    def observe(self, view: MilleView) -> tuple[Exclusion, ...] | None:
+        """Bring the tracker (if any) up to ``view``, a decision of this bot's seat, as
+        :meth:`evaluate` does first: the analysis feeds it the seat's earlier views this way
+        (:class:`rallye.analysis.evaluators.MilleEvaluator`). Returns the sampler's exclusions
+        for the view when it computed them (``None`` without a tracker)."""
+        if self.tracker is None:
+            return None
+        excl = self._exclusions(view)
+        self.tracker.observe(view, excl)
+        return excl
 
     def _exclusions(self, view: MilleView) -> tuple[Exclusion, ...]:
         """What the sampler is told the others did not hold."""
