@@ -134,7 +134,7 @@ def test_a_reason_names_a_side_as_the_terminal_does(monkeypatch: pytest.MonkeyPa
     """A reason about another side says the name the screen gives that side (its label with
     its players), in the sentence written for names, not "side 3"."""
 
-    def named(self: Coach, view: object, legal: object) -> Hint:
+    def named(self: Coach, view: object, legal: object, history: object = ()) -> Hint:
         return _hint(reasons=(Reason("coach.mille.attack_near_end_who", {"km": 200, "side": 3}),))
 
     monkeypatch.setattr(Coach, "hint", named)
