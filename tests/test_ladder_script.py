@@ -232,14 +232,25 @@ def test_ladder_compares_the_analysis_bots_moves_with_shadow_experts(monkeypatch
         if level != "expert":
             return bot
         bot.deals, bot.plies = 3, 60  # (a quick hand)
-        observe = bot.observe
+        return Counted(bot)
 
-        def counted(view: Any) -> Any:
+    class Counted:
+        """A shadow expert whose views are counted (a wrapper: the compiled build's
+        PimcAgent takes no method patched onto it)."""
+
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def observe(self, view: Any) -> Any:
             seen.append(view.seat)
-            return observe(view)
+            return self.bot.observe(view)
 
-        bot.observe = counted
-        return bot
+        def choose(self, view: Any, legal: Any) -> Any:
+            seen.append(view.seat)
+            return self.bot.choose(view, legal)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.bot, name)
 
     monkeypatch.setattr(ladder, "make_agent", small)
     job = ("analysis:hard/8", "medium", 3, True, "wm2006", True)
