@@ -138,9 +138,16 @@ def test_a_reason_names_a_side_as_the_terminal_does(monkeypatch: pytest.MonkeyPa
         return _hint(reasons=(Reason("coach.mille.attack_near_end_who", {"km": 200, "side": 3}),))
 
     monkeypatch.setattr(Coach, "hint", named)
-    shown = {"en": "side 3: P3 (random) needs 200 km", "hu": "3. csapat: J3 (véletlen): már csak 200 km hiányzik"}
+    shown = {"en": "P3 (random) needs 200 km", "hu": "J3 (véletlen): már csak 200 km hiányzik"}
     for lang, said in shown.items():
         session = MilleSession.new("wm2006", 3, 4, 0, ["random", "random"])
         c = recording_console(160)
         assert mille_run(session, feed(["hint", "1"]), c, lang=lang, coach=True) == 0
-        assert said in c.export_text()  # the side as the screen's tableaus and sheets name it
+        text = c.export_text()
+        assert said in text  # a one-player side by its player's label, as the screen names the seat
+        assert "csapat: J3 (véletlen): már" not in text  # not the side's full label: one colon, not two
+    # a team by its number (its full label "3. csapat: J3 + J6" would put two colons in a row)
+    team = MilleSession.new("wm2006", 6, 4, 0, ["random"] * 5)
+    c = recording_console(160)
+    assert mille_run(team, feed(["hint", "1"]), c, lang="hu", coach=True) == 0
+    assert "3. csapat: már csak 200 km hiányzik" in c.export_text()

@@ -168,7 +168,13 @@ class _Loop(GameLoop[Action, MilleView]):
         return lambda card: lab.edition.card_name(card, lab.lang)
 
     def coach_who(self, kind: str, index: int) -> str:
-        return self.labels().side(index) if kind == "side" else self.seat_label(index)
+        """A one-player side by its player's label, a team by its number ("Side 2"): the
+        side's full label has a colon of its own, which a reason's own colon would double."""
+        labels = self.labels()
+        if kind != "side":
+            return self.seat_label(index)
+        members = labels.sides[index]
+        return self.seat_label(members[0]) if len(members) == 1 else labels.t("tableau.side", n=index + 1)
 
     def menu_number(self, action: Action) -> int | None:
         legal = self.s.legal()
