@@ -248,6 +248,8 @@ class Server:
             bot=analysis_bot,
             seed=analysis_seed,
             waiting=analysis_queue,
+            owner=self.owner,
+            lease=lease,
         )
 
     # -- life --------------------------------------------------------------------------

@@ -56,8 +56,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         "--lease",
         type=float,
         default=30.0,
-        help="seconds a process holds its tables without renewing; another process on the same database"
-        " takes them over after that (default 30)",
+        help="seconds a process holds its tables (and the analyses it makes) without renewing; another process"
+        " on the same database takes them over after that (default 30)",
     )
     p.add_argument(
         "--request-rate",
