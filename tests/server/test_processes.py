@@ -396,6 +396,6 @@ def test_a_dead_process_s_analysis_is_taken_over(servers: list[Serve], postgres_
     assert b.metric("rallye_analyses_total") == 1
     assert len(_analysis_rows(postgres_url, f"t:{code}")) == 1
     deadline = time.monotonic() + 60
-    while _alive(workers[0]):  # the dead server's worker ends at its next move
+    while _alive(workers[0]):  # the dead server's worker ends at its next progress report (its output closed)
         assert time.monotonic() < deadline, "the dead server's analysis worker went on"
         time.sleep(0.1)

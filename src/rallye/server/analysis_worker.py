@@ -7,9 +7,8 @@ It reads one job a line on its standard input, ``{"job": N, "bot": SPEC, "seed":
 progress ``{"job": N, "done": d, "total": t}`` (at most :data:`REPORTS` a game), then
 ``{"job": N, "cpu": seconds, "error": null}`` followed by a line holding the analysis's
 JSON (``rallye analyse --json``), or ``{"job": N, "error": "what is wrong"}`` alone. It runs
-at a lower priority than the server (``nice``) and ends when its input closes, or in the
-middle of a game when the server that started it is gone (killed: another process on the
-database takes the analysis over).
+at a lower priority than the server (``nice``) and ends when its input closes, or when its
+output does (the server was killed: it ends at its next progress report).
 """
 
 from __future__ import annotations
@@ -39,14 +38,11 @@ def run(inp: IO[bytes], out: IO[bytes]) -> None:
     from rallye.core.errors import GameError
     from rallye.core.record import parse_jsonl
 
-    parent = os.getppid()
     for raw in inp:
         job = orjson.loads(raw)
         n = job["job"]
 
         def progress(done: int, total: int, n: int = n) -> None:
-            if os.getppid() != parent:  # the server died (killed): nobody will read this analysis
-                os._exit(1)
             if done % max(1, total // REPORTS) == 0 or done == total:
                 _send(out, {"job": n, "done": done, "total": total})
 
