@@ -23,7 +23,7 @@ from rallye.core.record import parse_jsonl
 from rallye.server.analysis import analyser
 from rallye.server.app import create_app
 from rallye.server.replay import local_app
-from rallye.server.store import AnalysisKey, Store, analyses
+from rallye.server.store import AnalysisKey, Store, analyses, analysis_claims
 
 BOT = "hard/8"
 BOTS = {"kind": "bot", "level": "easy"}
@@ -60,11 +60,11 @@ def made(client: TestClient, path: str, seconds: float = 120) -> tuple[dict[str,
         time.sleep(0.1)
 
 
-def stored_rows(url: str) -> list[Any]:
+def stored_rows(url: str, table: Any = analyses) -> list[Any]:
     store = Store(url)
     try:
         with store.engine.connect() as conn:
-            return list(conn.execute(select(analyses)).all())
+            return list(conn.execute(select(table)).all())
     finally:
         store.close()
 
@@ -126,8 +126,10 @@ def test_many_requests_one_analysis_stored_and_served_after_a_restart(database_u
     with TestClient(app(database_url, analysis_bot="hard/4")) as client:
         answer = client.get(path)
         assert answer.status_code == 202 and answer.json()["bot"] == "hard/4"
-    # (the server stopped its worker on the way out: nothing of hard/4 is stored)
+    # (the server stopped its worker on the way out: nothing of hard/4 is stored, and the
+    # claims of the two analyses it stopped are let go: another process would make them now)
     assert len(stored_rows(database_url)) == 1
+    assert stored_rows(database_url, analysis_claims) == []
     # a record file's analysis is kept too; pruning the finished games removes both
     store = Store(database_url)
     try:
