@@ -298,3 +298,37 @@ def test_two_servers_on_one_database_make_one_analysis(sqlite_url: str) -> None:
         assert (server_of(first).analyses.made, server_of(second).analyses.made) == (1, 0)
         assert server_of(second).analyses.started == 0  # not even a worker started
     assert len(stored_rows(sqlite_url)) == 1
+
+
+def test_an_analysis_stored_just_before_this_process_claimed_it_is_served_not_made(sqlite_url: str) -> None:
+    """The holder stores the analysis and ends its claim in one transaction; a process that
+    read nothing stored, then found no claim, reads again once it holds the claim: it serves
+    what was stored, starts no worker, and lets the claim go."""
+    import asyncio
+
+    from rallye.server.analysis import Analyses
+
+    store = Store(sqlite_url)
+    store.upgrade()
+    try:
+        store.put_analysis("f:beef", None, BOT, 0, analyser(), '{"made": "elsewhere"}', 1.0)
+        reads: list[Any] = []
+        real = store.analysis
+
+        def late(*key: Any) -> str | None:  # the first read came just before the other stored it
+            reads.append(key)
+            return None if len(reads) == 1 else real(*key)
+
+        store.analysis = late  # type: ignore[method-assign]
+
+        async def scenario() -> tuple[int, Any]:
+            analyses = Analyses(store, lambda fn, *a: asyncio.to_thread(fn, *a), bot=BOT, owner="me")
+            answer = await analyses.ask("f:beef", None, lambda: [])
+            assert analyses.started == 0 and analyses.made == 0
+            return answer
+
+        assert asyncio.run(scenario()) == (200, '{"made": "elsewhere"}') and len(reads) == 2
+        assert store.analysis_claim(AnalysisKey("f:beef", BOT, 0, analyser())) is None
+        assert stored_rows(sqlite_url, analysis_claims) == []
+    finally:
+        store.close()

@@ -355,9 +355,13 @@ class Analyses:
             self._elsewhere(job, claim)
             return
         # ours: made and stored by the process that held it just before we claimed it?
-        stored = await self._ask_db(self.store.analysis, *key)
+        try:
+            stored = await self._ask_db(self.store.analysis, *key)
+        except BaseException:  # (the database is gone: so is the claim, as far as it can be)
+            await self._let_go(job, key)
+            raise
         if stored is not None:
-            await self.db(self.store.release_analysis, key, self.owner)
+            await self._let_go(job, key)
             self._done(job, stored)
             return
         job.state, job.total = "queued", total
