@@ -21,20 +21,31 @@ shown when the upper level's interval lies above it.
 
 Bots play their whole count budgets (``exact``: no CPU ceiling), so a run's figures are the
 same on any machine and any number of ``--workers``. ``--csv FILE`` writes one row per match
-(to pool runs or pair them later).
+(to pool runs or pair them later), as the matches finish: a run stopped early keeps every
+match it completed, and ``--resume`` (with the same command and file) carries it on, as
+``research/ladder.py --resume`` does: the file's matches are kept and counted, only the
+others are played, and their rows are appended. A file that is not such a CSV, holds a
+match this command does not play (or of another ``--seed`` or ``--edition``: its deal's seed
+differs), or one match with two results, is refused before any match is played, naming
+the line. Without ``--resume`` a file that already holds matches is refused, not
+overwritten::
+
+    python research/zoo.py --sizes 6 --levels medium --deals 200 --csv /tmp/zoo6.csv --resume
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from rallye.agents.base import GAME_LEVELS, LEVELS, agent_names
 from rallye.core.errors import GameError
@@ -47,6 +58,9 @@ from rallye.sim.stats import rate_ci95
 #: the opponents of ``--against below``: each level's lower neighbour (``learned``: hard, its goal)
 BELOW = {"easy": "random", "medium": "easy", "hard": "medium", "expert": "hard", "learned": "hard"}
 GOAL_FACTOR = 1.5
+#: the columns of ``--csv``: the match (its cell, deal and the level's side), its deal's seed
+#: and the level's share of the win
+CSV_FIELDS = ("players", "level", "opponent", "deal", "side", "seed", "level_share")
 
 
 def zoo_styles() -> tuple[str, ...]:
@@ -99,17 +113,23 @@ def jobs_for(
     return jobs, where
 
 
+def level_share(result: MatchResult, where: dict[int, tuple[Cell, int, int]]) -> float:
+    """The level's share of the match's win (its side's)."""
+    return result.side_scores()[where[result.index][2]]
+
+
 def summarize(
-    edition: str, against: str, results: Sequence[MatchResult], where: dict[int, tuple[Cell, int, int]]
+    edition: str, against: str, shares: Mapping[int, float], where: dict[int, tuple[Cell, int, int]]
 ) -> list[dict[str, Any]]:
-    """One row per cell, in the order the cells were scheduled."""
+    """One row per cell, in the order the cells were scheduled, from the level's share of
+    each match (by match index)."""
     per_cell: dict[Cell, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     order: list[Cell] = []
-    for r in results:
-        cell, deal, side = where[r.index]
+    for index in sorted(shares):
+        cell, deal, _side = where[index]
         if cell not in per_cell:
             order.append(cell)
-        per_cell[cell][deal].append(r.side_scores()[side])
+        per_cell[cell][deal].append(shares[index])
     rows = []
     ed = get_edition(edition)
     for cell in order:
@@ -140,6 +160,47 @@ def summarize(
             }
         )
     return rows
+
+
+def read_matches(path: Path, jobs: Sequence[MatchJob], where: dict[int, tuple[Cell, int, int]]) -> dict[int, float]:
+    """The matches of a ``--csv`` file of this run, to resume from: the level's share by
+    match index. Raises ``ValueError`` naming what is wrong: not this script's header (the
+    rows to come are appended in its columns), an incomplete last line (a run stopped
+    mid-row), a line that does not parse, a match this command does not play or whose deal's
+    seed is another (another ``--seed`` or ``--edition``), one match with two results."""
+    from ladder import check_appendable
+
+    text = path.read_text(encoding="utf-8")
+    if not text:
+        return {}
+    check_appendable(text, CSV_FIELDS)
+    lines = list(csv.reader(text.splitlines()))
+    index = {(cell.size, cell.level, cell.opponent, deal, side): i for i, (cell, deal, side) in where.items()}
+    seeds = {job.index: job.seed for job in jobs}
+    shares: dict[int, float] = {}
+    for n, row in enumerate(lines[1:], start=2):
+        if len(row) != len(CSV_FIELDS):
+            raise ValueError(f"line {n} has {len(row)} fields, not {len(CSV_FIELDS)}")
+        try:
+            players, deal, side, seed, share = int(row[0]), int(row[3]), int(row[4]), int(row[5]), float(row[6])
+        except ValueError:
+            raise ValueError(
+                f"line {n}: players, deal, side and seed are whole numbers, level_share a number"
+            ) from None
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"line {n}: level_share is from 0 to 1, not {row[6]}")
+        i = index.get((players, row[1], row[2], deal, side))
+        if i is None:
+            raise ValueError(
+                f"line {n}: {players} players, {row[1]} against {row[2]}, deal {deal}, side {side} is not a match"
+                " of this command (resume with the command that wrote the file)"
+            )
+        if seed != seeds[i]:
+            raise ValueError(f"line {n}: the deal's seed is {seed}, not {seeds[i]}: another --seed or --edition")
+        if shares.get(i, share) != share:
+            raise ValueError(f"line {n}: this match is in the file already, with another result")
+        shares[i] = share
+    return shares
 
 
 def print_table(rows: Sequence[dict[str, Any]], against: str) -> None:
@@ -181,7 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--deals", type=_positive, default=20, help="duplicate deals per cell (default 20)")
     p.add_argument("--seed", type=int, default=63)
     p.add_argument("--workers", type=_positive, default=None, help="processes (default: every core)")
-    p.add_argument("--csv", metavar="FILE", help="one row per match")
+    p.add_argument("--csv", metavar="FILE", type=Path, help="one row per match, written as the matches finish")
+    p.add_argument("--resume", action="store_true", help="with --csv: keep the file's matches, play the rest, append")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = p.parse_args(argv)
     try:
@@ -194,26 +256,56 @@ def main(argv: Sequence[str] | None = None) -> int:
             if lv not in GAME_LEVELS["mille"]:
                 raise ValueError(f"unknown level {lv!r}; levels are {', '.join(GAME_LEVELS['mille'])}")
             opponents(args.against, lv)
-        out = open(args.csv, "w", newline="", encoding="utf-8") if args.csv else None  # noqa: SIM115
     except (ValueError, OSError, GameError) as exc:  # a ConfigError names the edition's player counts
         p.exit(2, f"{p.prog}: error: {exc}\n")
+    if args.resume and not args.csv:
+        p.error("--resume needs --csv (the file of the run to carry on)")
     jobs, where = jobs_for(ed.key, sizes, levels, args.against, args.deals, args.seed)
-    print(f"{len(jobs)} matches ...", file=sys.stderr)
+    shares: dict[int, float] = {}
+    append = False
+    if args.resume and args.csv.exists():
+        try:
+            shares = read_matches(args.csv, jobs, where)
+        except (ValueError, UnicodeDecodeError) as exc:
+            p.error(f"--resume: {args.csv}: {exc}")
+        except OSError as exc:
+            p.error(f"--resume: cannot read {args.csv}: {exc.strerror}")
+        append = args.csv.stat().st_size > 0
+    elif args.csv and args.csv.is_file() and args.csv.stat().st_size > 0:
+        p.error(f"--csv: {args.csv} already holds matches: --resume to carry that run on, or remove it")
+    todo = [job for job in jobs if job.index not in shares]
+    if args.resume:
+        print(f"{len(jobs) - len(todo)} of {len(jobs)} matches already in {args.csv}", file=sys.stderr)
+    print(f"{len(todo)} matches ...", file=sys.stderr)
     start = time.perf_counter()
-    results = run_jobs(jobs, workers=args.workers)
-    if out is not None:
-        with out:
-            w = csv.writer(out)
-            w.writerow(["players", "level", "opponent", "deal", "side", "seed", "level_share"])
+    with contextlib.ExitStack() as stack:
+        sink: IO[str] | None = None
+        if args.csv:  # opened before the first match: a bad path fails at once, not after an hour of play
+            try:
+                sink = stack.enter_context(args.csv.open("a" if append else "w", newline="", encoding="utf-8"))
+            except OSError as exc:
+                p.error(f"--csv: cannot write {args.csv}: {exc.strerror}")
+            if not append:
+                csv.writer(sink).writerow(CSV_FIELDS)
+
+        def finished(results: Sequence[MatchResult]) -> None:
             for r in results:
-                cell, deal, side = where[r.index]
-                w.writerow([cell.size, cell.level, cell.opponent, deal, side, r.seed, r.side_scores()[side]])
-    rows = summarize(ed.key, args.against, results, where)
+                shares[r.index] = level_share(r, where)
+                if sink is not None:
+                    cell, deal, side = where[r.index]
+                    csv.writer(sink).writerow(
+                        [cell.size, cell.level, cell.opponent, deal, side, r.seed, shares[r.index]]
+                    )
+            if sink is not None:
+                sink.flush()
+
+        run_jobs(todo, workers=args.workers, finished=finished)
+    rows = summarize(ed.key, args.against, shares, where)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
         print_table(rows, args.against)
-        print(f"\n{len(jobs)} matches in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        print(f"\n{len(todo)} matches in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return 0
 
 

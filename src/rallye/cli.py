@@ -38,6 +38,7 @@ _ARG_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, msg_id in (
         (r"must be from (?P<lo>\S+) to (?P<hi>\S+), got (?P<value>.*)", "arg.range"),
         (r"not a whole number: (?P<value>.*)", "arg.not_whole"),
+        (r"not a size: (?P<value>.*) \(bytes, or a number with K, M or G\)", "arg.size"),
         (r"a seed is a whole number of at most (?P<digits>\d+) digits", "arg.seed"),
         (r"must be a number of seconds from 0 to 60, got (?P<value>.*)", "arg.seconds"),
         (r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", "arg.choice"),

@@ -77,6 +77,49 @@ def test_bot_process_rejects_an_unknown_bot() -> None:
     assert main(["bot", "--game", "mille", "--bot", "nonesuch"]) == 2
 
 
+def _no_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This install as one without NumPy, as :func:`rallye.agents.base.levels_for` sees it."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "numpy" else find_spec(name, *a))
+
+
+def test_the_levels_of_rallye_bot_come_from_the_registry(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--level`` offers each game's levels of the table server (``learned`` for Mille
+    Bornes where NumPy is installed): in its help, its check and its errors."""
+    pytest.importorskip("numpy")
+    from rallye.agents import process
+    from rallye.agents.mille.learned import LearnedAgent
+    from rallye.cli import build_parser, main
+
+    def help_text() -> str:
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["bot", "--help"])
+        return " ".join(capsys.readouterr().out.split())
+
+    assert "mille: easy, medium, hard, expert, learned; knightrider: easy, medium, hard, expert" in help_text()
+    made: list[object] = []
+    monkeypatch.setattr(process, "serve", lambda agent, *a: made.append(agent) or 0)
+    assert main(["bot", "--game", "mille", "--level", "learned"]) == 0
+    assert isinstance(made.pop(), LearnedAgent)
+    assert main(["bot", "--game", "knightrider", "--level", "learned"]) == 2
+    assert "'learned' is not a level of knightrider; its levels: easy, medium, hard, expert" in capsys.readouterr().err
+    assert main(["bot", "--level", "grandmaster"]) == 2
+    err = capsys.readouterr().err
+    assert "'grandmaster' is not a level of mille; its levels: easy, medium, hard, expert, learned" in err
+    assert main(["bot", "--level", "hard"]) == 0 and not isinstance(made.pop(), LearnedAgent)
+
+    _no_numpy(monkeypatch)  # without NumPy: offered nowhere, and refused saying why
+    assert "mille: easy, medium, hard, expert;" in help_text()
+    assert main(["bot", "--game", "mille", "--level", "learned"]) == 2
+    err = capsys.readouterr().err
+    assert "the learned level needs NumPy" in err and "the levels here: easy, medium, hard, expert" in err
+    assert not made and "Traceback" not in err
+
+
 def test_knightrider_bot_process_answers_views_and_reports_bad_lines() -> None:
     """Issue 4, item 3: a Knight Rider bot as a process, same line protocol."""
     import io

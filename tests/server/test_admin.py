@@ -185,8 +185,8 @@ def test_a_database_made_by_the_first_migration_keeps_its_games(database_url: st
             close_all()
     new = Store(database_url)
     with new.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
-        assert "analyses" in inspect(conn).get_table_names()
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0004"
+        assert {"analyses", "analysis_claims"} <= set(inspect(conn).get_table_names())
     new.close()
 
 

@@ -23,7 +23,7 @@ from rallye.core.record import parse_jsonl
 from rallye.server.analysis import analyser
 from rallye.server.app import create_app
 from rallye.server.replay import local_app
-from rallye.server.store import Store, analyses
+from rallye.server.store import AnalysisKey, Store, analyses, analysis_claims
 
 BOT = "hard/8"
 BOTS = {"kind": "bot", "level": "easy"}
@@ -60,11 +60,11 @@ def made(client: TestClient, path: str, seconds: float = 120) -> tuple[dict[str,
         time.sleep(0.1)
 
 
-def stored_rows(url: str) -> list[Any]:
+def stored_rows(url: str, table: Any = analyses) -> list[Any]:
     store = Store(url)
     try:
         with store.engine.connect() as conn:
-            return list(conn.execute(select(analyses)).all())
+            return list(conn.execute(select(table)).all())
     finally:
         store.close()
 
@@ -126,8 +126,10 @@ def test_many_requests_one_analysis_stored_and_served_after_a_restart(database_u
     with TestClient(app(database_url, analysis_bot="hard/4")) as client:
         answer = client.get(path)
         assert answer.status_code == 202 and answer.json()["bot"] == "hard/4"
-    # (the server stopped its worker on the way out: nothing of hard/4 is stored)
+    # (the server stopped its worker on the way out: nothing of hard/4 is stored, and the
+    # claims of the two analyses it stopped are let go: another process would make them now)
     assert len(stored_rows(database_url)) == 1
+    assert stored_rows(database_url, analysis_claims) == []
     # a record file's analysis is kept too; pruning the finished games removes both
     store = Store(database_url)
     try:
@@ -226,3 +228,107 @@ def test_a_worker_that_dies_is_a_clear_error_and_the_next_request_starts_again(s
         server_of(client).analyses.retry = 0  # a minute later (RETRY): asked again, a new worker starts it
         again = client.get(path)
         assert again.status_code == 202 and server_of(client).analyses.started == 2
+
+
+def test_a_claim_in_the_database_lets_one_process_make_an_analysis(database_url: str) -> None:
+    """The claims (``analysis_claims``): one process holds an analysis at a time, renews it with
+    its progress, and loses it only when its lease runs out; a failure is kept for the others
+    to tell; storing the analysis ends the claim."""
+    store = Store(database_url)
+    store.upgrade()
+    try:
+        key = AnalysisKey("t:ABCD", BOT, 0, "test")
+        soon = time.time() + 30
+        assert store.claim_analysis(key, "first", soon, 40) is None  # no claim: ours
+        held = store.claim_analysis(key, "second", soon, 40)
+        assert held is not None and (held.owner, held.status, held.done, held.total) == ("first", "queued", 0, 40)
+        assert store.claim_analysis(key, "first", soon, 40) is None  # ours already (a restarted process)
+        assert store.claim_analysis(key._replace(bot="hard"), "second", soon, 40) is None  # another key
+        assert store.hold_analysis(key, "first", soon, status="running", done=12, total=40)
+        assert not store.hold_analysis(key, "second", soon, status="running", done=1, total=40)
+        seen = store.analysis_claim(key)
+        assert seen is not None and (seen.owner, seen.status, seen.done) == ("first", "running", 12)
+        # the first process dies: its lease runs out, and the next one asked takes it over
+        assert store.hold_analysis(key, "first", time.time() - 1, status="running", done=13, total=40)
+        assert store.analysis_claim(key) is None
+        assert store.claim_analysis(key, "second", soon, 40) is None
+        assert not store.hold_analysis(key, "first", soon, status="running", done=14, total=40)
+        # a game that cannot be analysed: its error is kept until the lease ends
+        assert store.hold_analysis(key, "second", soon, status="failed", done=3, total=40, error="no such card")
+        failed = store.claim_analysis(key, "third", soon, 40)
+        assert failed is not None and (failed.status, failed.error) == ("failed", "no such card")
+        store.release_analysis(key, "third")  # not its claim: nothing happens
+        assert store.analysis_claim(key) is not None
+        store.release_analysis(key, "second")
+        assert store.analysis_claim(key) is None
+        # storing the analysis ends the claim, whoever holds it
+        assert store.claim_analysis(key, "third", soon, 40) is None
+        assert store.put_analysis(*key[:1], None, *key[1:], "{}", 0.5)
+        assert store.analysis_claim(key) is None and store.analysis(*key) == "{}"
+        assert store.claim_analysis(key, "fourth", soon, 40) is None  # (asked after: it reads the stored one)
+        assert not store.put_analysis(*key[:1], None, *key[1:], "{}", 0.5)
+        assert store.analysis_claim(key) is None
+    finally:
+        store.close()
+
+
+def test_two_servers_on_one_database_make_one_analysis(sqlite_url: str) -> None:
+    """Two servers (in one test process) on one database, both asked for one game: the one
+    that claims it makes it, the other answers 202 with the status it reads in the database
+    and serves the stored analysis once made; so does a server that makes no analyses."""
+    with (
+        TestClient(app(sqlite_url, owner="first")) as first,
+        TestClient(app(sqlite_url, owner="second")) as second,
+        TestClient(app(sqlite_url, owner="third", analysis_workers=0)) as third,
+    ):
+        code = finished(first, MILLE)
+        path = f"/api/tables/{code}/analysis"
+        started = first.get(path)
+        assert started.status_code == 202
+        server_of(second).analyses.poll = 0  # read the claim at every request
+        progress = second.get(path)
+        if progress.status_code == 202:  # (a quick machine may have made it already)
+            assert progress.json()["status"] in ("queued", "running") and progress.json()["bot"] == BOT
+            assert progress.json()["total"] == started.json()["total"] > 0  # as the first wrote it
+            assert server_of(second).analyses.active() == 0  # waiting for the first, not making it
+            assert third.get(path).status_code == 202  # not 'analysis-off': it is being made
+        one, _ = made(first, path)
+        other, _ = made(second, path)
+        assert one == other == third.get(path).json()
+        assert (server_of(first).analyses.made, server_of(second).analyses.made) == (1, 0)
+        assert server_of(second).analyses.started == 0  # not even a worker started
+    assert len(stored_rows(sqlite_url)) == 1
+
+
+def test_an_analysis_stored_just_before_this_process_claimed_it_is_served_not_made(sqlite_url: str) -> None:
+    """The holder stores the analysis and ends its claim in one transaction; a process that
+    read nothing stored, then found no claim, reads again once it holds the claim: it serves
+    what was stored, starts no worker, and lets the claim go."""
+    import asyncio
+
+    from rallye.server.analysis import Analyses
+
+    store = Store(sqlite_url)
+    store.upgrade()
+    try:
+        store.put_analysis("f:beef", None, BOT, 0, analyser(), '{"made": "elsewhere"}', 1.0)
+        reads: list[Any] = []
+        real = store.analysis
+
+        def late(*key: Any) -> str | None:  # the first read came just before the other stored it
+            reads.append(key)
+            return None if len(reads) == 1 else real(*key)
+
+        store.analysis = late  # type: ignore[method-assign]
+
+        async def scenario() -> tuple[int, Any]:
+            analyses = Analyses(store, lambda fn, *a: asyncio.to_thread(fn, *a), bot=BOT, owner="me")
+            answer = await analyses.ask("f:beef", None, lambda: [])
+            assert analyses.started == 0 and analyses.made == 0
+            return answer
+
+        assert asyncio.run(scenario()) == (200, '{"made": "elsewhere"}') and len(reads) == 2
+        assert store.analysis_claim(AnalysisKey("f:beef", BOT, 0, analyser())) is None
+        assert stored_rows(sqlite_url, analysis_claims) == []
+    finally:
+        store.close()

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,21 @@ class Serve:
         )  # fmt: skip
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
+
+    def answer(self, path: str) -> tuple[int, Any]:
+        """A GET's status and JSON, an error's too."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
+                return int(r.status), json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return int(exc.code), json.loads(exc.read())
+
+    def metric(self, name: str) -> float:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=10) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith(name + " "):
+                    return float(line.split(" ")[1])
+        raise AssertionError(f"no metric {name}")
 
     def status(self, path: str, body: Any, headers: dict[str, str]) -> int:
         """The HTTP status of a POST (with extra headers)."""
@@ -289,3 +305,97 @@ def test_ws_deflate_compresses_for_clients_that_offer_it(tmp_path: Path, servers
         anna.ws.send(json.dumps({"type": "act", "move_no": st["move_no"], "code": st["legal"][0]["code"]}))
         anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
         anna.ws.close()
+
+
+def _finished_game(server: Serve) -> str:
+    """A Mille Bornes match of two bots played to its end on ``server``; its code."""
+    bots = {"kind": "bot", "level": "easy"}
+    code: str = server.post("/api/tables", {"game": "mille", "edition": "hu", "players": 2, "seats": [bots, bots]})[
+        "code"
+    ]
+    deadline = time.monotonic() + 120
+    while server.get(f"/api/tables/{code}")["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    return code
+
+
+def _analysed(server: Serve, path: str, seconds: float = 600) -> Any:
+    deadline = time.monotonic() + seconds
+    while (answer := server.answer(path))[0] == 202:
+        assert time.monotonic() < deadline, f"no analysis within {seconds} s: {answer[1]}"
+        time.sleep(0.2)
+    assert answer[0] == 200, answer
+    return answer[1]
+
+
+def _analysis_rows(database: str, subject: str) -> list[Any]:
+    from sqlalchemy import select
+
+    from rallye.server.store import analyses
+
+    store = Store(database)
+    try:
+        with store.engine.connect() as conn:
+            return list(conn.execute(select(analyses).where(analyses.c.subject == subject)).all())
+    finally:
+        store.close()
+
+
+def test_two_processes_asked_for_one_game_make_one_analysis(servers: list[Serve], database_url: str) -> None:
+    """Issue 61, item 5: many people opening the same replay cost one analysis, however many
+    processes serve them (the analysis is claimed in the database)."""
+    for _ in range(2):
+        servers.append(Serve(database_url, _port(), "--analysis-bot", "hard/8"))
+    a, b = servers
+    code = _finished_game(a)
+    path = f"/api/tables/{code}/analysis"
+    with ThreadPoolExecutor(8) as pool:  # people on both processes open the replay at once
+        first = list(pool.map(lambda s: s.answer(path), [a, b] * 4))
+    assert {status for status, _ in first} <= {200, 202}, first
+    assert all(body["status"] in ("queued", "running") for status, body in first if status == 202)
+    one, other = _analysed(a, path), _analysed(b, path)
+    assert one == other and one["moves"] > 0
+    assert a.metric("rallye_analyses_total") + b.metric("rallye_analyses_total") == 1
+    assert len(_analysis_rows(database_url, f"t:{code}")) == 1
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the worker's process from /proc (Linux)")
+def test_a_dead_process_s_analysis_is_taken_over(servers: list[Serve], postgres_url: str) -> None:
+    """The process that claimed an analysis is killed in the middle of it: the other one told
+    its progress from the database meanwhile, takes it over once the dead one's lease ran out,
+    and makes it; the dead one's worker stops by itself."""
+    for _ in range(2):  # hard: slow enough to be caught in the middle
+        servers.append(Serve(postgres_url, _port(), "--analysis-bot", "hard", "--lease", "5"))
+    a, b = servers
+    code = _finished_game(a)
+    path = f"/api/tables/{code}/analysis"
+    deadline = time.monotonic() + 300
+    while (answer := a.answer(path))[1].get("done", 0) == 0:
+        assert answer[0] == 202 and time.monotonic() < deadline, answer
+        time.sleep(0.1)
+    workers = _children(a.proc.pid)
+    assert len(workers) == 1
+    status, progress = b.answer(path)
+    assert status == 202 and progress["status"] in ("queued", "running"), progress  # as the database says
+    assert progress["total"] == answer[1]["total"] and b.metric("rallye_analysis_jobs") == 0
+    a.kill()
+    analysis = _analysed(b, path)
+    assert analysis["moves"] == progress["total"]
+    assert b.metric("rallye_analyses_total") == 1
+    assert len(_analysis_rows(postgres_url, f"t:{code}")) == 1
+    deadline = time.monotonic() + 60
+    while _alive(workers[0]):  # the dead server's worker ends at its next progress report (its output closed)
+        assert time.monotonic() < deadline, "the dead server's analysis worker went on"
+        time.sleep(0.1)

@@ -33,10 +33,10 @@ class Served:
     """``rallye serve``'s app on a thread, on a listening socket whose connections have a
     small send buffer (Linux gives an accepted socket the listening socket's buffer sizes)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, **options: Any) -> None:
         import uvicorn
 
-        self.app = create_app(database_url=f"sqlite:///{db}", bot_delay=0, owner="slow-tests", hint_rate=0)
+        self.app = create_app(database_url=f"sqlite:///{db}", bot_delay=0, owner="slow-tests", hint_rate=0, **options)
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         self.sock.bind(("127.0.0.1", 0))
@@ -57,8 +57,9 @@ class Served:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    s = Served(tmp_path / "tables.db")
+def served(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Served]:
+    """The server, with the options a test gives (``indirect`` parametrisation)."""
+    s = Served(tmp_path / "tables.db", **getattr(request, "param", {}))
     yield s
     s.stop()
 
@@ -121,11 +122,12 @@ def bots_table(port: int) -> str:
     return code
 
 
+# a match has a few hundred moves: a state each to a spectator (rallye serve --outbox-messages 32)
+@pytest.mark.parametrize("served", [{"outbox_messages": 32}], indirect=True)
 def test_a_client_that_stops_reading_is_closed_the_others_play_on(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    limit = 32  # a match has a few hundred moves: a state each to a spectator
-    monkeypatch.setattr(app_module, "OUTBOX_MESSAGES", limit)
+    limit = served.app.state.server.outbox_messages
     monkeypatch.setattr(app_module, "CLOSE_SECONDS", 60.0)  # the test reads it at once, however slow the machine
     server = served.app.state.server
     code = bots_table(served.port)
@@ -172,12 +174,12 @@ def test_a_client_that_stops_reading_is_closed_the_others_play_on(
         ws.close()
 
 
+@pytest.mark.parametrize("served", [{"outbox_messages": 16}], indirect=True)
 def test_a_client_that_never_reads_again_is_dropped_without_the_closing_frame(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The closing frame waits behind what the client does not read: after CLOSE_SECONDS the
     server lets the connection go (its socket, its tasks), so nothing of it stays."""
-    monkeypatch.setattr(app_module, "OUTBOX_MESSAGES", 16)
     monkeypatch.setattr(app_module, "CLOSE_SECONDS", 0.5)
     code = bots_table(served.port)
     slow = Stalled(served.port, code)
@@ -192,10 +194,8 @@ def test_a_client_that_never_reads_again_is_dropped_without_the_closing_frame(
     assert slow.proto.close_rcvd is None
 
 
-def test_the_outbox_takes_in_order_and_drops_its_backlog_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "OUTBOX_MESSAGES", 200)
-    monkeypatch.setattr(app_module, "OUTBOX_BYTES", 10_000)
-    box = app_module.Outbox()
+def test_the_outbox_takes_in_order_and_drops_its_backlog_past_the_limit() -> None:
+    box = app_module.Outbox(200, 10_000)
     for n in range(150):  # a long backlog, taken while it grows: the order stays
         box.put_nowait(f"m{n}")
         if n % 3 == 0:

@@ -54,3 +54,20 @@ if __name__ == "__main__":  # pragma: no cover - regenerates the golden file
         json.dumps([{"job": as_json(j), "result": as_json(play_job(j))} for j in JOBS], indent=1) + "\n",
         encoding="utf-8",
     )
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_run_jobs_hands_over_each_result_as_it_finishes(workers: int) -> None:
+    """``finished``: every match's result once, as its piece of work ends (research/zoo.py
+    writes its rows with it, so a run stopped early keeps them); the same results either way."""
+    from rallye.sim.runner import run_jobs
+
+    jobs = [
+        MatchJob(i, "mille", 2, ("random", "random"), seed=100 + i, bot_seeds=(i, i + 1), edition="wm2006")
+        for i in range(6)
+    ]
+    seen: list[MatchResult] = []
+    steps: list[int] = []
+    results = run_jobs(jobs, workers=workers, advance=steps.append, finished=seen.extend)
+    assert sorted(seen, key=lambda r: r.index) == results and len(results) == 6
+    assert sum(steps) == 6

@@ -19,7 +19,7 @@ import os
 import sys
 from typing import IO, Any, TextIO
 
-from rallye.agents.base import Agent, make_agent
+from rallye.agents.base import GAME_LEVELS, GAMES, Agent, levels_for, make_agent
 from rallye.core.cli_args import seed
 from rallye.core.errors import GameError, RecordError
 from rallye.core.jsonio import FORMAT_RULE, MAX_LINE_BYTES, iter_lines, loads
@@ -28,7 +28,7 @@ from rallye.core.jsonio import FORMAT_RULE, MAX_LINE_BYTES, iter_lines, loads
 def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", choices=("mille", "knightrider"), default="mille", help="the game (default: mille)")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--level", choices=("easy", "medium", "hard", "expert"), help="a level (default: medium)")
+    group.add_argument("--level", metavar="LEVEL", help=levels_help())
     group.add_argument("--bot", metavar="NAME", help="a bot by name (random, heuristic, ismcts, or a level)")
     p.add_argument("--seed", type=seed, default=0, help="the bot's random seed (default: 0)")
     p.add_argument(
@@ -37,6 +37,26 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
         help="play the level's whole count budget (no CPU ceiling): the same answers on any machine, "
         "slower than the level's per-move limit on a slow one",
     )
+
+
+def levels_help() -> str:
+    """``--level``'s help: each game's levels on this install (the registry's
+    :func:`~rallye.agents.base.levels_for`: ``learned`` where NumPy is installed)."""
+    each = "; ".join(f"{game}: {', '.join(levels_for(game))}" for game in GAMES)
+    return f"a level of the game ({each}; default: medium)"
+
+
+def level_error(game: str, level: str) -> str | None:
+    """Why ``level`` is not one of ``game``'s here, or ``None`` when it is."""
+    here = levels_for(game)
+    if level in here:
+        return None
+    if level in GAME_LEVELS[game]:  # a level whose bot needs what is not installed
+        return (
+            f"the {level} level needs NumPy, which is not installed here: pip install 'rallye[learned]'"
+            f" (or numpy); the levels here: {', '.join(here)}"
+        )
+    return f"--level: {level!r} is not a level of {game}; its levels: {', '.join(here)}"
 
 
 def answer_knightrider(agent: Agent, line: str) -> str:
@@ -130,6 +150,10 @@ def serve(agent: Agent, stdin: IO[bytes] | IO[str], stdout: TextIO, game: str = 
 
 
 def run_bot(args: argparse.Namespace) -> int:
+    why = level_error(args.game, args.level) if args.level is not None else None
+    if why is not None:
+        print(f"rallye bot: {why}", file=sys.stderr)
+        return 2
     name = args.bot or args.level or "medium"
     try:
         agent = make_agent(args.game, name, args.seed, exact=getattr(args, "exact", False))

@@ -13,6 +13,12 @@ argparse.ArgumentTypeError: must be from 1 to 10, got 11
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: a seed is a whole number of at most 39 digits
+>>> size(1 << 16, 1 << 30)("512K")
+524288
+>>> size(1 << 16, 1 << 30)("512")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be from 64K to 1G, got 512
 >>> seconds("nan")
 Traceback (most recent call last):
 ...
@@ -85,3 +91,39 @@ def seconds(text: str) -> float:
     if not 0.0 <= value <= 60.0:  # false for nan
         raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 60, got {text[:40]!r}")
     return value
+
+
+#: the units of :func:`size`: K, M and G are 1024, 1024² and 1024³ bytes
+SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def size_text(value: int) -> str:
+    """A number of bytes as :func:`size` reads it, in the largest unit that divides it.
+
+    >>> size_text(524288), size_text(1 << 30), size_text(1000)
+    ('512K', '1G', '1000')
+    """
+    for unit in ("G", "M", "K"):
+        if value and value % SIZE_UNITS[unit] == 0:
+            return f"{value // SIZE_UNITS[unit]}{unit}"
+    return str(value)
+
+
+def size(lo: int, hi: int) -> Callable[[str], int]:
+    """A number of bytes from ``lo`` to ``hi``: a whole number, or one with K, M or G
+    (:data:`SIZE_UNITS`; ``512K``, ``2M``, ``2MB``, case ignored)."""
+
+    def parse(text: str) -> int:
+        t = text.strip().upper()
+        t = t[:-1] if t.endswith("B") else t
+        unit = t[-1:] if t[-1:] in ("K", "M", "G") else ""
+        digits = t[: len(t) - len(unit)]
+        if not digits or len(digits) > 15 or not digits.isascii() or not digits.isdigit():
+            raise argparse.ArgumentTypeError(f"not a size: {text[:40]!r} (bytes, or a number with K, M or G)")
+        value = int(digits) * SIZE_UNITS[unit]
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {size_text(lo)} to {size_text(hi)}, got {text.strip()}")
+        return value
+
+    parse.__name__ = "size"
+    return parse

@@ -9,6 +9,15 @@ request finds), stores it in the database with the table (``analyses``: keyed by
 the analysis bot's spec, the seed and :func:`analyser`, so another bot, or a rallye whose
 bots or rules changed, never serves an old result) and serves it from there after a restart.
 
+Several processes on one database make each analysis once too: the process that makes one
+claims it in the database first (``analysis_claims``: the key, the process, its status and
+progress, and a lease it renews every second while the analysis waits or runs). Another
+process asked for the same game finds the claim and answers ``202`` with the status and
+progress it reads there (read again at most once a :data:`POLL`), then serves the stored
+result once it is made. A claim whose process died runs out with its lease (``--lease``), and
+the next process asked for the game takes it over; a process that stops ends its claims at
+once. An analysis that failed is told to every process until :data:`RETRY` has passed.
+
 A whole match is tens of seconds of pure-Python CPU. In a thread it would hold the GIL and
 slow every table's answers, so the analyses run in worker processes of their own: a small
 pool owned by the server, ``--analysis-workers`` processes (:mod:`rallye.server.analysis_worker`,
@@ -30,6 +39,8 @@ import hashlib
 import itertools
 import json
 import logging
+import os
+import secrets
 import sys
 import time
 from collections import OrderedDict
@@ -43,8 +54,8 @@ from rallye import __version__
 from rallye.analysis.analyse import FORMAT
 from rallye.analysis.evaluators import parse_spec
 from rallye.core.record import Line
-from rallye.server.store import Store
-from rallye.server.table import TableError
+from rallye.server.store import AnalysisClaim, AnalysisKey, Store
+from rallye.server.table import LEASE_SECONDS, TableError
 
 log = logging.getLogger("rallye.server")
 
@@ -58,6 +69,11 @@ KEEP = 16
 #: seconds a failed analysis is answered with its error before it is tried again (a game
 #: that cannot be analysed is not analysed again at every request of a page)
 RETRY = 60.0
+#: seconds between two readings of an analysis another process is making (its progress is
+#: read from the database, however often its page asks)
+POLL = 1.0
+#: the longest a process waits to renew its claim on an analysis and write its progress
+BEAT = 1.0
 #: the longest line a worker sends (an analysis's JSON: a long Knight Rider game's is a few MB)
 LINE_LIMIT = 256 << 20
 
@@ -103,19 +119,23 @@ class Job:
 
     subject: str  # "t:CODE" (a table's) or "f:HASH" (a record file's)
     id: int
-    state: str = "checking"  # checking, queued, running, done, failed
+    state: str = "checking"  # checking, queued, running, done, failed; elsewhere: another process's
+    elsewhere: str = ""  # that process's status of it (queued, running, failed)
     done: int = 0
     total: int = 0
     text: str | None = None
     error: TableError | None = None
     failed_at: float = 0.0
+    checked_at: float = 0.0
     checked: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
 
 
 class Analyses:
     """Every analysis this server makes or serves (see the module). ``made`` counts the
-    analyses computed by this process (a stored one served again is not one)."""
+    analyses computed by this process (a stored one served again is not one). ``owner``
+    names this process in the claims (the server's owner name), ``lease`` is how long a
+    claim lasts without being renewed."""
 
     def __init__(
         self,
@@ -127,6 +147,8 @@ class Analyses:
         seed: int = 0,
         waiting: int = QUEUE,
         keep: int = KEEP,
+        owner: str | None = None,
+        lease: float = LEASE_SECONDS,
     ) -> None:
         parse_spec(bot)  # a ConfigError naming a bad spec before anything starts
         if not 0 <= workers <= 64:
@@ -139,6 +161,10 @@ class Analyses:
         self.ids = itertools.count(1)
         self.made = 0
         self.retry = RETRY
+        self.poll = POLL
+        self.owner = owner or f"{os.getpid()}-{secrets.token_hex(6)}"
+        self.lease = lease
+        self.beat = min(BEAT, lease / 3)
         self.analyser = analyser()
         self.slots = asyncio.Semaphore(workers)  # first come, first served
         self.idle: list[asyncio.subprocess.Process] = []  # workers waiting for a game
@@ -223,7 +249,7 @@ class Analyses:
         :class:`TableError` (busy, off, failed). ``lines()``: the finished game's record,
         asked for only when the analysis is to be made."""
         job = self.jobs.get(subject)
-        if job is None or (job.state == "failed" and self._again(job)):
+        if job is None or (job.state == "failed" and self._again(job)) or self._look_again(job):
             job = Job(subject, next(self.ids))
             self.jobs[subject] = job
             self._forget_old()
@@ -233,10 +259,17 @@ class Analyses:
         await asyncio.shield(job.checked.wait())
         if job.state == "done":
             return 200, job.text
-        if job.state == "failed":
-            assert job.error is not None
+        if job.error is not None:  # failed here, or where it is being made
             raise job.error
         return 202, self.progress(job)
+
+    def key(self, subject: str) -> AnalysisKey:
+        """The key of ``subject``'s analysis by this server's bot, seed and analyser."""
+        return AnalysisKey(subject, self.bot, self.seed, self.analyser)
+
+    def _look_again(self, job: Job) -> bool:
+        """Whether an analysis another process makes is read from the database again now."""
+        return job.state == "elsewhere" and time.monotonic() - job.checked_at >= self.poll
 
     def _again(self, job: Job) -> bool:
         """Whether a failed job is tried again now: at once when it found no room or no
@@ -246,6 +279,8 @@ class Analyses:
 
     def progress(self, job: Job) -> dict[str, Any]:
         """What a request is told while ``job`` is not done."""
+        if job.state == "elsewhere":  # as the process making it says
+            return {"status": job.elsewhere, "done": job.done, "total": job.total, "ahead": 0, "bot": self.bot}
         ahead = sum(1 for j in self.jobs.values() if j.state in ("queued", "running") and j.id < job.id)
         return {
             "status": "running" if job.state == "running" else "queued",
@@ -257,7 +292,7 @@ class Analyses:
 
     def _forget_old(self) -> None:
         """Keep the last :attr:`keep` finished jobs (never one still being made)."""
-        finished = [k for k, j in self.jobs.items() if j.state in ("done", "failed")]
+        finished = [k for k, j in self.jobs.items() if j.state in ("done", "failed", "elsewhere")]
         for key in finished[: max(0, len(finished) - self.keep)]:
             self.jobs.pop(key)
 
@@ -277,37 +312,137 @@ class Analyses:
             log.exception("the analysis of %s failed", job.subject)
             self._fail(job, TableError("analysis-failed", "the analysis of this game failed", status=500))
 
-    async def _make(self, job: Job, table_id: int | None, lines: Callable[[], Lines]) -> None:
+    async def _ask_db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A database call whose failure is the request's: ``503 unavailable``."""
         try:
-            stored = await self.db(self.store.analysis, job.subject, self.bot, self.seed, self.analyser)
+            return await self.db(fn, *args)
         except Exception as exc:
-            log.warning("reading the analysis of %s failed: %s", job.subject, exc)
+            log.warning("the database failed for an analysis: %s", exc)
             raise TableError("unavailable", "the database cannot be reached; try again", status=503) from None
-        if stored is not None:
-            job.state, job.text = "done", stored
-            job.checked.set()
-            return
-        if not self.enabled:
-            raise TableError("analysis-off", "this server makes no analyses (--analysis-workers 0)", status=503)
-        if self.active() >= self.workers + self.waiting:
-            raise TableError("analysis-busy", "the server is analysing other games; ask again in a minute", status=503)
-        record = [line[1] if isinstance(line, tuple) else line for line in lines()]
-        job.state, job.total = "queued", sum(1 for line in record if _kind(line) == "action")
+
+    def _done(self, job: Job, text: str) -> None:
+        job.state, job.text = "done", text
         job.checked.set()
+
+    def _elsewhere(self, job: Job, claim: AnalysisClaim) -> None:
+        """``job`` is made by another process: answered with what its claim says."""
+        job.state, job.elsewhere, job.done, job.total = "elsewhere", claim.status, claim.done, claim.total
+        if claim.status == "failed":
+            job.error = TableError("analysis-failed", claim.error or "the analysis of this game failed", status=500)
+        job.checked_at = time.monotonic()
+        job.checked.set()
+
+    async def _make(self, job: Job, table_id: int | None, lines: Callable[[], Lines]) -> None:
+        key = self.key(job.subject)
+        stored = await self._ask_db(self.store.analysis, *key)
+        if stored is not None:
+            self._done(job, stored)
+            return
+        room = self.active() < self.workers + self.waiting
+        if self.enabled and room:
+            record = [line[1] if isinstance(line, tuple) else line for line in lines()]
+            total = sum(1 for line in record if _kind(line) == "action")
+            claim = await self._ask_db(self.store.claim_analysis, key, self.owner, time.time() + self.lease, total)
+        else:  # this process makes none now; another one may
+            claim = await self._ask_db(self.store.analysis_claim, key)
+            if claim is None and not self.enabled:
+                raise TableError("analysis-off", "this server makes no analyses (--analysis-workers 0)", status=503)
+            if claim is None:
+                raise TableError(
+                    "analysis-busy", "the server is analysing other games; ask again in a minute", status=503
+                )
+        if claim is not None:
+            self._elsewhere(job, claim)
+            return
+        # ours: made and stored by the process that held it just before we claimed it?
         try:
-            text, seconds = await self._analyse(job, record)
+            stored = await self._ask_db(self.store.analysis, *key)
+        except BaseException:  # (the database is gone: so is the claim, as far as it can be)
+            await self._let_go(job, key)
+            raise
+        if stored is not None:
+            await self._let_go(job, key)
+            self._done(job, stored)
+            return
+        job.state, job.total = "queued", total
+        job.checked.set()
+        ended = asyncio.Event()
+        holding = asyncio.create_task(self._hold(job, key, ended))
+        try:
+            try:
+                text, seconds = await self._analyse(job, record)
+            finally:  # the claim is not renewed once the analysis ended (nor after it is let go)
+                ended.set()
+                await holding
+        except TableError as exc:  # the game cannot be analysed: told to every process for a while
+            await self._let_go(job, key, exc)
+            raise
         except WorkerGone:
+            await self._let_go(job, key)
             log.error("an analysis worker ended while analysing %s", job.subject)
             raise TableError("analysis-failed", "the analysis of this game failed; ask again", status=500) from None
+        except BaseException:  # stopped (the server stops), or an error of ours
+            await self._let_go(job, key)
+            raise
         self.made += 1
         log.info("analysed %s in %.1f s of CPU", job.subject, seconds)
-        try:
+        try:  # the claim ends with it
             await self.db(
                 self.store.put_analysis, job.subject, table_id, self.bot, self.seed, self.analyser, text, seconds
             )
         except Exception as exc:  # served from memory all the same; made again after a restart
             log.warning("storing the analysis of %s failed: %s", job.subject, exc)
         job.state, job.text, job.done = "done", text, job.total
+
+    async def _hold(self, job: Job, key: AnalysisKey, ended: asyncio.Event) -> None:
+        """Renew this process's claim on ``job`` with its progress, every :attr:`beat`
+        seconds while it waits for a worker or runs, until ``ended``."""
+        lost = False
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ended.wait(), self.beat)
+            if ended.is_set():
+                return
+            hold = functools.partial(
+                self.store.hold_analysis,
+                key,
+                self.owner,
+                time.time() + self.lease,
+                status="running" if job.state == "running" else "queued",
+                done=job.done,
+                total=job.total,
+            )
+            try:
+                held = await self.db(hold)
+            except Exception as exc:
+                log.warning("renewing the claim on the analysis of %s failed: %s", job.subject, exc)
+                continue
+            if not held and not lost:  # its lease ran out (this process was stalled): made twice, stored once
+                log.warning("another process took over the analysis of %s", job.subject)
+            lost = not held
+
+    async def _let_go(self, job: Job, key: AnalysisKey, failure: TableError | None = None) -> None:
+        """End this process's claim on ``job`` without an analysis: at once (another process
+        may make it), or, when the game cannot be analysed, kept :attr:`retry` seconds with
+        the error, which every process tells meanwhile."""
+        try:
+            if failure is None:
+                await self.db(self.store.release_analysis, key, self.owner)
+            else:
+                until = time.time() + self.retry
+                await self.db(
+                    lambda: self.store.hold_analysis(
+                        key,
+                        self.owner,
+                        until,
+                        status="failed",
+                        done=job.done,
+                        total=job.total,
+                        error=failure.message[:400],
+                    )
+                )
+        except Exception as exc:  # its lease runs out by itself
+            log.warning("ending the claim on the analysis of %s failed: %s", job.subject, exc)
 
 
 async def _line(proc: asyncio.subprocess.Process) -> bytes:
@@ -331,4 +466,4 @@ async def _end(proc: asyncio.subprocess.Process) -> None:
         await asyncio.wait_for(proc.wait(), 10)
 
 
-__all__ = ["QUEUE", "Analyses", "Job", "analyser"]
+__all__ = ["POLL", "QUEUE", "Analyses", "Job", "analyser"]

@@ -7,7 +7,8 @@ It reads one job a line on its standard input, ``{"job": N, "bot": SPEC, "seed":
 progress ``{"job": N, "done": d, "total": t}`` (at most :data:`REPORTS` a game), then
 ``{"job": N, "cpu": seconds, "error": null}`` followed by a line holding the analysis's
 JSON (``rallye analyse --json``), or ``{"job": N, "error": "what is wrong"}`` alone. It runs
-at a lower priority than the server (``nice``) and ends when its input closes.
+at a lower priority than the server (``nice``) and ends when its input closes, or when its
+output does (the server was killed: it ends at its next progress report).
 """
 
 from __future__ import annotations

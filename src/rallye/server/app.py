@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rallye.core.errors import GameError
 from rallye.server.analysis import QUEUE as ANALYSIS_QUEUE
 from rallye.server.analysis import Analyses
+from rallye.server.cli import OUTBOX_BYTES, OUTBOX_MESSAGES
 from rallye.server.coaching import COACH_BOT, HINT_BURST, HINT_RATE, Coaching
 from rallye.server.games import lobby_info
 from rallye.server.messages import check, message_id, read, whole
@@ -73,12 +74,6 @@ class Buckets:
         return True
 
 
-#: What a connection may have waiting to be sent: this many messages, or this many characters
-#: of their text (a Mille state is 2-4 KB). A client that reads slower than its table plays
-#: (it stopped reading, its network is stuck) reaches one of the two and is closed with
-#: :data:`TOO_SLOW` (docs/server.md, "A slow reader"); it reconnects and is sent the current state.
-OUTBOX_MESSAGES = 128
-OUTBOX_BYTES = 512 * 1024
 #: the close status of such a connection: 1013, "try again later" (RFC 6455), reason "too-slow"
 TOO_SLOW = 1013
 #: how long the closing frame may wait for the client to read what is before it; then the
@@ -89,16 +84,18 @@ CLOSE_SECONDS = 5.0
 class Outbox:
     """What a connection's writer sends next, in order, as JSON text: a list read from a
     moving head (each message taken in O(1)) and the one waiting writer. Bounded: past
-    :data:`OUTBOX_MESSAGES` or :data:`OUTBOX_BYTES` waiting, everything waiting is dropped,
+    ``most`` messages or ``size`` characters waiting (by default :data:`OUTBOX_MESSAGES` and
+    :data:`OUTBOX_BYTES`), everything waiting is dropped,
     :attr:`overrun` is set, nothing more is taken and the writer is cancelled (it then closes
     the connection, :func:`_writer`). A state cannot stand for the states before it: each
     carries only the moves since the one before (docs/protocol.md), so none is skipped.
     (An ``asyncio.Queue`` holds three deques and an Event, about 2.5 KB a connection of the
     server's memory at people's pace, docs/server.md; this holds a few hundred bytes.)"""
 
-    __slots__ = ("_bytes", "_head", "_items", "_waiter", "overrun", "writer")
+    __slots__ = ("_bytes", "_head", "_items", "_waiter", "most", "overrun", "size", "writer")
 
-    def __init__(self) -> None:
+    def __init__(self, most: int = OUTBOX_MESSAGES, size: int = OUTBOX_BYTES) -> None:
+        self.most, self.size = most, size
         self._items: list[str | None] = []
         self._head = 0  # the next to send: the list is cleared when the head reaches its end
         self._bytes = 0
@@ -112,7 +109,7 @@ class Outbox:
             return
         text = encode(item) if isinstance(item, dict) else item
         if text is not None:
-            if len(self._items) - self._head >= OUTBOX_MESSAGES or self._bytes + len(text) > OUTBOX_BYTES:
+            if len(self._items) - self._head >= self.most or self._bytes + len(text) > self.size:
                 self._overrun()
                 return
             self._bytes += len(text)
@@ -211,7 +208,13 @@ class Server:
         analysis_bot: str = "expert",
         analysis_seed: int = 0,
         analysis_queue: int = ANALYSIS_QUEUE,
+        outbox_messages: int = OUTBOX_MESSAGES,
+        outbox_bytes: int = OUTBOX_BYTES,
     ) -> None:
+        if outbox_messages < 1 or outbox_bytes < 1:
+            raise ValueError("an outbox holds at least one message of at least one byte")
+        # what one connection may have waiting to be sent (Outbox)
+        self.outbox_messages, self.outbox_bytes = outbox_messages, outbox_bytes
         self.store = Store(database_url)
         # behind a proxy that routes by table code, how long a process waits for a table's
         # owner to hand it over (docs/server.md, "More than one process")
@@ -248,6 +251,8 @@ class Server:
             bot=analysis_bot,
             seed=analysis_seed,
             waiting=analysis_queue,
+            owner=self.owner,
+            lease=lease,
         )
 
     # -- life --------------------------------------------------------------------------
@@ -1097,7 +1102,7 @@ async def ws_table(ws: WebSocket) -> None:
             await ws.close()
         return
     chat = await server.db(server.store.recent_chat, table.id)
-    conn = Conn(ws, seat, name)
+    conn = Conn(ws, seat, name, Outbox(server.outbox_messages, server.outbox_bytes))
     writer = conn.queue.writer = asyncio.create_task(_writer(conn, server.conns.setdefault(table.code, [])))
     # welcome first: no await between it and joining the table's connections
     conn.queue.put_nowait(
@@ -1223,7 +1228,8 @@ def create_app(database_url: str, *, forwarded_allow_ips: list[str] | None = Non
     """The server's ASGI app (``rallye serve`` runs it with uvicorn; tests too); ``options``
     are :class:`Server`'s (``bot_delay``, ``owner_url``, ``bot_threads``, ``lease``, ``owner``,
     ``request_rate``, ``coach_bot``, ``hint_rate``, ``hint_burst``, ``analysis_workers``,
-    ``analysis_bot``, ``analysis_seed``, ``analysis_queue``). ``forwarded_allow_ips``: the peers
+    ``analysis_bot``, ``analysis_seed``, ``analysis_queue``, ``outbox_messages``,
+    ``outbox_bytes``). ``forwarded_allow_ips``: the peers
     whose ``X-Forwarded-For`` names the client (a reverse proxy's address); from any other peer
     the header is ignored, so nobody escapes the limits keyed on their address by writing it."""
     server = Server(database_url, **options)

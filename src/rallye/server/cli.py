@@ -8,8 +8,19 @@ import os
 import sys
 from pathlib import Path
 
+from rallye.core.cli_args import size, size_text, whole
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+#: What one connection may have waiting to be sent (``rallye.server.app.Outbox``), by default
+#: and at the least and most ``--outbox-messages`` and ``--outbox-bytes`` allow: this many
+#: messages, or this many characters of their text (a Mille state is 2-4 KB). A client that
+#: reads slower than its table plays (it stopped reading, its network is stuck) reaches one of
+#: the two and is closed with ``1013 too-slow`` (docs/server.md, "A slow reader"); it
+#: reconnects and is sent the current state. The least leave room for a reconnection's
+#: welcome and state and what follows them.
+OUTBOX_MESSAGES, OUTBOX_MESSAGES_RANGE = 128, (16, 100_000)
+OUTBOX_BYTES, OUTBOX_BYTES_RANGE = 512 << 10, (64 << 10, 1 << 30)
 
 
 def default_database() -> str:
@@ -56,8 +67,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         "--lease",
         type=float,
         default=30.0,
-        help="seconds a process holds its tables without renewing; another process on the same database"
-        " takes them over after that (default 30)",
+        help="seconds a process holds its tables (and the analyses it makes) without renewing; another process"
+        " on the same database takes them over after that (default 30)",
     )
     p.add_argument(
         "--request-rate",
@@ -112,6 +123,23 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         default=8,
         metavar="N",
         help="games that may wait for an analysis worker; more are told to ask again later (default 8)",
+    )
+    p.add_argument(
+        "--outbox-messages",
+        type=whole(*OUTBOX_MESSAGES_RANGE),
+        default=OUTBOX_MESSAGES,
+        metavar="N",
+        help="messages one connection may have waiting to be sent; a client that reads slower than its"
+        f" table plays is closed past them, and reconnects (default {OUTBOX_MESSAGES};"
+        f" {OUTBOX_MESSAGES_RANGE[0]:,} to {OUTBOX_MESSAGES_RANGE[1]:,})",
+    )
+    p.add_argument(
+        "--outbox-bytes",
+        type=size(*OUTBOX_BYTES_RANGE),
+        default=OUTBOX_BYTES,
+        metavar="SIZE",
+        help="the same bound on their text: bytes, or with K, M or G (default"
+        f" {size_text(OUTBOX_BYTES)}; {size_text(OUTBOX_BYTES_RANGE[0])} to {size_text(OUTBOX_BYTES_RANGE[1])})",
     )
     p.add_argument("--no-browser", action="store_true", help="do not open the lobby in a web browser")
 
@@ -201,6 +229,8 @@ def run_serve(args: argparse.Namespace) -> int:
         analysis_workers=args.analysis_workers,
         analysis_bot=args.analysis_bot,
         analysis_queue=args.analysis_queue,
+        outbox_messages=args.outbox_messages,
+        outbox_bytes=args.outbox_bytes,
     )
     if not args.no_browser and _has_browser():
         import threading

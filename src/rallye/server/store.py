@@ -128,6 +128,26 @@ analyses = Table(
     UniqueConstraint("subject", "bot", "seed", "analyser", name="uq_analyses_key"),
 )
 
+# An analysis being made: the process that claimed it (one process makes it, however many
+# are asked for it), its status (queued, running; failed: its error is told until the lease
+# ends), its progress, and a lease the process renews while it runs: a dead process's claim
+# runs out and another process takes it over. The row goes when the analysis is stored.
+analysis_claims = Table(
+    "analysis_claims",
+    metadata,
+    Column("subject", String(40), primary_key=True),
+    Column("bot", String(40), primary_key=True),
+    Column("seed", Integer, primary_key=True, autoincrement=False),
+    Column("analyser", String(60), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("error", String(400), nullable=True),
+    Column("lease_until", Float, nullable=False),
+    Column("claimed_at", Float, nullable=False),
+)
+
 
 # The statements of a move, built once (building them costs more than running them).
 _INSERT_LINES = insert(record_lines)
@@ -145,6 +165,12 @@ _MOVE_ON = (
         updated_at=bindparam("now"),
     )
 )
+
+
+def _claim_is(key: AnalysisKey) -> tuple[Any, ...]:
+    """The ``WHERE`` of one analysis's claim."""
+    c = analysis_claims.c
+    return (c.subject == key.subject, c.bot == key.bot, c.seed == key.seed, c.analyser == key.analyser)
 
 
 def _line_rows(table_id: int, first: int, lines: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -177,6 +203,31 @@ class ChatLine(NamedTuple):
     name: str
     text: str
     at: float
+
+
+class AnalysisKey(NamedTuple):
+    """What an analysis is of and what made it (the key of ``analyses`` and ``analysis_claims``)."""
+
+    subject: str
+    bot: str
+    seed: int
+    analyser: str
+
+
+@dataclass
+class AnalysisClaim:
+    """Another process's claim on an analysis, as the database holds it."""
+
+    owner: str
+    status: str  # queued, running, failed
+    done: int
+    total: int
+    error: str | None
+    lease_until: float
+
+    @classmethod
+    def of(cls, row: Any) -> AnalysisClaim:
+        return cls(row.owner, row.status, row.done, row.total, row.error, row.lease_until)
 
 
 class Conflict(Exception):
@@ -422,10 +473,12 @@ class Store:
     def put_analysis(
         self, subject: str, table_id: int | None, bot: str, seed: int, analyser: str, body: str, cpu_seconds: float
     ) -> bool:
-        """Store an analysis; ``False`` when one with the same key is there already (another
+        """Store an analysis, and end the claim on it in the same transaction (whoever holds
+        it: it is made); ``False`` when one with the same key is there already (another
         process made it meanwhile: the same bot and seed give the same analysis)."""
         from sqlalchemy.exc import IntegrityError
 
+        key = AnalysisKey(subject, bot, seed, analyser)
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -440,9 +493,83 @@ class Store:
                         made_at=time.time(),
                     )
                 )
+                conn.execute(delete(analysis_claims).where(*_claim_is(key)))
         except IntegrityError:
+            with self.engine.begin() as conn:
+                conn.execute(delete(analysis_claims).where(*_claim_is(key)))
             return False
         return True
+
+    def claim_analysis(self, key: AnalysisKey, owner: str, lease_until: float, total: int) -> AnalysisClaim | None:
+        """Claim the making of an analysis for ``owner``: ``None`` when it is ours now (no
+        claim on it, ours already, or the holder's lease ran out), else the claim that holds
+        it. Two processes claiming at once: the database's key lets one in."""
+        from sqlalchemy.exc import IntegrityError
+
+        values = {"owner": owner, "status": "queued", "done": 0, "total": total, "error": None}
+        for _ in range(3):  # the holder may end its claim between our insert and our update
+            now = time.time()
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        insert(analysis_claims).values(
+                            **key._asdict(), **values, lease_until=lease_until, claimed_at=now
+                        )
+                    )
+                return None
+            except IntegrityError:
+                pass
+            with self.engine.begin() as conn:
+                taken = conn.execute(
+                    update(analysis_claims)
+                    .where(
+                        *_claim_is(key),
+                        (analysis_claims.c.owner == owner) | (analysis_claims.c.lease_until < now),
+                    )
+                    .values(**values, lease_until=lease_until, claimed_at=now)
+                ).rowcount
+                if taken == 1:
+                    return None
+                row = conn.execute(select(analysis_claims).where(*_claim_is(key))).first()
+            if row is not None:
+                return AnalysisClaim.of(row)
+        raise RuntimeError(f"the claim on the analysis of {key.subject} keeps changing hands")
+
+    def analysis_claim(self, key: AnalysisKey) -> AnalysisClaim | None:
+        """The live claim on an analysis (its lease not run out), if any."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(analysis_claims).where(*_claim_is(key), analysis_claims.c.lease_until >= time.time())
+            ).first()
+        return None if row is None else AnalysisClaim.of(row)
+
+    def hold_analysis(
+        self,
+        key: AnalysisKey,
+        owner: str,
+        lease_until: float,
+        *,
+        status: str,
+        done: int,
+        total: int,
+        error: str | None = None,
+    ) -> bool:
+        """Renew ``owner``'s claim with its progress (or its failure: ``status`` failed and
+        the error, told until ``lease_until``); ``False`` when the claim is no longer
+        ``owner``'s (its lease ran out and another process took it over)."""
+        with self.engine.begin() as conn:
+            held = conn.execute(
+                update(analysis_claims)
+                .where(*_claim_is(key), analysis_claims.c.owner == owner)
+                .values(status=status, done=done, total=total, error=error, lease_until=lease_until)
+            ).rowcount
+        return bool(held == 1)
+
+    def release_analysis(self, key: AnalysisKey, owner: str) -> None:
+        """End ``owner``'s claim without an analysis (stopped, or its worker died): the next
+        process asked for it takes it at once."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(analysis_claims).where(*_claim_is(key), analysis_claims.c.owner == owner))
 
     # -- ownership ---------------------------------------------------------------------
     def claim(self, table_id: int, owner: str, owner_url: str | None, lease_until: float) -> bool:
@@ -639,6 +766,7 @@ class Store:
                     conn.execute(delete(child).where(child.c.table_id.in_(part)))
                 conn.execute(delete(tables).where(tables.c.id.in_(part)))
             conn.execute(delete(analyses).where(analyses.c.table_id.is_(None), analyses.c.made_at < before))
+            conn.execute(delete(analysis_claims).where(analysis_claims.c.lease_until < before))
         return len(ids)
 
     def backup(self, target: Path) -> None:

@@ -24,6 +24,8 @@ from rallye.sim.play import MatchJob, MatchResult, play_chunk
 BACKENDS: tuple[str, ...] = ("process", "ray")
 
 Advance = Callable[[int], None]
+#: called with the results of each piece of work as it finishes (in the order they finish)
+Finished = Callable[[list[MatchResult]], None]
 
 
 def available_cores() -> int:
@@ -49,8 +51,11 @@ def run_jobs(
     workers: int | None = None,
     address: str | None = None,
     advance: Advance | None = None,
+    finished: Callable[[Sequence[MatchResult]], None] | None = None,
 ) -> list[MatchResult]:
-    """Play every job; ``advance(n)`` is called as ``n`` more matches finish."""
+    """Play every job; ``advance(n)`` is called as ``n`` more matches finish, and
+    ``finished(results)`` with those matches' results (to write them as they come: a run
+    stopped early keeps them)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; backends are {', '.join(BACKENDS)}")
     if workers is not None and workers < 1:
@@ -58,14 +63,21 @@ def run_jobs(
     if address is not None and backend != "ray":
         raise ValueError("--address joins a Ray cluster: use it with --backend ray")
     n_workers = workers or available_cores()
-    step: Advance = advance or (lambda n: None)
+
+    def step(part: list[MatchResult]) -> None:
+        if advance is not None:
+            advance(len(part))
+        if finished is not None:
+            finished(part)
+
     if backend == "ray":
         results = _run_ray(jobs, n_workers, address, step, explicit_workers=workers is not None)
     elif n_workers == 1 or len(jobs) <= 1:
         results = []
         for job in jobs:
-            results.extend(play_chunk([job]))
-            step(1)
+            part = play_chunk([job])
+            results.extend(part)
+            step(part)
     else:
         results = _run_pool(jobs, n_workers, step)
     results.sort(key=lambda r: r.index)
@@ -74,7 +86,7 @@ def run_jobs(
     return results
 
 
-def _run_pool(jobs: Sequence[MatchJob], workers: int, step: Advance) -> list[MatchResult]:
+def _run_pool(jobs: Sequence[MatchJob], workers: int, step: Finished) -> list[MatchResult]:
     results: list[MatchResult] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: set[Future[list[MatchResult]]] = {pool.submit(play_chunk, c) for c in chunks(jobs, workers)}
@@ -83,7 +95,7 @@ def _run_pool(jobs: Sequence[MatchJob], workers: int, step: Advance) -> list[Mat
             for fut in done:
                 part = fut.result()
                 results.extend(part)
-                step(len(part))
+                step(part)
     return results
 
 
@@ -124,7 +136,7 @@ def ray_session(address: str | None, workers: int, explicit_workers: bool) -> It
 
 
 def _run_ray(
-    jobs: Sequence[MatchJob], workers: int, address: str | None, step: Advance, *, explicit_workers: bool
+    jobs: Sequence[MatchJob], workers: int, address: str | None, step: Finished, *, explicit_workers: bool
 ) -> list[MatchResult]:
     with ray_session(address, workers, explicit_workers) as ray:
         remote = ray.remote(num_cpus=1)(play_chunk)
@@ -136,5 +148,5 @@ def _run_ray(
             for ref in done:
                 part = ray.get(ref)
                 results.extend(part)
-                step(len(part))
+                step(part)
         return results
