@@ -113,9 +113,9 @@ SCREEN_JS = """() => {
 
 
 def safety_width(size: str, sides: int) -> float:
-    """The width (px) the design gives a side's safeties: a tablet's 3rem (2.3rem at four
-    sides or more, so a side's places share a row); a desktop's 3rem, 2.3rem where three sides
-    or more stand next to each other; a phone's 1.7rem."""
+    """The width (px) the design gives a side's safeties: a tablet's 3rem and a desktop's
+    (where three sides stand next to each other, 2.3rem), and at four sides or more 2.3rem on
+    both, so a side's places share a row; a phone's 1.7rem."""
     rem = {"tablet": 3 if sides < 4 else 2.3, "desktop": 3 if sides < 3 else 2.3}.get(size, 1.7)
     return rem * 16
 
