@@ -7,12 +7,12 @@ full as a hand can make them, in each language in turn; the bounding boxes of ev
 piles, each side's battle, speed, safeties and distance places and what lies in them) must
 not intersect, and each side's boxes stay inside that side.
 
-On a phone (390 × 844 and 360 × 740) everything of the game above the docked hand (the bar,
-the turn, the piles, every side's name, km and places) lies within the first screen, above the
-hand, no card smaller than the smallest the page draws (a phone's safety, 1.7rem wide), your
-own side's cards larger than the others' at four sides or more; on a tablet and a desktop the
-safeties are as large as the design makes them (an older, more specific rule kept a tablet's at
-a phone's size).
+At every size (two phones, 390 × 844 and 360 × 740) everything of the game above the docked
+hand (the bar, the turn, the piles, every side's name, km and places) lies within the first
+screen, above the hand, and no card is smaller than the smallest the page draws (a phone's
+safety, 1.7rem wide); on a phone your own side's cards are larger than the others' at four
+sides or more; on a tablet and a desktop the safeties are as large as the design makes them
+(an older, more specific rule kept a tablet's at a phone's size).
 """
 
 from __future__ import annotations
@@ -144,8 +144,8 @@ def test_no_pile_lies_over_another(pages: Pages, base_url: str, size: str) -> No
             where = f"{size}, {sides} sides, {fill}"
             bad += [f"{where}: {b}" for b in overlaps(page.evaluate(BOXES_JS))]
             screen = page.evaluate(SCREEN_JS)
+            bad += [f"{where}: {b}" for b in screen["bad"]]
             if "phone" in size:
-                bad += [f"{where}: {b}" for b in screen["bad"]]
                 mine, others = screen["mine"], screen["others"]
                 if shown > 3 and fill == "full" and not mine > others > 0:
                     bad.append(f"{where}: your side's cards ({mine} px) not larger than the others' ({others})")
