@@ -86,7 +86,7 @@ def test_a_hint_at_mille_on_a_phone(pages: Pages, base_url: str) -> None:
     found = anna.evaluate(IN_VIEW_JS)
     assert found["scroll"] == [0, 0] and not found["bad"], found
     assert not small_targets(anna), small_targets(anna)
-    shot(anna, "coach-mille-phone", screen=True)
+    shot(anna, "coach-mille-phone", screen=True, docs="web-coach-phone.png")
     check_both_schemes(anna, "a Mille Bornes hint on a phone")
     # the hint played nothing; the hinted card chosen, its place is marked too, and played
     assert state(anna)["move_no"] == s["move_no"]

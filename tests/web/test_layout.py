@@ -6,6 +6,13 @@ Kilometer) at phone, tablet and desktop size, the page is shown its sides empty 
 full as a hand can make them, in each language in turn; the bounding boxes of every pile (the discard, draw and totals
 piles, each side's battle, speed, safeties and distance places and what lies in them) must
 not intersect, and each side's boxes stay inside that side.
+
+At every size (two phones, 390 × 844 and 360 × 740) everything of the game above the docked
+hand (the bar, the turn, the piles, every side's name, km and places) lies within the first
+screen, above the hand, and no card is smaller than the smallest the page draws (a phone's
+safety, 1.7rem wide); on a phone your own side's cards are larger than the others' at four
+sides or more; on a tablet and a desktop the safeties are as large as the design makes them
+(an older, more specific rule kept a tablet's at a phone's size).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from web_helpers import Pages, shot
 
 SIZES = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "small-phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
     "tablet": {"viewport": {"width": 820, "height": 1180}, "is_mobile": True, "has_touch": True},
     "desktop": {"viewport": {"width": 1366, "height": 768}},
 }
@@ -69,6 +77,49 @@ def overlaps(boxes: list[Any]) -> list[str]:
     return bad
 
 
+# On a phone: whatever of the game lies outside the first screen or under the docked hand, and
+# the cards of the sides smaller than the smallest the page draws; the sizes of the cards.
+SCREEN_JS = """() => {
+  const vw = innerWidth, vh = innerHeight, out = [], dock = document.getElementById('dock').getBoundingClientRect();
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const check = (e, what, above) => {
+    const r = e.getBoundingClientRect(), at = [r.left, r.top, r.right, r.bottom].map(Math.round);
+    if (!r.width || !r.height) return;
+    if (r.left < -0.5 || r.right > vw + 0.5 || r.top < -0.5) out.push(`${what} off the screen: ${at}`);
+    if (above && r.bottom > dock.top + 0.5) out.push(`${what} under the hand: ${at[3]} > ${Math.round(dock.top)}`);
+    if (!above && r.bottom > vh + 0.5) out.push(`${what} below the screen: ${at[3]} > ${vh}`);
+  };
+  check(document.querySelector('.bar'), 'the bar', true);
+  check(document.getElementById('turn'), 'the turn', true);
+  document.querySelectorAll('.piles-row > .pile').forEach((p, i) => check(p, `pile ${i}`, true));
+  for (const tab of document.querySelectorAll('.tableau')) {
+    const side = `side ${tab.dataset.side}`;
+    check(tab, side, true);
+    check(tab.querySelector('h3'), `${side} name`, true);
+    check(tab.querySelector('.km-text'), `${side} km`, true);
+    tab.querySelectorAll('.slot dd').forEach((d) => check(d, `${side} ${d.parentElement.dataset.slot}`, true));
+    for (const c of tab.querySelectorAll('.card.small')) {
+      const w = c.getBoundingClientRect().width;
+      if (w < 1.7 * rem - 0.5) out.push(`${side}: a card ${w.toFixed(1)} px wide, smaller than ${1.7 * rem} px`);
+    }
+  }
+  document.querySelectorAll('#controls button').forEach((b, i) => check(b, `control ${i}`, false));
+  if (scrollX || scrollY) out.push(`scrolled to ${scrollX}, ${scrollY}`);
+  const widths = (sel) => [...document.querySelectorAll(sel)].map((c) => c.getBoundingClientRect().width);
+  return {bad: out, mine: Math.max(0, ...widths('.tableau.mine .slot-battle .card.small')),
+          others: Math.max(0, ...widths('.tableau:not(.mine) .slot-battle .card.small')),
+          safeties: widths('.slot-safeties .card.small')};
+}"""
+
+
+def safety_width(size: str, sides: int) -> float:
+    """The width (px) the design gives a side's safeties: a tablet's 3rem and a desktop's
+    (where three sides stand next to each other, 2.3rem), and at four sides or more 2.3rem on
+    both, so a side's places share a row; a phone's 1.7rem."""
+    rem = {"tablet": 3 if sides < 4 else 2.3, "desktop": 3 if sides < 3 else 2.3}.get(size, 1.7)
+    return rem * 16
+
+
 EMPTY_JS = """() => { const r = window.rallye; const m = structuredClone(r.state);
   for (const tab of m.view.tableaus) {
     tab.safeties = []; tab.coups = []; tab.battle = []; tab.speed = []; tab.d200 = 0; tab.km = 0; tab.distance = []; }
@@ -90,6 +141,16 @@ def test_no_pile_lies_over_another(pages: Pages, base_url: str, size: str) -> No
             page.evaluate(script)
             page.wait_for_function("() => document.querySelectorAll('.tableau').length > 1")
             shot(page, f"layout-{size}-{sides}-{fill}", screen=True)
-            bad += [f"{size}, {sides} sides, {fill}: {b}" for b in overlaps(page.evaluate(BOXES_JS))]
+            where = f"{size}, {sides} sides, {fill}"
+            bad += [f"{where}: {b}" for b in overlaps(page.evaluate(BOXES_JS))]
+            screen = page.evaluate(SCREEN_JS)
+            bad += [f"{where}: {b}" for b in screen["bad"]]
+            if "phone" in size:
+                mine, others = screen["mine"], screen["others"]
+                if shown > 3 and fill == "full" and not mine > others > 0:
+                    bad.append(f"{where}: your side's cards ({mine} px) not larger than the others' ({others})")
+            least = safety_width(size, shown)
+            small = [w for w in screen["safeties"] if w < least - 0.5]
+            bad += [f"{where}: a safety {w:.1f} px wide, the design's {least}" for w in small]
         page.context.close()
     assert not bad, "\n".join(bad[:40])

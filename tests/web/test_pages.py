@@ -338,7 +338,7 @@ def test_knight_rider_build_the_track_and_chase(pages: Pages, base_url: str) -> 
         else:
             if turns == 1:
                 check_both_schemes(anna, "Knight Rider chase")
-                shot(anna, "kr-chase", screen=True)
+                shot(anna, "kr-chase", screen=True, docs="web-knightrider.png")
             anna.click("#controls button.end")
             turns += 1
         wait_past(anna, before)

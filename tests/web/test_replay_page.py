@@ -24,6 +24,9 @@ DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 BOTS = {"kind": "bot", "level": "easy"}
 FIXTURE = Path(__file__).resolve().parent / "data" / "analysis_fixture.json"
+# each side's places, in the order the page shows them
+PLACES_JS = """[...document.querySelectorAll('.tableau')]
+  .map((t) => [...t.querySelectorAll('.slot')].map((s) => s.dataset.slot))"""
 
 
 # Every move, one "next" at a time, as fast as the page draws them: the frames shown and the
@@ -247,7 +250,12 @@ def test_the_servers_analysis_of_a_finished_game(pages: Pages, base_url: str) ->
         verdict = page.locator("#verdict").text_content()
         assert worst["mark"].capitalize() in verdict and "Preferred:" in verdict, verdict
         assert "Chance to win now" in page.locator("#analysis .win-now").text_content()
-        shot(page, f"replay-real-analysis-{where}", screen=True)
+        # each side's places in the table's order
+        for places in page.evaluate(PLACES_JS):
+            assert places == ["battle", "speed", "distance", "safeties"], places
+        picture = "web-replay-phone.png" if where == "phone" else "web-replay.png"
+        page.evaluate("document.activeElement.blur()")  # the picture without the slider's focus ring
+        shot(page, f"replay-real-analysis-{where}", screen=True, docs=picture)
         check_both_schemes(page, f"the replay with the server's analysis on a {where}")
 
 

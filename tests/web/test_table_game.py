@@ -65,7 +65,7 @@ def check_screen(page: Any, where: str) -> None:
     assert not found["bad"], f"{where}: {found['bad']}"
 
 
-def tap_hand(page: Any, *, touch: bool, shots: str | None = None) -> int:
+def tap_hand(page: Any, *, touch: bool, shots: str | None = None, docs: str | None = None) -> int:
     """Play the hand by tapping (or clicking) a card, then the place it goes, until the hand's
     score sheet is out; checks the screen after every tap. Returns the moves made."""
     press = (lambda loc: loc.tap()) if touch else (lambda loc: loc.click())
@@ -93,7 +93,7 @@ def tap_hand(page: Any, *, touch: bool, shots: str | None = None) -> int:
             press(page.locator(f".card-button[data-card='{entry['info']['card']}']").first)
             check_screen(page, f"after choosing {entry['info']['card']}")
             if shots and made == 2:
-                shot(page, f"{shots}-chosen", screen=True)
+                shot(page, f"{shots}-chosen", screen=True, docs=docs)
             press(page.locator(f"button.target.legal[data-action='{entry['action']}']"))
         wait_past(page, before)
         check_screen(page, f"after move {made}")
@@ -119,7 +119,7 @@ def test_a_whole_hand_on_a_phone_by_tapping(pages: Pages, base_url: str) -> None
     assert "Échap" not in anna.inner_text("#hand-hint")
     anna.locator(".card-button").first.tap()  # tapped again: put back
 
-    tap_hand(anna, touch=True, shots="mille-phone")
+    tap_hand(anna, touch=True, shots="mille-phone", docs="web-mille-phone.png")
     # the hand's summary: it stays until dismissed, whatever the table does meanwhile
     anna.wait_for_selector("dialog#summary[open]")
     text = anna.inner_text("#summary")
@@ -145,7 +145,7 @@ def test_a_whole_hand_on_a_desktop_to_the_end_of_the_match(pages: Pages, base_ur
     my_turn_or_done(anna)
     shot(anna, "mille-desktop")
     check_both_schemes(anna, "Mille Bornes on a desktop")
-    tap_hand(anna, touch=False, shots="mille-desktop")
+    tap_hand(anna, touch=False, shots="mille-desktop", docs="web-mille.png")
     anna.wait_for_selector("dialog#summary[open]")
     assert anna.locator("#summary .winner").count() == 1
     link = anna.locator("#summary a[download]")
@@ -284,7 +284,7 @@ def test_knight_rider_on_a_phone(pages: Pages, base_url: str) -> None:
         return c.left >= s.left && c.right <= s.right && c.top >= s.top && c.bottom <= s.bottom; }"""
     )
     assert seen, "the player's car is inside the map's window"
-    shot(anna, "kr-phone", screen=True)
+    shot(anna, "kr-phone", screen=True, docs="web-knightrider-phone.png")
     check_both_schemes(anna, "Knight Rider on a phone")
     # two fingers spread: the map grows; the buttons do the same for one finger
     width = anna.evaluate("document.querySelector('svg.kr-board').getBoundingClientRect().width")

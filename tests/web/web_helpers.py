@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -12,6 +13,9 @@ from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 SHOTS = HERE / "screenshots"
+#: The pictures of the pages in the README and docs/: with RALLYE_DOCS_PICTURES=1 the tests that
+#: take them write them there (one screen, at the page's own pixel size): look, then commit.
+DOCS_PICTURES = HERE.parent.parent / "docs" / "images"
 AXE = HERE / "vendor" / "axe.min.js"
 
 
@@ -67,14 +71,17 @@ def wait_for(page: Any, expression: str, arg: Any = None, timeout: float = 15_00
         page.wait_for_timeout(50)
 
 
-def shot(page: Any, name: str, *, screen: bool = False) -> None:
+def shot(page: Any, name: str, *, screen: bool = False, docs: str | None = None) -> None:
     """The whole page as ``name.png``; with ``screen``, also what one screen shows as
-    ``name-screen.png`` (the README's pictures are chosen among those)."""
+    ``name-screen.png``; ``docs``: the name of the picture of the README or docs/ this screen
+    is, written to docs/images/ when RALLYE_DOCS_PICTURES is set."""
     SHOTS.mkdir(exist_ok=True)
     page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # the picture as it settles
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     if screen:
         page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
+    if docs and os.environ.get("RALLYE_DOCS_PICTURES"):
+        page.screenshot(path=str(DOCS_PICTURES / docs), scale="css")
 
 
 def check_both_schemes(page: Any, where: str) -> None:

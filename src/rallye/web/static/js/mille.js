@@ -438,13 +438,13 @@ export function render(ctx, parts) {
       "div",
       { class: "pile totals" },
       el("h3", {}, word(ctx, "total"), el("span", { class: "hand-no", text: ` · ${word(ctx, "hand")} ${v.hand_no + 1}` })),
-      el("ul", {}, v.totals.map((n, i) => el("li", {}, el("span", { class: "who", text: names(i) }), " ", el("strong", { text: String(n) })))),
+      el("ul", { class: v.totals.length > 3 ? "many" : null }, v.totals.map((n, i) => el("li", {}, el("span", { class: "who", text: names(i) }), " ", el("strong", { text: String(n) })))),
       target ? el("p", { class: "note", text: t("mille.match_to_short", { points: target }) }) : null,
     ),
   );
   const order = v.sides.map((_, i) => i);
   if (v.side !== null && v.side !== undefined) order.sort((a, b) => (a === v.side ? -1 : b === v.side ? 1 : a - b));
-  parts.board.replaceChildren(piles, el("div", { class: `tableaus sides-${order.length}` }, order.map((i) => tableau(ctx, i, land))));
+  parts.board.replaceChildren(piles, el("div", { class: `tableaus sides-${order.length}${order.length > 3 ? " many" : ""}` }, order.map((i) => tableau(ctx, i, land))));
 
   // The controls, docked at the bottom: the extension question, or the hand.
   const c = parts.controls;
