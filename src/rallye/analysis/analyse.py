@@ -133,9 +133,10 @@ class _Hindsight(PimcAgent):
 
 
 def _hindsight(
-    game: Game[Any, Any, Any], evaluator: MilleEvaluator, state: MilleState, seat: int, played: Any
+    game: Game[Any, Any, Any], evaluator: MilleEvaluator, state: MilleState, view: MilleView, played: Any
 ) -> dict[str, Any]:
-    """The decision judged with every card known (every deal is the true one)."""
+    """The decision judged with every card known (every deal is the true one; ``view``:
+    the acting seat's in ``state``)."""
     base = evaluator.agent
     agent = _Hindsight(
         0,
@@ -149,7 +150,6 @@ def _hindsight(
         match_weight=0.0,  # the points of the hand alone
     )
     agent.true_state = state
-    view = game.view_for(state, seat)
     ev = agent.evaluate(view, game.legal_actions(state), (played,), prune=False)
     best = max(ev.candidates, key=lambda a: (ev.values[a][0] if ev.values[a] else 0.0, a == ev.candidates[0]))
     loss = (ev.values[best][0] - ev.values[played][0]) if ev.values[played] else 0.0
@@ -190,16 +190,20 @@ def analyse(
     total = len(rep.moves)
     seen: dict[int, list[Any]] = {}  # Mille Bornes: each seat's views at its decisions so far
     for i, (seat, action) in enumerate(rep.moves):
+        # the acting seat's view, taken once: judged, kept for the seat's next decisions (the
+        # very object, which the evaluator's kept trackers then find by identity), and the
+        # graph's point when the move was forced
+        view = game.view_for(state, seat)
         mine = seen.setdefault(seat, [])
-        judged = judge(game, evaluator, state, seat, action, i + 1, mine)
+        judged = judge_view(game, evaluator, view, seat, _side_of(sides, seat), action, i + 1, mine)
         if isinstance(evaluator, MilleEvaluator):
-            mine.append(game.view_for(state, seat))
+            mine.append(view)
         if judged is None:
-            graph.append(evaluator.wins(game.view_for(state, seat)))
+            graph.append(evaluator.wins(view))
         else:
             decision, wins = judged
             if hindsight and isinstance(evaluator, MilleEvaluator) and isinstance(state, MilleState):
-                decision = _with_hindsight(decision, _hindsight(game, evaluator, state, seat, action))
+                decision = _with_hindsight(decision, _hindsight(game, evaluator, state, view, action))
             decisions.append(decision)
             graph.append(wins)
         state = game.apply(state, action, seat)
@@ -253,15 +257,29 @@ def judge(
 ) -> tuple[Decision, tuple[float, ...]] | None:
     """Move number ``move`` (1-based), ``action`` by ``seat`` in ``state``, judged from the
     seat's view (``None`` when it was no choice): the decision and each side's chance to win
-    before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's side and
-    the hand's number, both public) reaches the evaluator, with ``history``: the seat's
-    views at its earlier decisions, forced ones too, in order."""
-    view = game.view_for(state, seat)
+    before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's side,
+    public) reaches the evaluator, with ``history``: the seat's views at its earlier
+    decisions, forced ones too, in order (:func:`judge_view`)."""
+    side = _side_of(game.outcome(state).sides, seat)
+    return judge_view(game, evaluator, game.view_for(state, seat), seat, side, action, move, history)
+
+
+def judge_view(
+    game: Game[Any, Any, Any],
+    evaluator: Evaluator,
+    view: Any,
+    seat: int,
+    side: int,
+    action: Any,
+    move: int,
+    history: Sequence[Any] = (),
+) -> tuple[Decision, tuple[float, ...]] | None:
+    """:func:`judge` from ``seat``'s ``view`` (``side``: the seat's side): the view and
+    ``history`` are what the evaluator sees, and all it sees."""
     legal = game.legal_from_view(view)
     if len(legal) <= 1:
         return None
     judged = evaluator.evaluate(view, legal, (action,), key=move - 1, history=history)
-    side = _side_of(game.outcome(state).sides, seat)
     return _decision(game, judged, move, seat, side, _hand(view), action), judged.wins
 
 
