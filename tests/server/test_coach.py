@@ -359,3 +359,32 @@ def test_the_coach_is_given_the_seats_earlier_views_of_the_hand(coached: TestCli
         state = game.apply(state, action, seat)
     assert game.view_for(state, 0) == view
     assert len(history) >= 3 and history == tuple(want)
+
+
+def test_the_tables_history_is_kept_from_one_hint_to_the_next(coached: TestClient) -> None:
+    """Hint after hint along a game, the coach gets the views the replay of the table's
+    record gives, and the table reads its record from the start once, at the first hint:
+    the later ones read only the moves since (``DecisionViews``)."""
+    from rallye.analysis import decision_views
+    from rallye.games import game_for
+
+    server = _server(coached)
+    asked: list[tuple[Any, ...]] = []
+    real = server.coaching.coaches.hint
+
+    def spy(game: Any, view: Any, legal: Any, history: Any = ()) -> dict[str, Any]:
+        asked.append(tuple(history))
+        return real(game, view, legal, history)
+
+    server.coaching.coaches.hint = spy  # type: ignore[method-assign]
+    made = create(coached, game="mille", players=2, seats=[PERSON, BOT], sit=0, name="Anna")
+    anna = Player(coached, made["code"], made["token"])
+    table = server.tables[made["code"]]
+    for n in range(4):
+        st = _to_a_choice(anna, least=2)
+        _check_hint(_hint(anna, f"h{n}"), st, "mille")
+        assert asked[-1] == decision_views(game_for("mille"), table.match.lines, 0)
+        anna.send(type="act", move_no=st["move_no"], code=st["legal"][0]["code"])
+        anna.until("state", lambda m, n=st["move_no"]: m["move_no"] > n)
+    assert len(asked) == 4 and len(asked[-1]) >= 3
+    assert table._coach_views is not None and table._coach_views.rebuilt == 1

@@ -151,3 +151,31 @@ def test_a_reason_names_a_side_as_the_terminal_does(monkeypatch: pytest.MonkeyPa
     c = recording_console(160)
     assert mille_run(team, feed(["hint", "1"]), c, lang="hu", coach=True) == 0
     assert "3. csapat: már csak 200 km hiányzik" in c.export_text()
+
+
+def test_the_history_is_followed_from_hint_to_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hint after hint along a game, the coach gets the person's views the replay of the
+    game's record gives, and the record is read from its start once, at the first hint."""
+    from rallye.analysis import DecisionViews, decision_views
+    from rallye.games import game_for
+
+    session = MilleSession.new("wm2006", 2, 4, 0, ["random"])
+    histories: list[tuple[object, ...]] = []
+    real_hint, real_rebuild = Coach.hint, DecisionViews._rebuild
+    rebuilt: list[int] = []
+
+    def spy(self: Coach, view: object, legal: object, history: object = ()) -> Hint:
+        assert history == decision_views(game_for("mille"), session.lines, session.viewer)
+        histories.append(tuple(history))  # type: ignore[arg-type]
+        return real_hint(self, view, legal, history)  # type: ignore[arg-type]
+
+    def counted(self: DecisionViews, lines: object, seats: object) -> None:
+        rebuilt.append(len(histories))
+        real_rebuild(self, lines, seats)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Coach, "hint", spy)
+    monkeypatch.setattr(DecisionViews, "_rebuild", counted)
+    c = recording_console(140)
+    assert mille_run(session, feed(["hint", "1"] * 6), c, lang="en", coach=True) == 0
+    assert len(histories) == 6 and len(histories[-1]) >= 5
+    assert rebuilt == [0]

@@ -7,7 +7,7 @@ side's chance to win. :func:`analyse` turns a record into an :class:`Analysis`, 
 
 from __future__ import annotations
 
-from rallye.analysis.analyse import MARKS, Analysis, Decision, analyse, decision_views, mark
+from rallye.analysis.analyse import MARKS, Analysis, Decision, DecisionViews, analyse, decision_views, mark
 from rallye.analysis.evaluators import BOTS, POINT_MARKS, WIN_MARKS, Analyst, Candidate, Judgement, evaluator_for
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "Analyst",
     "Candidate",
     "Decision",
+    "DecisionViews",
     "Judgement",
     "analyse",
     "decision_views",

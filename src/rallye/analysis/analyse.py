@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any
 
 from rallye.agents.mille.search import PimcAgent
@@ -28,7 +29,7 @@ from rallye.analysis.evaluators import POINT_MARKS, WIN_MARKS, Evaluator, Judgem
 from rallye.core.errors import RecordError
 from rallye.core.game import Game
 from rallye.core.jsonio import shown_field
-from rallye.core.record import Lines, numbered
+from rallye.core.record import Line, Lines, numbered
 from rallye.games import GAMES
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
@@ -133,9 +134,10 @@ class _Hindsight(PimcAgent):
 
 
 def _hindsight(
-    game: Game[Any, Any, Any], evaluator: MilleEvaluator, state: MilleState, seat: int, played: Any
+    game: Game[Any, Any, Any], evaluator: MilleEvaluator, state: MilleState, view: MilleView, played: Any
 ) -> dict[str, Any]:
-    """The decision judged with every card known (every deal is the true one)."""
+    """The decision judged with every card known (every deal is the true one; ``view``:
+    the acting seat's in ``state``)."""
     base = evaluator.agent
     agent = _Hindsight(
         0,
@@ -149,7 +151,6 @@ def _hindsight(
         match_weight=0.0,  # the points of the hand alone
     )
     agent.true_state = state
-    view = game.view_for(state, seat)
     ev = agent.evaluate(view, game.legal_actions(state), (played,), prune=False)
     best = max(ev.candidates, key=lambda a: (ev.values[a][0] if ev.values[a] else 0.0, a == ev.candidates[0]))
     loss = (ev.values[best][0] - ev.values[played][0]) if ev.values[played] else 0.0
@@ -190,16 +191,20 @@ def analyse(
     total = len(rep.moves)
     seen: dict[int, list[Any]] = {}  # Mille Bornes: each seat's views at its decisions so far
     for i, (seat, action) in enumerate(rep.moves):
+        # the acting seat's view, taken once: judged, kept for the seat's next decisions (the
+        # very object, which the evaluator's kept trackers then find by identity), and the
+        # graph's point when the move was forced
+        view = game.view_for(state, seat)
         mine = seen.setdefault(seat, [])
-        judged = judge(game, evaluator, state, seat, action, i + 1, mine)
+        judged = judge_view(game, evaluator, view, seat, _side_of(sides, seat), action, i + 1, mine)
         if isinstance(evaluator, MilleEvaluator):
-            mine.append(game.view_for(state, seat))
+            mine.append(view)
         if judged is None:
-            graph.append(evaluator.wins(game.view_for(state, seat)))
+            graph.append(evaluator.wins(view))
         else:
             decision, wins = judged
             if hindsight and isinstance(evaluator, MilleEvaluator) and isinstance(state, MilleState):
-                decision = _with_hindsight(decision, _hindsight(game, evaluator, state, seat, action))
+                decision = _with_hindsight(decision, _hindsight(game, evaluator, state, view, action))
             decisions.append(decision)
             graph.append(wins)
         state = game.apply(state, action, seat)
@@ -229,7 +234,9 @@ def decision_views(game: Game[Any, Any, Any], lines: Lines, seat: int) -> tuple[
     record ``lines`` hold (a game in play: the coach's ``history``, :meth:`Coach.hint
     <rallye.analysis.coach.Coach.hint>`). Mille Bornes: those of the running hand, all that
     expert's hand tracker follows; Knight Rider: none (its look-ahead remembers nothing).
-    Only ``view_for(state, seat)`` is taken of each state: what that player saw."""
+    Only ``view_for(state, seat)`` is taken of each state: what that player saw. It reads
+    the whole record; a game in play keeps a :class:`DecisionViews`, which reads the moves
+    since its last call."""
     if game.key != "mille":
         return ()
     rep = game.replay(lines)
@@ -240,6 +247,70 @@ def decision_views(game: Game[Any, Any, Any], lines: Lines, seat: int) -> tuple[
         state = game.apply(state, action, mover)
     hand = state.hand_no
     return tuple(v for v in views if v.hand_no == hand)
+
+
+class DecisionViews:
+    """:func:`decision_views` of a game in play, kept from one call to the next: each asked
+    seat's views at its decisions of the running hand, followed along the record as it
+    grows, so a call costs the views of the moves since the last one (the terminal's and the
+    server's coach: a hint each time a person asks, in a game of hundreds of moves).
+
+    ``of(lines, seat)`` gives what ``decision_views(game, lines, seat)`` gives. The record
+    followed is trusted only while it is the same list with the same lines (the very objects)
+    at the start: another list (a reload, a resumed game) or a line taken back or replaced
+    (a move undone) starts again from the record, as does the first call for a seat. The
+    state it follows, secrets and all, stays inside; only ``view_for(state, seat)`` of the
+    asked seat's own moves is given out. Mille Bornes only (Knight Rider: ``()``, as
+    :func:`decision_views`)."""
+
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
+        self._lines: Sequence[Line] | None = None  # the record followed (the list object)
+        self._seen: list[Any] = []  # its lines read so far (the objects)
+        self._state: Any = None  # the state after them
+        self._views: dict[int, list[Any]] = {}  # per seat asked: its views of the running hand
+        self.rebuilt = 0  # how often the record was read from its start (a test counts them)
+
+    def of(self, lines: Sequence[Line], seat: int) -> tuple[Any, ...]:
+        """``seat``'s views at its decisions of the running hand, forced ones too, in order,
+        in the game whose record ``lines`` (bare lines, as the game writes them) hold."""
+        if self.game.key != "mille":
+            return ()
+        kept = lines is self._lines and len(lines) >= len(self._seen) and all(map(is_, self._seen, lines))
+        if not kept or seat not in self._views:
+            self._rebuild(lines, {*self._views, seat})
+        else:
+            self._follow(lines)
+        hand = self._state.hand_no
+        return tuple(v for v in self._views[seat] if v.hand_no == hand)
+
+    def _rebuild(self, lines: Sequence[Line], seats: set[int]) -> None:
+        """Read the record from its start (verified, as a replay), following ``seats``."""
+        rep = self.game.replay(lines)
+        self.rebuilt += 1
+        self._lines, self._seen, self._state = lines, [], rep.initial
+        self._views = {s: [] for s in seats}
+        for mover, action in rep.moves:
+            self._step(mover, action)
+        self._seen = list(lines)
+
+    def _follow(self, lines: Sequence[Line]) -> None:
+        """The moves of the lines added since the last call (a live record holds the engine's
+        own moves: the deals, score and end lines follow from them)."""
+        game = self.game
+        for line in lines[len(self._seen) :]:
+            if line.get("type") == "action":
+                self._step(int(line["player"]), game.parse_action(line["action"]))
+            self._seen.append(line)
+
+    def _step(self, mover: int, action: Any) -> None:
+        views = self._views.get(mover)
+        if views is not None:
+            view = self.game.view_for(self._state, mover)
+            if views and views[-1].hand_no != view.hand_no:
+                views.clear()  # a new hand: the earlier ones are no longer given out
+            views.append(view)
+        self._state = self.game.apply(self._state, action, mover)
 
 
 def judge(
@@ -253,15 +324,29 @@ def judge(
 ) -> tuple[Decision, tuple[float, ...]] | None:
     """Move number ``move`` (1-based), ``action`` by ``seat`` in ``state``, judged from the
     seat's view (``None`` when it was no choice): the decision and each side's chance to win
-    before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's side and
-    the hand's number, both public) reaches the evaluator, with ``history``: the seat's
-    views at its earlier decisions, forced ones too, in order."""
-    view = game.view_for(state, seat)
+    before it. Nothing of ``state`` but ``view_for(state, seat)`` (and the seat's side,
+    public) reaches the evaluator, with ``history``: the seat's views at its earlier
+    decisions, forced ones too, in order (:func:`judge_view`)."""
+    side = _side_of(game.outcome(state).sides, seat)
+    return judge_view(game, evaluator, game.view_for(state, seat), seat, side, action, move, history)
+
+
+def judge_view(
+    game: Game[Any, Any, Any],
+    evaluator: Evaluator,
+    view: Any,
+    seat: int,
+    side: int,
+    action: Any,
+    move: int,
+    history: Sequence[Any] = (),
+) -> tuple[Decision, tuple[float, ...]] | None:
+    """:func:`judge` from ``seat``'s ``view`` (``side``: the seat's side): the view and
+    ``history`` are what the evaluator sees, and all it sees."""
     legal = game.legal_from_view(view)
     if len(legal) <= 1:
         return None
     judged = evaluator.evaluate(view, legal, (action,), key=move - 1, history=history)
-    side = _side_of(game.outcome(state).sides, seat)
     return _decision(game, judged, move, seat, side, _hand(view), action), judged.wins
 
 

@@ -18,7 +18,7 @@ import time
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rallye.agents.base import Agent, levels_for, make_agent
 from rallye.core.errors import ConfigError, GameError
@@ -27,6 +27,9 @@ from rallye.core.rng import derive_seed, new_seed
 from rallye.games import game_for
 from rallye.server.games import DEFAULT_GAME, JSON, GameJson, JsonView, Match
 from rallye.server.store import Conflict, Move, Store, StoredSeat, StoredTable, token_hash
+
+if TYPE_CHECKING:  # pragma: no cover - for the types only
+    from rallye.analysis.analyse import DecisionViews
 
 PROTOCOL = 1
 #: an invite code's letters: no 0/o, 1/l/i, so a code read aloud is a code typed right
@@ -136,6 +139,9 @@ class Table(Generic[S, A, V]):
     turn_started: float = field(default_factory=time.monotonic)
     #: the game's JSON for the messages (the only per-game part of a table)
     json: GameJson[S, A, V] = field(init=False, repr=False)
+    #: the coach's history: the seats' views at their decisions, followed along the record
+    #: from one hint to the next (made at the first hint; a table restored reads its record then)
+    _coach_views: DecisionViews | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.json = JSON[self.game.key]
@@ -434,10 +440,11 @@ class Table(Generic[S, A, V]):
     def hint_position(self, seat: int | None, move_no: object) -> tuple[int, V, Sequence[A], tuple[V, ...]]:
         """What the coach may see for ``seat``'s hint: the move number, the seat's view, its
         legal actions and its views at its earlier decisions (``decision_views``: what that
-        player saw before; nothing else of the state), after the checks in a fixed order
-        (who, the table's permission, the table, whose turn, the move number). A refusal is a
+        player saw before; nothing else of the state; kept from the last hint, so only the
+        moves since are read), after the checks in a fixed order (who, the table's
+        permission, the table, whose turn, the move number). A refusal is a
         :class:`TableError`."""
-        from rallye.analysis.analyse import decision_views
+        from rallye.analysis.analyse import DecisionViews
 
         if seat is None:
             raise TableError("spectator", "a spectator gets no hints")
@@ -445,7 +452,9 @@ class Table(Generic[S, A, V]):
             raise TableError("coach-off", "the coach is off at this table: its creator did not allow hints")
         self._check_turn(seat, move_no)
         view = self.game.view_for(self.match.state, seat)
-        history = decision_views(self.game, self.match.lines, seat)
+        if self._coach_views is None:
+            self._coach_views = DecisionViews(self.game)
+        history = self._coach_views.of(self.match.lines, seat)
         return self.move_no, view, self.game.legal_from_view(view), history
 
     # -- what is sent ------------------------------------------------------------------

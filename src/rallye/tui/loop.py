@@ -19,6 +19,7 @@ from rallye.i18n import Translator, translator
 from rallye.tui.words import common
 
 if TYPE_CHECKING:
+    from rallye.analysis.analyse import DecisionViews
     from rallye.analysis.coach import Coach
     from rallye.tui.session import Played, Session
 
@@ -455,6 +456,9 @@ class GameLoop(SavingLoop[A, V]):
     coach_on: bool = False
     #: the coach, made at the first hint (:class:`rallye.analysis.coach.Coach`)
     coach: Coach | None = None
+    #: the people's views at their decisions, followed along the record from one hint to
+    #: the next (:class:`rallye.analysis.analyse.DecisionViews`, made at the first hint)
+    coach_views: DecisionViews | None = None
 
     # -- what a game's loop gives ------------------------------------------------------------
     def seat_label(self, seat: int) -> str:
@@ -570,14 +574,17 @@ class GameLoop(SavingLoop[A, V]):
 
     def coach_history(self) -> tuple[Any, ...]:
         """The person's views at their earlier decisions, from the game's record (what they
-        saw before: the coach's hand tracker follows the opponent's hand through them)."""
-        from rallye.analysis.analyse import decision_views
+        saw before: the coach's hand tracker follows the opponent's hand through them); the
+        record is read from its start at the first hint only, then move by move."""
+        from rallye.analysis.analyse import DecisionViews
         from rallye.games import game_for
 
         lines = getattr(self.s, "lines", None)
         if lines is None:  # a session without a record here: the view alone
             return ()
-        return decision_views(game_for(self.game), lines, self.s.viewer)
+        if self.coach_views is None:
+            self.coach_views = DecisionViews(game_for(self.game))
+        return self.coach_views.of(lines, self.s.viewer)
 
     def who_plays(self) -> None:
         """The intro's last line: the seat of the person at the keyboard, or the people's."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import random
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from rallye.agents.knightrider.heuristic import (
     Reading,
     best_action,
     cost_to,
+    fewest_pips,
     move_value,
     unturned_cards,
     villain_forecast,
@@ -191,6 +193,53 @@ def _turn_views(players: int, seed: int, steps: int) -> Iterator[tuple[State, Vi
         if s.phase == "turn":
             yield s, v, legal
         s = apply(s, bot.choose(v, legal))
+
+
+def test_fewest_pips_is_dijkstras_shortest_paths() -> None:
+    """The bucket queue both distance tables use gives Dijkstra's distances (a heap's) on
+    random graphs with whole costs 1 to 3 and several starts, every state reached and no other."""
+    rnd = random.Random(7)
+    for _ in range(200):
+        n = rnd.randint(1, 30)
+        edges = {u: [(rnd.randrange(n), rnd.randint(1, 3)) for _ in range(rnd.randint(0, 4))] for u in range(n)}
+        starts = rnd.sample(range(n), rnd.randint(1, min(3, n)))
+        want: dict[int, int] = {}
+        heap = [(0, s) for s in starts]
+        while heap:
+            c, u = heapq.heappop(heap)
+            if u in want:
+                continue
+            want[u] = c
+            for v, w in edges[u]:
+                if v not in want:
+                    heapq.heappush(heap, (c + w, v))
+
+        def steps(
+            _links: bytes, _blocked: frozenset[int], u: int, e: dict[int, list[tuple[int, int]]] = edges
+        ) -> list[tuple[int, int]]:
+            return e[u]
+
+        assert fewest_pips(b"", frozenset(), starts, steps) == want
+
+
+def test_the_backward_and_forward_tables_agree() -> None:
+    """``cost_to`` (backward from a goal) and ``pips_from`` (forward from a car) are the
+    same shortest ways read from either end: on the maps of real chases, the pips from each
+    car to every field it can reach are the goal table's pips at the car, and a field
+    ``pips_from`` does not reach has no way in ``cost_to`` either."""
+    checked = 0
+    for s, _, _ in itertools.islice(_turn_views(3, 5, 300), 0, None, 10):
+        blocked = roadblocks(s.detours)
+        for car in s.cars:
+            if car.cell < 0:
+                continue
+            ahead = pips_from(s.links, blocked, car.cell, car.heading)
+            for goal in range(len(s.links)):
+                if goal == car.cell:
+                    continue
+                assert cost_to(s.links, blocked, goal).get(car.cell * 4 + car.heading) == ahead.get(goal)
+                checked += goal in ahead
+    assert checked > 1000
 
 
 def _wins(s: State, a: object) -> bool:

@@ -38,7 +38,7 @@ random play).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -79,33 +79,29 @@ _DELTA = g.DELTA
 
 
 # -- distances -------------------------------------------------------------------------
-@lru_cache(maxsize=8192)
-def cost_to(links: bytes, blocked: frozenset[int], goal: int) -> dict[int, int]:
-    """Pips needed to end a step on ``goal``, per ``cell * 4 + heading`` (absent: no way).
+#: the steps of a state on a map: (links, roadblocked fields, state) -> (the next state, the
+#: step's cost in whole pips, at least 1) for each step
+Steps = Callable[[bytes, frozenset[int], int], list[tuple[int, int]]]
 
-    A step costs 1 plus the turn on the field it leaves; roadblocked fields cannot be
-    entered; other cars are ignored (they move).
-    """
+
+def fewest_pips(links: bytes, blocked: frozenset[int], starts: Iterable[int], steps: Steps) -> dict[int, int]:
+    """Fewest pips from any of ``starts`` (0 each) to every state reachable from them by
+    ``steps`` on the map (``links``, ``blocked``). States are ``cell * 4 + heading``; the
+    search runs forward or backward as ``steps`` leads (:func:`cost_to` backward,
+    :func:`~rallye.agents.knightrider.search.pips_from` forward). A Dijkstra with a bucket
+    queue: one list per cost, the costs being small whole numbers."""
     dist: dict[int, int] = {}
     buckets: list[list[int]] = [[]]
-    for h in range(4):
-        dist[goal * 4 + h] = 0
-        buckets[0].append(goal * 4 + h)
+    for st in starts:
+        dist[st] = 0
+        buckets[0].append(st)
     c = 0
     while c < len(buckets):
         for st in buckets[c]:
             if dist[st] != c:
-                continue
-            n, d = st >> 2, st & 3
-            if n in blocked or not (links[n] >> ((d + 2) & 3)) & 1:
-                continue
-            f = n - _DELTA[d]
-            if not (links[f] >> d) & 1:
-                continue
-            base = f * 4
-            for h in range(4):
-                nc = c + 1 + _TC[h][d]
-                key = base + h
+                continue  # reached for less since it was queued here
+            for key, cost in steps(links, blocked, st):
+                nc = c + cost
                 old = dist.get(key)
                 if old is None or nc < old:
                     dist[key] = nc
@@ -114,6 +110,30 @@ def cost_to(links: bytes, blocked: frozenset[int], goal: int) -> dict[int, int]:
                     buckets[nc].append(key)
         c += 1
     return dist
+
+
+def steps_into(links: bytes, blocked: frozenset[int], st: int) -> list[tuple[int, int]]:
+    """The states whose step ends in ``st`` (the field entered, the heading it is entered
+    with), with the step's cost: 1 plus the turn on the field left; a roadblocked field
+    cannot be entered."""
+    n, d = st >> 2, st & 3
+    if n in blocked or not (links[n] >> ((d + 2) & 3)) & 1:
+        return []
+    f = n - _DELTA[d]
+    if not (links[f] >> d) & 1:
+        return []
+    base = f * 4
+    return [(base + h, 1 + _TC[h][d]) for h in range(4)]
+
+
+@lru_cache(maxsize=8192)
+def cost_to(links: bytes, blocked: frozenset[int], goal: int) -> dict[int, int]:
+    """Pips needed to end a step on ``goal``, per ``cell * 4 + heading`` (absent: no way).
+
+    A step costs 1 plus the turn on the field it leaves; roadblocked fields cannot be
+    entered; other cars are ignored (they move). :func:`fewest_pips` backward from the goal.
+    """
+    return fewest_pips(links, blocked, range(goal * 4, goal * 4 + 4), steps_into)
 
 
 def car_cost(table: dict[int, int], cell: int, heading: int, entry_arm: int = -1) -> float:

@@ -94,6 +94,7 @@ from rallye.agents.knightrider.heuristic import (
     car_cost,
     cost_to,
     default_pieces,
+    fewest_pips,
     hit_chance,
     move_value,
     rank_turn,
@@ -717,28 +718,14 @@ DETOUR_PIP = 0.01  # our own way made longer, per pip (to where the villain will
 
 @lru_cache(maxsize=1 << 12)
 def pips_from(links: bytes, blocked: frozenset[int], cell: int, heading: int) -> dict[int, int]:
-    """Fewest pips from (``cell``, ``heading``) to end a step on each field (forward
-    Dijkstra by the same step costs as :func:`~rallye.agents.knightrider.heuristic.cost_to`)."""
+    """Fewest pips from (``cell``, ``heading``) to end a step on each field (forward, by the
+    same step costs as :func:`~rallye.agents.knightrider.heuristic.cost_to`: the same
+    :func:`~rallye.agents.knightrider.heuristic.fewest_pips`)."""
     best: dict[int, int] = {}
-    dist: dict[int, int] = {cell * 4 + heading: 0}
-    buckets: list[list[int]] = [[cell * 4 + heading]]
-    c = 0
-    while c < len(buckets):
-        for st in buckets[c]:
-            if dist[st] != c:
-                continue
-            f = st >> 2
-            if f not in best:
-                best[f] = c
-            for key, cost in _steps(links, blocked, st):
-                nc = c + cost
-                old = dist.get(key)
-                if old is None or nc < old:
-                    dist[key] = nc
-                    while len(buckets) <= nc:
-                        buckets.append([])
-                    buckets[nc].append(key)
-        c += 1
+    for st, c in fewest_pips(links, blocked, (cell * 4 + heading,), _steps).items():
+        f = st >> 2
+        if c < best.get(f, c + 1):
+            best[f] = c
     best[cell] = 0
     return best
 
