@@ -10,14 +10,16 @@ before this model (the look-ahead's softmax ``shares``), and appends one JSON li
 to ``--data`` (so runs of several table sizes add up, and a run can be stopped).
 
 ``fit`` reads those lines, fits the conditional logit (one weight vector for every table
-size, a scale per size) on the games of even seeds, and a calibration curve per size
-(:func:`rallye.analysis.krwinmodel.calibrate`): the isotonic fit of the chances to the
-outcomes where the weights had not seen the game (the even seeds cut in two by
-``seed // 2``, each half's chances from weights fitted on the other). It measures that
-model per table size on the games of odd seeds, then the same the other way round (fitted
-on odd, measured on even), so every game is measured once by a model that did not see it;
-next to it the model without its curve, the first model (the nine facts alone, no bends,
-no curve, as first shipped), the look-ahead's shares and always saying 1/players: every
+size, a scale per size) on the games of even seeds, and two calibration curves per size,
+isotonic fits of chances to outcomes where the weights had not seen the game (the even
+seeds cut in two by ``seed // 2``, each half's chances from weights fitted on the other):
+one of every car's chance (:func:`rallye.analysis.krwinmodel.calibrate`), then one of the
+leading car's chance after it (:func:`rallye.analysis.krwinmodel.calibrate_leader`). It
+measures that model per table size on the games of odd seeds, then the same the other way
+round (fitted on odd, measured on even), so every game is measured once by a model that did
+not see it; next to it the model without its curves, the model with the first curve alone
+(as it was before the leader's curve), the first model (the nine facts alone, no
+bends, no curve, as first shipped), the look-ahead's shares and always saying 1/players: every
 car's predicted chance against whether it won, in ten bins (each with its standard error,
 a game's positions counted together, and how many games the bin holds), the Brier score
 and the log loss (games without a winner left out). Then it fits on every game (the curves
@@ -43,7 +45,7 @@ from mille_win_model import measure as mille_measure  # research/, beside this s
 
 from rallye.agents.base import make_agent
 from rallye.agents.knightrider.search import shares
-from rallye.analysis.krwinmodel import BASE_FEATURES, FEATURES, car_features, expand
+from rallye.analysis.krwinmodel import BASE_FEATURES, FEATURES, TIE, car_features, expand
 from rallye.knightrider.engine import apply, legal_actions, new_game
 from rallye.knightrider.sampling import state_from_view
 from rallye.knightrider.state import OVER_PHASE, Options
@@ -164,14 +166,47 @@ def isotonic(p: np.ndarray, y: np.ndarray, blocks: int = 400) -> dict[str, list[
     }
 
 
+def read_curve(x: np.ndarray, curve: dict[str, list[float]]) -> np.ndarray:
+    """:func:`rallye.analysis.krwinmodel.read_curve` at every value of ``x``."""
+    out: np.ndarray = np.interp(x, [0.0, *curve["predicted"], 1.0], [0.0, *curve["won"], 1.0])
+    return out
+
+
 def apply_curve(p: np.ndarray, curve: dict[str, list[float]] | None) -> np.ndarray:
     """:func:`rallye.analysis.krwinmodel.calibrate` on every row of ``p`` (positions, cars)."""
     if not curve:
         return p
-    q = np.interp(p, [0.0, *curve["predicted"], 1.0], [0.0, *curve["won"], 1.0])
+    q = read_curve(p, curve)
     total = q.sum(axis=1, keepdims=True)
     out: np.ndarray = np.where(total > 0, q / np.where(total > 0, total, 1.0), p)
     return out
+
+
+def apply_leader(p: np.ndarray, curve: dict[str, list[float]] | None) -> np.ndarray:
+    """:func:`rallye.analysis.krwinmodel.calibrate_leader` on every row of ``p``: the
+    leading chance through the curve, the others scaled to share what is left."""
+    if not curve:
+        return p
+    top = p.max(axis=1)
+    tied = p >= top[:, None] - TIE
+    k = tied.sum(axis=1)
+    others = np.where(tied, 0.0, p)
+    rest, second = others.sum(axis=1), others.max(axis=1)
+    some = rest > 0
+    floor = np.where(some, second / np.where(some, rest + k * second, 1.0), 0.0)
+    lead = np.minimum(np.maximum(read_curve(top, curve), floor), 1.0 / k)
+    scale = np.where(some, (1.0 - k * lead) / np.where(some, rest, 1.0), 1.0)
+    out: np.ndarray = np.where(some[:, None], np.where(tied, lead[:, None], p * scale[:, None]), p)
+    return out
+
+
+def leaders(p: np.ndarray, won: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The leading chance of every row of ``p`` (positions, cars) and whether that car won
+    (``won``: one-hot rows), one pair per car tied for the lead; rows of cars all tied (the
+    calibration leaves them alone) left out."""
+    top = p.max(axis=1, keepdims=True)
+    tied = (p >= top - TIE) & (np.sum(p >= top - TIE, axis=1, keepdims=True) < p.shape[1])
+    return np.broadcast_to(top, p.shape)[tied], won[tied]
 
 
 def load(paths: list[Path]) -> dict[int, list[dict[str, Any]]]:
@@ -246,10 +281,38 @@ def fit(data: dict[int, dict[str, np.ndarray]], k: int) -> tuple[np.ndarray, dic
     return w, {n: _scale(d, w) for n, d in cut.items()}
 
 
-def curves(by_size: dict[int, list[dict[str, Any]]], split: Any) -> dict[int, dict[str, list[float]] | None]:
-    """A calibration curve per table size from chances the weights did not see: the games
-    cut in two by ``split(seed)`` (0 or 1), each half's chances by weights fitted on the
-    other half, then :func:`isotonic` on them all."""
+def _log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    """The summed log loss of every car's chance ``p`` against whether it won ``y``."""
+    q = np.clip(p, 1e-6, 1 - 1e-6)
+    return float(-np.sum(y * np.log(q) + (1 - y) * np.log(1 - q)))
+
+
+def leader_gain(parts: list[tuple[np.ndarray, np.ndarray]]) -> float:
+    """What the leader's curve gains on chances it was not fitted on: both curves fitted on
+    one half's chances (``parts``: two pairs of chances and one-hot winners), the log loss
+    of the other half's with every car's curve alone less with both, summed both ways round
+    (per chance). Not positive: the leader's curve is left out at that size."""
+    if len(parts) < 2 or any(len(p) == 0 for p, _ in parts):
+        return 0.0
+    gain, count = 0.0, 0
+    for (pa, ya), (pb, yb) in ((parts[0], parts[1]), (parts[1], parts[0])):
+        each = isotonic(pa.ravel(), ya.ravel())
+        lead = isotonic(*leaders(apply_curve(pa, each), ya))
+        base = apply_curve(pb, each)
+        gain += _log_loss(base, yb) - _log_loss(apply_leader(base, lead), yb)
+        count += yb.size
+    return gain / count
+
+
+def curves(
+    by_size: dict[int, list[dict[str, Any]]], split: Any
+) -> dict[int, tuple[dict[str, list[float]], dict[str, list[float]] | None, float] | None]:
+    """The calibration curves per table size from chances the weights did not see: the
+    games cut in two by ``split(seed)`` (0 or 1), each half's chances by weights fitted on
+    the other half; then :func:`isotonic` on every car's chance against whether it won,
+    and on the leading chances after that curve against whether the leader won. The
+    leader's curve only where it gains on the half it was not fitted on
+    (:func:`leader_gain`, the third of each triple), else None."""
     halves = [
         {n: arrays([g for g in games if split(g["seed"]) == r], n) for n, games in by_size.items()} for r in (0, 1)
     ]
@@ -261,9 +324,17 @@ def curves(by_size: dict[int, list[dict[str, Any]]], split: Any) -> dict[int, di
         w, scale = fit(train, len(FEATURES))
         for n, d in test.items():
             if len(d["xy"]) and n in scale:
-                chances[n].append(predict(d["x"], w * scale[n]).ravel())
-                won[n].append(np.eye(n)[d["xy"]].ravel())
-    return {n: isotonic(np.concatenate(chances[n]), np.concatenate(won[n])) if chances[n] else None for n in by_size}
+                chances[n].append(predict(d["x"], w * scale[n]))
+                won[n].append(np.eye(n)[d["xy"]])
+    out: dict[int, tuple[dict[str, list[float]], dict[str, list[float]] | None, float] | None] = {}
+    for n in by_size:
+        p = np.concatenate(chances[n]) if chances[n] else np.zeros((0, n))
+        y = np.concatenate(won[n]) if won[n] else np.zeros((0, n))
+        each = isotonic(p.ravel(), y.ravel())
+        gain = leader_gain(list(zip(chances[n], won[n], strict=True)))
+        lead = isotonic(*leaders(apply_curve(p, each), y)) if gain > 0 else None
+        out[n] = (each, lead, gain) if each is not None else None
+    return out
 
 
 def fit_main(args: argparse.Namespace) -> int:
@@ -272,14 +343,17 @@ def fit_main(args: argparse.Namespace) -> int:
     # fitted on the games of one parity of seed, the curves from that parity's chances by
     # weights fitted on the other half of it (cut by seed // 2); measured on the games of
     # the other parity. Every game is measured once, by a model that never saw it.
-    names = ("model", "uncalibrated", "first_model", "shares_before")
+    names = ("model", "uncalibrated", "per_car_curve", "first_model", "shares_before")
     parts: dict[int, dict[str, list[list[np.ndarray]]]] = {n: {k: [[], [], []] for k in names} for n in by_size}
+    leader_used: dict[int, list[bool]] = {n: [] for n in by_size}
     for parity in (0, 1):
         own = {n: [g for g in games if g["seed"] % 2 == parity] for n, games in by_size.items()}
         train = {n: arrays(games, n) for n, games in own.items()}
         w, scale = fit(train, len(FEATURES))
         w_first, scale_first = fit(train, len(BASE_FEATURES))
         curve = curves(own, lambda seed: (seed // 2) % 2)
+        for n, made in curve.items():
+            leader_used[n].append(made is not None and made[1] is not None)
         for n, games in by_size.items():
             test = arrays([g for g in games if g["seed"] % 2 != parity], n)
             got = parts[n]
@@ -290,7 +364,13 @@ def fit_main(args: argparse.Namespace) -> int:
                 continue
             raw = predict(test["x"], w * scale[n])
             first = predict(test["x"][..., : len(BASE_FEATURES)], w_first * scale_first[n])
-            for name, p in (("model", apply_curve(raw, curve[n])), ("uncalibrated", raw), ("first_model", first)):
+            each, lead, _ = curve[n] or (None, None, 0.0)
+            for name, p in (
+                ("model", apply_leader(apply_curve(raw, each), lead)),
+                ("uncalibrated", raw),
+                ("per_car_curve", apply_curve(raw, each)),
+                ("first_model", first),
+            ):
                 got[name][0] += [p, test["sure"]]
                 got[name][1] += [np.eye(n)[test["xy"]], test["surey"]]
                 got[name][2] += [test["gx"], test["gsure"]]
@@ -305,7 +385,8 @@ def fit_main(args: argparse.Namespace) -> int:
     print("weights:", dict(zip(FEATURES, weights, strict=True)), "scale by players:", scales)
     titles = {
         "model": "the model, calibrated",
-        "uncalibrated": "the model before its calibration curve",
+        "uncalibrated": "the model before its calibration curves",
+        "per_car_curve": "the model with every car's curve alone (as before the leader's curve)",
         "first_model": "the first model (nine facts, no bends, no curve)",
         "shares_before": "the search's shares (before any model)",
     }
@@ -319,7 +400,8 @@ def fit_main(args: argparse.Namespace) -> int:
             "positions": int(len(every[n]["x"]) + len(every[n]["sure"])),
         }
         print(f"\n## {n} players: {len(games)} games ({len(games) - len(decided)} without a winner left out)")
-        held_out[str(n)] = {}
+        held_out[str(n)] = {"leader_curve": leader_used[n]}
+        print(f"the leader's curve used (fitted on even seeds, on odd): {leader_used[n]}")
         for name, (ps, ys, gs) in parts[n].items():
             if ps:
                 m = measure(np.concatenate(ps), np.concatenate(ys), np.concatenate(gs), 1.0 / n)
@@ -329,7 +411,9 @@ def fit_main(args: argparse.Namespace) -> int:
         "features": list(FEATURES),
         "weights": weights,
         "scale": scales,
-        "calibration": {str(n): c for n, c in curve_all.items() if c is not None},
+        "calibration": {str(n): c[0] for n, c in curve_all.items() if c is not None},
+        "leader_calibration": {str(n): c[1] for n, c in curve_all.items() if c is not None and c[1] is not None},
+        "leader_gain": {str(n): round(c[2], 7) for n, c in curve_all.items() if c is not None},
         "fitted_on": {"rounds": args.rounds, "build": "quick", "by_players": fitted_on},
         "held_out": {
             "fitted_on": "the seeds of one parity (curves: each half of them by weights fitted on the other)",

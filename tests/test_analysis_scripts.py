@@ -8,11 +8,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from benchmark_modules import load
 from rallye.analysis import Analyst
 from rallye.analysis.krwinmodel import FEATURES as KR_FEATURES
+from rallye.analysis.krwinmodel import calibrate as kr_calibrate
+from rallye.analysis.krwinmodel import calibrate_leader as kr_calibrate_leader
 from rallye.analysis.winmodel import FEATURES, win_chances
 from rallye.games import game_for
 
@@ -76,9 +79,33 @@ def test_the_knightrider_win_model_script_plays_fits_and_measures(
     model = json.loads(out.read_text())
     assert model["features"] == list(KR_FEATURES) and len(model["weights"]) == len(KR_FEATURES)
     assert set(model["scale"]) == {"2", "3"}
+    assert set(model["calibration"]) == set(model["leader_gain"]) == {"2", "3"} >= set(model["leader_calibration"])
     for held in model["held_out"]["by_players"].values():
         assert sum(b["positions"] for b in held["model"]["bins"]) == held["model"]["positions"] > 0
+        assert held["per_car_curve"]["positions"] == held["model"]["positions"] and len(held["leader_curve"]) == 2
         assert 0.0 <= held["model"]["brier"] <= 1.0 and held["shares_before"]["brier_fair"] > 0
     assert "Brier" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="cannot read"):
         script.main(["fit", str(tmp_path / "missing.jsonl"), "--out", str(out)])
+
+
+def test_the_knightrider_script_calibrates_as_the_package_does() -> None:
+    """The script measures and fits with its own array form of the calibration: it must give
+    what :func:`rallye.analysis.krwinmodel.calibrate` and ``calibrate_leader`` give, ties
+    and all."""
+    script = load("kr_win_model")
+    rng = np.random.default_rng(5)
+    curve = {"predicted": [0.3, 0.5, 0.7, 0.9], "won": [0.32, 0.48, 0.6, 0.75]}
+    for n in (2, 3, 4, 5):
+        p = rng.dirichlet(np.full(n, 0.7), size=300)
+        p[:3] = 1.0 / n  # every car tied
+        p[3:6] = [0.4, 0.4, *([0.2 / (n - 2)] * (n - 2))] if n > 2 else [0.5, 0.5]  # tied leaders
+        each = script.apply_curve(p, curve)
+        assert np.allclose(each, [kr_calibrate(list(row), curve) for row in p], rtol=0, atol=1e-12)
+        got = script.apply_leader(p, curve)
+        assert np.allclose(got, [kr_calibrate_leader(list(row), curve) for row in p], rtol=0, atol=1e-12)
+        assert np.allclose(got.sum(axis=1), 1.0) and np.array_equal(got[:3], p[:3])
+        # the curve is fitted on the leaders: one chance per car tied for the lead
+        top, won = script.leaders(p, np.eye(n)[rng.integers(0, n, size=len(p))])
+        # (rows of all cars tied left out: 3, or 6 at two players; the 3 rows of two tied leaders give 2 each)
+        assert len(top) == len(won) == (len(p) if n > 2 else len(p) - 6) and np.all(top >= 1.0 / n)

@@ -35,11 +35,17 @@ a scale per size (how sharp the softmax is there), fitted on bot games by
 ``research/kr_win_model.py``, which also measures the calibration on games it did not fit
 on (docs/analysis.md); they ship in ``data/kr_win.json``.
 
-Last, a calibration per table size (:func:`calibrate`): each car's chance goes through a
-rising curve, the isotonic fit of what chances the model gave to what share of them won on
-games its weights had not seen, and the results are divided by their sum so they still
-add up to 1. The softmax alone ran too sure in the rare positions it gave more than half
-at tables of three to five, where the others move between a car's turns.
+Last, two calibration curves per table size, both rising, both the isotonic fit of chances
+the model gave to how often they won, on games its weights had not seen. The first
+(:func:`calibrate`) reads every car's chance, and the results are divided by their sum so
+they add up to 1 again. The second (:func:`calibrate_leader`) reads the leading car's chance
+after the first, and the other cars share what is left in proportion to their chances. The
+softmax alone ran too sure in the rare positions it gave more than half at tables of three
+to five, where the others move between a car's turns; the first curve alone gave some of
+that back in its division: at four players the curved chances of a position added up to
+about 0.95 where the leader's was 0.6 to 0.8, and the division lifted the leader's three or
+four points again. The second curve is fitted on what the first gives, so it sets the
+leader's chance where the leaders' outcomes put it.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ from __future__ import annotations
 import json
 import math
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -171,20 +177,47 @@ def chances_from(rows: Sequence[Sequence[float]], weights: Sequence[float]) -> l
     return [e / total for e in ex]
 
 
-def calibrate(chances: Sequence[float], curve: dict[str, Sequence[float]] | None) -> list[float]:
-    """``chances`` through a calibration curve (``{"predicted": [...], "won": [...]}``,
-    both rising, read between its points as straight lines, 0 before the first and 1 after
-    the last), then divided by their sum: they add up to 1 again. No curve: unchanged."""
+def read_curve(curve: Mapping[str, Sequence[float]], x: float) -> float:
+    """The calibration curve ``curve`` (``{"predicted": [...], "won": [...]}``, both rising)
+    at ``x``: read between its points as straight lines, from (0, 0) before the first and
+    to (1, 1) after the last."""
+    xs, ys = [0.0, *curve["predicted"], 1.0], [0.0, *curve["won"], 1.0]
+    i = bisect_right(xs, x, 1, len(xs) - 1)  # xs[i - 1] <= x < xs[i]
+    x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
+    return y0 if x1 <= x0 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+
+
+#: chances this close to the highest count as tied with it
+TIE = 1e-12
+
+
+def calibrate(chances: Sequence[float], curve: Mapping[str, Sequence[float]] | None) -> list[float]:
+    """Every chance through a calibration curve (:func:`read_curve`), then divided by their
+    sum: they add up to 1 again. No curve: unchanged."""
     if not curve:
         return list(chances)
-    xs, ys = [0.0, *curve["predicted"], 1.0], [0.0, *curve["won"], 1.0]
-    out = []
-    for c in chances:
-        i = bisect_right(xs, c, 1, len(xs) - 1)  # xs[i - 1] <= c < xs[i]
-        x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
-        out.append(y0 if x1 <= x0 else y0 + (y1 - y0) * (c - x0) / (x1 - x0))
+    out = [read_curve(curve, c) for c in chances]
     total = sum(out)
     return [v / total for v in out] if total > 0 else list(chances)
+
+
+def calibrate_leader(chances: Sequence[float], curve: Mapping[str, Sequence[float]] | None) -> list[float]:
+    """``chances`` with the leading one read through a calibration curve (:func:`read_curve`),
+    the others scaled to share what is left: they add up to 1 as before. Cars tied for the
+    lead each get the curve's reading; the leader stays at least level with the next car
+    and at most its even share among the tied. No curve, or every car tied: unchanged."""
+    if not curve:
+        return list(chances)
+    top = max(chances)
+    tied = [c >= top - TIE for c in chances]
+    k = sum(tied)
+    rest = sum(c for c, t in zip(chances, tied, strict=True) if not t)
+    if rest <= 0:
+        return list(chances)
+    second = max(c for c, t in zip(chances, tied, strict=True) if not t)
+    lead = min(max(read_curve(curve, top), second / (rest + k * second)), 1.0 / k)
+    scale = (1.0 - k * lead) / rest
+    return [lead if t else c * scale for c, t in zip(chances, tied, strict=True)]
 
 
 def win_chances(view: View, model: dict[str, Any] | None = None) -> list[float]:
@@ -201,4 +234,5 @@ def win_chances(view: View, model: dict[str, Any] | None = None) -> list[float]:
     fitted = shipped() if model is None else model
     scale = float(fitted["scale"].get(str(n), 1.0))
     raw = chances_from(rows, [scale * w for w in fitted["weights"]])
-    return calibrate(raw, fitted.get("calibration", {}).get(str(n)))
+    each = calibrate(raw, fitted.get("calibration", {}).get(str(n)))
+    return calibrate_leader(each, fitted.get("leader_calibration", {}).get(str(n)))
