@@ -65,13 +65,16 @@ import math
 import multiprocessing
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rallye import mille
 from rallye.agents.base import make_agent
 from rallye.agents.mille.heuristic import STYLES
 from rallye.agents.mille.search import PimcAgent
+
+T = TypeVar("T")
 
 DEFAULT_PAIRS = "easy:random,medium:easy,hard:medium,expert:hard,expert:medium"
 CSV_FIELDS = ("a", "b", "deal_seed", "seat_a", "result_a", "points_a", "points_b", "hands")
@@ -212,6 +215,26 @@ def check_appendable(text: str, fields: tuple[str, ...]) -> None:
         raise ValueError(f"line 1 is not this script's header ({','.join(fields)})")
 
 
+def resumed(
+    ap: argparse.ArgumentParser, path: Path | None, resume: bool, read: Callable[[Path], T], empty: T, what: str
+) -> tuple[T, bool]:
+    """What a ``--csv`` file already holds (``read(path)``; ``empty`` when there is nothing to
+    carry on) and whether the run appends to it. Without ``--resume`` a file holding ``what``
+    is refused, not overwritten; a file ``read`` finds wrong (or cannot read) ends the run
+    with why, before anything is played."""
+    if resume and path is not None and path.exists():
+        try:
+            held = read(path)
+        except (ValueError, UnicodeDecodeError) as e:
+            ap.error(f"--resume: {path}: {e}")
+        except OSError as e:
+            ap.error(f"--resume: cannot read {path}: {e.strerror}")
+        return held, path.stat().st_size > 0
+    if path is not None and path.is_file() and path.stat().st_size > 0:
+        ap.error(f"--csv: {path} already holds {what}: --resume to carry that run on, or remove it")
+    return empty, False
+
+
 def play(job: Job) -> Result:
     """One game; returns (result for ``a`` in 0/0.5/1, points a, points b, hands)."""
     return play_hands(job)[0]
@@ -333,18 +356,8 @@ def main() -> None:
         ap.error("--resume needs --csv (the file of the run to carry on)")
     if args.compare_every < 1:
         ap.error("--compare-every is a whole number of choices, 1 or more")
-    prior: dict[GameKey, Result] = {}
-    append = False
-    if args.resume and args.csv.exists():
-        try:
-            prior = read_games(args.csv)
-        except (ValueError, UnicodeDecodeError) as e:
-            ap.error(f"--resume: {args.csv}: {e}")
-        except OSError as e:
-            ap.error(f"--resume: cannot read {args.csv}: {e.strerror}")
-        append = args.csv.stat().st_size > 0
-    elif args.csv and args.csv.is_file() and args.csv.stat().st_size > 0:
-        ap.error(f"--csv: {args.csv} already holds games: --resume to carry that run on, or remove it")
+    empty: dict[GameKey, Result] = {}
+    prior, append = resumed(ap, args.csv, args.resume, read_games, empty, "games")
     if args.hands_csv and args.csv and args.hands_csv.resolve() == args.csv.resolve():
         ap.error("--hands-csv and --csv are two files, one row per hand and one per game")
     hands_append = bool(args.hands_csv and args.hands_csv.is_file() and args.hands_csv.stat().st_size > 0)

@@ -261,18 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.resume and not args.csv:
         p.error("--resume needs --csv (the file of the run to carry on)")
     jobs, where = jobs_for(ed.key, sizes, levels, args.against, args.deals, args.seed)
-    shares: dict[int, float] = {}
-    append = False
-    if args.resume and args.csv.exists():
-        try:
-            shares = read_matches(args.csv, jobs, where)
-        except (ValueError, UnicodeDecodeError) as exc:
-            p.error(f"--resume: {args.csv}: {exc}")
-        except OSError as exc:
-            p.error(f"--resume: cannot read {args.csv}: {exc.strerror}")
-        append = args.csv.stat().st_size > 0
-    elif args.csv and args.csv.is_file() and args.csv.stat().st_size > 0:
-        p.error(f"--csv: {args.csv} already holds matches: --resume to carry that run on, or remove it")
+    from ladder import resumed
+
+    empty: dict[int, float] = {}
+    shares, append = resumed(p, args.csv, args.resume, lambda f: read_matches(f, jobs, where), empty, "matches")
     todo = [job for job in jobs if job.index not in shares]
     if args.resume:
         print(f"{len(jobs) - len(todo)} of {len(jobs)} matches already in {args.csv}", file=sys.stderr)
