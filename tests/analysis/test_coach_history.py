@@ -168,3 +168,19 @@ def test_the_kept_history_is_the_seats_own_and_the_coach_refuses_another_seats()
     wrong = theirs if seat == 0 else mine
     with pytest.raises(ValueError, match="its own seat's earlier decisions"):
         Coach("mille", "expert/8").evaluator.evaluate(view, legal, history=wrong)
+
+
+def test_a_numbered_record_is_followed_as_a_bare_one() -> None:
+    """A record of numbered lines (as ``read_jsonl`` reads a file) is followed move by move
+    as it grows, giving the bare record's views, read from its start once."""
+    game = Counting()
+    kept = DecisionViews(game)  # type: ignore[arg-type]
+    bare = _play(14, 2, lambda lines, state, seat: None, moves=80)
+    numbered: list[tuple[int, Line]] = []
+    asked = 0
+    for i, line in enumerate(bare, 1):
+        numbered.append((i, line))
+        if line.get("type") == "action" and i % 7 == 0:
+            assert kept.of(numbered, 0) == decision_views(MILLE, bare[:i], 0)
+            asked += 1
+    assert asked >= 5 and game.replays == 1

@@ -29,7 +29,7 @@ from rallye.analysis.evaluators import POINT_MARKS, WIN_MARKS, Evaluator, Judgem
 from rallye.core.errors import RecordError
 from rallye.core.game import Game
 from rallye.core.jsonio import shown_field
-from rallye.core.record import Line, Lines, numbered
+from rallye.core.record import Lines, numbered
 from rallye.games import GAMES
 from rallye.mille.state import MilleState
 from rallye.mille.view import MilleView
@@ -235,18 +235,9 @@ def decision_views(game: Game[Any, Any, Any], lines: Lines, seat: int) -> tuple[
     <rallye.analysis.coach.Coach.hint>`). Mille Bornes: those of the running hand, all that
     expert's hand tracker follows; Knight Rider: none (its look-ahead remembers nothing).
     Only ``view_for(state, seat)`` is taken of each state: what that player saw. It reads
-    the whole record; a game in play keeps a :class:`DecisionViews`, which reads the moves
-    since its last call."""
-    if game.key != "mille":
-        return ()
-    rep = game.replay(lines)
-    state, views = rep.initial, []
-    for mover, action in rep.moves:
-        if mover == seat:
-            views.append(game.view_for(state, seat))
-        state = game.apply(state, action, mover)
-    hand = state.hand_no
-    return tuple(v for v in views if v.hand_no == hand)
+    the whole record (a fresh :class:`DecisionViews`); a game in play keeps one, which
+    reads the moves since its last call."""
+    return DecisionViews(game).of(lines, seat)
 
 
 class DecisionViews:
@@ -265,15 +256,16 @@ class DecisionViews:
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
-        self._lines: Sequence[Line] | None = None  # the record followed (the list object)
+        self._lines: Lines | None = None  # the record followed (the list object)
         self._seen: list[Any] = []  # its lines read so far (the objects)
         self._state: Any = None  # the state after them
         self._views: dict[int, list[Any]] = {}  # per seat asked: its views of the running hand
         self.rebuilt = 0  # how often the record was read from its start (a test counts them)
 
-    def of(self, lines: Sequence[Line], seat: int) -> tuple[Any, ...]:
+    def of(self, lines: Lines, seat: int) -> tuple[Any, ...]:
         """``seat``'s views at its decisions of the running hand, forced ones too, in order,
-        in the game whose record ``lines`` (bare lines, as the game writes them) hold."""
+        in the game whose record ``lines`` hold (bare, as the game writes them, or numbered,
+        as :func:`~rallye.core.record.read_jsonl` reads them)."""
         if self.game.key != "mille":
             return ()
         kept = lines is self._lines and len(lines) >= len(self._seen) and all(map(is_, self._seen, lines))
@@ -284,7 +276,7 @@ class DecisionViews:
         hand = self._state.hand_no
         return tuple(v for v in self._views[seat] if v.hand_no == hand)
 
-    def _rebuild(self, lines: Sequence[Line], seats: set[int]) -> None:
+    def _rebuild(self, lines: Lines, seats: set[int]) -> None:
         """Read the record from its start (verified, as a replay), following ``seats``."""
         rep = self.game.replay(lines)
         self.rebuilt += 1
@@ -294,14 +286,15 @@ class DecisionViews:
             self._step(mover, action)
         self._seen = list(lines)
 
-    def _follow(self, lines: Sequence[Line]) -> None:
+    def _follow(self, lines: Lines) -> None:
         """The moves of the lines added since the last call (a live record holds the engine's
         own moves: the deals, score and end lines follow from them)."""
         game = self.game
-        for line in lines[len(self._seen) :]:
+        for item in lines[len(self._seen) :]:
+            line = item[1] if isinstance(item, tuple) else item
             if line.get("type") == "action":
                 self._step(int(line["player"]), game.parse_action(line["action"]))
-            self._seen.append(line)
+            self._seen.append(item)
 
     def _step(self, mover: int, action: Any) -> None:
         views = self._views.get(mover)
